@@ -1,0 +1,1 @@
+"""Orders: text -> parsed orders (`parse`) -> validated orders (`validate`)."""

@@ -1,0 +1,71 @@
+"""Orders as written (names resolved to province ids, nothing yet checked against the position)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from adjudicator.board import join_location
+
+ORDER_KINDS = ("hold", "move", "support", "convoy", "retreat", "disband", "remove", "build", "waive")
+
+
+@dataclass(frozen=True)
+class UnitRef:
+    """A unit as an order names it: the type and nationality may be missing (DATC 4.C: they are ignored)."""
+
+    type: str | None
+    province: str
+    coast: str | None = None
+    power: str | None = None
+
+    @property
+    def location(self) -> str:
+        """`stp/nc` or `par`."""
+        return join_location(self.province, self.coast)
+
+    def __str__(self) -> str:
+        return f"{self.type + ' ' if self.type else ''}{self.location}"
+
+
+@dataclass(frozen=True)
+class Order:
+    """One order. `dest` is a province (with `dest_coast`); `target` is the supported or convoyed unit.
+
+    A support with no `dest` supports a hold. A `build` names the new unit in `unit`.
+    """
+
+    kind: str
+    unit: UnitRef | None = None
+    target: UnitRef | None = None
+    dest: str | None = None
+    dest_coast: str | None = None
+    via_convoy: bool = False
+    power: str | None = None
+    text: str = ""
+    line: int | None = None
+
+    def with_power(self, power: str, text: str | None = None, line: int | None = None) -> "Order":
+        """The same order, given by a power (from the order sheet)."""
+        return replace(self, power=power, text=self.text if text is None else text, line=line if line is not None else self.line)
+
+    def describe(self) -> str:
+        """A canonical spelling, e.g. `F nth S A yor - bel`."""
+        dest = join_location(self.dest, self.dest_coast) if self.dest else None
+        if self.kind == "hold":
+            return f"{self.unit} H"
+        if self.kind == "move":
+            return f"{self.unit} - {dest}{' via convoy' if self.via_convoy else ''}"
+        if self.kind == "retreat":
+            return f"{self.unit} R {dest}"
+        if self.kind == "support":
+            return f"{self.unit} S {self.target}" + (f" - {dest}" if dest else "")
+        if self.kind == "convoy":
+            return f"{self.unit} C {self.target} - {dest}"
+        if self.kind in ("disband", "remove"):
+            return f"{'Remove' if self.kind == 'remove' else 'Disband'} {self.unit}"
+        if self.kind == "build":
+            return f"Build {self.unit}"
+        return "Waive"
+
+    def __str__(self) -> str:
+        return self.describe()

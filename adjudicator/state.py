@@ -1,0 +1,170 @@
+"""The position of a game: phase, units, dislodged units, centre owners; checked against the board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable
+
+from adjudicator.board import ARMY, FLEET, Board, join_location, split_location
+from adjudicator.errors import StateError
+from adjudicator.names import AmbiguousName, UnknownName
+
+PHASE_TYPES = ("Movement", "Retreat", "Adjustment")
+
+
+@dataclass(frozen=True, order=True)
+class Unit:
+    """An army or fleet of a power at a location (`stp/nc` for a fleet on a coast)."""
+
+    power: str
+    type: str
+    location: str
+
+    @property
+    def province(self) -> str:
+        """The province the unit is in."""
+        return split_location(self.location)[0]
+
+    @property
+    def coast(self) -> str | None:
+        """The coast a fleet is on, if its province has several."""
+        return split_location(self.location)[1]
+
+    def __str__(self) -> str:
+        return f"{self.power}: {self.type} {self.location}"
+
+
+@dataclass(frozen=True, order=True)
+class Phase:
+    """A season, year and phase type, e.g. Summer 2011 Retreat."""
+
+    season: str
+    year: int
+    type: str
+
+    def __str__(self) -> str:
+        return f"{self.season} {self.year} {self.type}"
+
+
+@dataclass(frozen=True)
+class Dislodged:
+    """A unit dislodged in the movement phase, with what its retreat needs to know."""
+
+    unit: Unit
+    attacker_origin: str | None = None  # province the dislodging unit came from
+    by_convoy: bool = False  # the attacker came by convoy: the unit may retreat to its origin
+
+
+@dataclass
+class GameState:
+    """Everything needed to adjudicate the next phase."""
+
+    variant: str
+    phase: Phase
+    units: dict[str, Unit] = field(default_factory=dict)  # by province
+    owners: dict[str, str] = field(default_factory=dict)  # centre province -> power
+    dislodged: dict[str, Dislodged] = field(default_factory=dict)  # by province
+    contested: frozenset[str] = frozenset()  # provinces left empty by a standoff this season
+    history: list[dict] = field(default_factory=list)
+
+    def copy(self) -> "GameState":
+        """A copy that can be changed without touching this one."""
+        return replace(self, units=dict(self.units), owners=dict(self.owners), dislodged=dict(self.dislodged),
+                       history=list(self.history))
+
+    def units_of(self, power: str) -> list[Unit]:
+        """A power's units, in location order."""
+        return sorted((u for u in self.units.values() if u.power == power), key=lambda u: u.location)
+
+    def centres_of(self, power: str) -> list[str]:
+        """The centres a power owns."""
+        return sorted(p for p, owner in self.owners.items() if owner == power)
+
+
+def parse_unit_text(board: Board, text: str, power: str) -> Unit:
+    """`A par`, `F stp/nc`, `Army Paris` -> a Unit of the power, with names checked."""
+    parts = text.split(None, 1)
+    if len(parts) != 2 or parts[0].upper() not in ("A", "F", "ARMY", "FLEET"):
+        raise StateError(f"cannot read the unit {text!r}; write it like 'A Par' or 'F StP/nc'")
+    unit_type = ARMY if parts[0].upper().startswith("A") else FLEET
+    place = parts[1].strip()
+    coast = None
+    for sep in ("/", "("):
+        if sep in place:
+            place, _, coast = place.partition(sep)
+            coast = coast.strip(" )").lower() or None
+            place = place.strip()
+    try:
+        province = board.names.lookup(place)
+    except (UnknownName, AmbiguousName) as exc:
+        raise StateError(exc.message, suggestions=exc.suggestions) from None
+    if coast:
+        coast = _coast_key(board, coast)
+    return make_unit(board, power, unit_type, province, coast)
+
+
+def _coast_key(board: Board, text: str) -> str:
+    t = text.strip().lower()
+    for key, spellings in board.coast_names.items():
+        if t == key or t in (s.lower() for s in spellings):
+            return key
+    return t
+
+
+def make_unit(board: Board, power: str, unit_type: str, province: str, coast: str | None) -> Unit:
+    """A unit with its coast made canonical: armies drop coasts; fleets get one where the province has several."""
+    p = board.provinces[province]
+    if unit_type == ARMY or not p.coasts:
+        coast = None
+    elif coast not in p.coasts:
+        valid = ", ".join(join_location(province, c) for c in p.coasts)
+        what = f"coast {coast!r} of" if coast else "a coast for"
+        raise StateError(f"a fleet in {p.name} needs {what} one of its coasts: {valid}" if not coast
+                         else f"{p.name} has no {what[6:]} coast; its coasts are {valid}")
+    return Unit(power, unit_type, join_location(province, coast))
+
+
+def check_position(board: Board, state: GameState, file: str | None = None) -> None:
+    """A StateError for a position the rules cannot have: unknown powers, bad places, units where they cannot stand."""
+    season = state.phase.season
+    for province, unit in state.units.items():
+        if unit.power not in board.powers:
+            raise StateError(f"unknown power {unit.power!r}; powers are {', '.join(board.powers)}", file=file)
+        if unit.province != province:
+            raise StateError(f"unit {unit} is filed under {province}", file=file)
+        # At a movement phase a unit may stand where the season's change has just stranded it (it is
+        # disbanded after this phase if it stays), so the previous season's terrain also counts.
+        seasons = {season, board.previous_season(season)} if state.phase.type == "Movement" else {season}
+        if not any(board.can_stand(unit.type, unit.location, s) for s in seasons):
+            kind = "an army" if unit.type == ARMY else "a fleet"
+            raise StateError(
+                f"{unit}: {kind} cannot stand on {board.provinces[unit.province].name} in {season} "
+                f"(it is {board.surface(unit.province, season)} then)", file=file)
+    for province, owner in state.owners.items():
+        if province not in board.provinces or not board.provinces[province].centre:
+            raise StateError(f"{province!r} is not a supply centre but is listed as owned by {owner}", file=file)
+        if owner not in board.powers:
+            raise StateError(f"unknown power {owner!r} owns {province}", file=file)
+
+
+def units_from_list(board: Board, entries: Iterable[tuple[str, str]], what: str = "unit") -> dict[str, Unit]:
+    """Units from (power, text) pairs; two units in one province is an error."""
+    units: dict[str, Unit] = {}
+    for power, text in entries:
+        unit = parse_unit_text(board, text, power)
+        if unit.province in units:
+            raise StateError(f"two {what}s in {board.provinces[unit.province].name}: {units[unit.province]} and {unit}")
+        units[unit.province] = unit
+    return units
+
+
+def opening_state(board: Board) -> GameState:
+    """The variant's starting position."""
+    season, year, phase_type = board.start_phase
+    entries = [(power, text) for power, texts in board.start_units.items() for text in texts]
+    return GameState(
+        variant=board.name,
+        phase=Phase(board.season_key(season), year, phase_type),
+        units=units_from_list(board, entries),
+        owners=board.initial_owners(),
+    )
