@@ -64,6 +64,20 @@ class NameIndex:
             raise AmbiguousName(f"ambiguous {what} {text!r}: it could be {' or '.join(names)}; write it exactly")
         raise UnknownName(f"unknown {what} {text!r}", suggestions=self.suggest(text))
 
+    def lookup_lenient(self, text: str, what: str = "power") -> tuple[str, str | None]:
+        """Like `lookup`, but a misspelling close to exactly one name is accepted, with a note saying so."""
+        try:
+            return self.lookup(text, what), None
+        except UnknownName:
+            n = normalise(text).casefold()
+            keys = {k.casefold(): k for k in self.exact}
+            close = difflib.get_close_matches(n, list(keys), n=5, cutoff=0.75)
+            ids = {self.exact[keys[c]] for c in close}
+            if len(ids) == 1:
+                ident = ids.pop()
+                return ident, f"read {what} {text!r} as {self.display[ident]!r}"
+            raise
+
     def _exact_spelling(self, ident: str, n: str) -> str:
         for spelling, i in self.exact.items():
             if i == ident and spelling.casefold() == n.casefold():

@@ -1,0 +1,308 @@
+"""Movement-phase adjudication: the DATC chapter 5 decisions (MOVE, SUPPORT, CONVOY, PATH and strengths).
+
+Decisions are resolved by the generic `Resolver`; cycles with no single resolution are settled by the
+backup rule: circular movement succeeds, and in a convoy paradox the convoys fail (Szykman rule).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from adjudicator.board import Board
+from adjudicator.judge.outcome import FAILS, SUCCEEDS, VOID, OrderResult
+from adjudicator.judge.resolver import Resolver
+from adjudicator.orders.validate import Command
+from adjudicator.state import Dislodged, Unit
+
+MOVE, SUPPORT, CONVOY = "move", "support", "convoy"
+
+
+@dataclass
+class MovementResult:
+    """The resolved movement phase."""
+
+    commands: dict[str, Command]  # by province
+    success: dict[str, bool]  # move/support/convoy success, by province
+    moved: dict[str, str] = field(default_factory=dict)  # destination province -> origin province
+    arrivals: dict[str, Unit] = field(default_factory=dict)  # units that moved, at their destination
+    dislodged: dict[str, Dislodged] = field(default_factory=dict)  # by province
+    contested: set[str] = field(default_factory=set)  # provinces left empty by a standoff
+    report: list[OrderResult] = field(default_factory=list)
+    paradox: set[str] = field(default_factory=set)  # convoying fleets failed by the Szykman rule
+
+
+class MovementJudge:
+    """Adjudicates one movement phase of a board from validated commands (every unit has one)."""
+
+    def __init__(self, board: Board, season: str, commands: dict[str, Command]):
+        self.board = board
+        self.season = season
+        self.c = commands
+        self.moves_into: dict[str, list[str]] = {}
+        self.supporters: dict[tuple, list[str]] = {}
+        self.convoyers: dict[tuple[str, str], list[str]] = {}
+        for p, c in commands.items():
+            if c.kind == MOVE:
+                self.moves_into.setdefault(c.dest, []).append(p)
+        for p, c in commands.items():
+            if c.kind == SUPPORT:
+                self.supporters.setdefault((c.target, c.dest), []).append(p)
+            elif c.kind == CONVOY:
+                self.convoyers.setdefault((c.target, c.dest), []).append(p)
+        self.paradox: set[str] = set()
+        self.resolver = Resolver(self._adjudicate, self._backup)
+
+    # ----- helpers ------------------------------------------------------------------------------------
+    def _decision(self, province: str, opt: bool) -> bool:
+        return self.resolver.resolve(province, opt)
+
+    def _is_move(self, p: str) -> bool:
+        c = self.c.get(p)
+        return c is not None and c.kind == MOVE
+
+    def head_to_head(self, p: str) -> str | None:
+        """The province of the unit this move meets head-to-head (both moving directly at each other)."""
+        c = self.c[p]
+        if c.via_convoy:
+            return None
+        other = self.c.get(c.dest)
+        if other is not None and other.kind == MOVE and other.dest == p and not other.via_convoy:
+            return c.dest
+        return None
+
+    def _valid_supports(self, p: str) -> list[str]:
+        """Supporters whose order matches what the unit in p does (support for a hold or for its move)."""
+        c = self.c[p]
+        if c.kind == MOVE:
+            return [s for s in self.supporters.get((p, c.dest), ())
+                    if self.c[s].target_coast is None or self.c[s].target_coast == _coast(c.dest_location)]
+        return list(self.supporters.get((p, None), ()))
+
+    def _count(self, supporters: list[str], hi: bool, exclude_power: str | None = None) -> int:
+        return sum(1 for s in supporters
+                   if (exclude_power is None or self.c[s].unit.power != exclude_power) and self._decision(s, hi))
+
+    def path(self, p: str, hi: bool) -> bool:
+        """PATH: a direct move, or a chain of fleets ordered to convoy this army that (hi: may / lo: must) succeed."""
+        c = self.c[p]
+        if not c.via_convoy:
+            return True
+        fleets = [f for f in self.convoyers.get((p, c.dest), ()) if self._decision(f, hi)]
+        return bool(fleets) and self.board.convoy_route_exists(p, c.dest, self.season, fleets)
+
+    # ----- strengths (hi: upper bound, else lower bound) -----------------------------------------------
+    def attack(self, p: str, hi: bool) -> int:
+        """ATTACK STRENGTH of the move from p."""
+        if not self.path(p, hi):
+            return 0
+        c = self.c[p]
+        dest_cmd = self.c.get(c.dest)
+        supports = self._valid_supports(p)
+        if dest_cmd is None:
+            return 1 + self._count(supports, hi)
+        if dest_cmd.kind == MOVE and self.head_to_head(p) is None:
+            # The defender may leave: with it gone, every support counts.
+            if self._decision(c.dest, hi):
+                return 1 + self._count(supports, hi)
+        if dest_cmd.unit.power == c.unit.power:
+            return 0
+        return 1 + self._count(supports, hi, exclude_power=dest_cmd.unit.power)
+
+    def hold(self, province: str, hi: bool) -> int:
+        """HOLD STRENGTH of a province."""
+        c = self.c.get(province)
+        if c is None:
+            return 0
+        if c.kind == MOVE:
+            return 0 if self._decision(province, not hi) else 1
+        return 1 + self._count(self._valid_supports(province), hi)
+
+    def defend(self, p: str, hi: bool) -> int:
+        """DEFEND STRENGTH of a move in a head-to-head battle."""
+        return 1 + self._count(self._valid_supports(p), hi)
+
+    def prevent(self, p: str, hi: bool) -> int:
+        """PREVENT STRENGTH of a move against others moving to the same place."""
+        if not self.path(p, hi):
+            return 0
+        opponent = self.head_to_head(p)
+        if opponent is not None and self._decision(opponent, not hi):
+            return 0
+        return 1 + self._count(self._valid_supports(p), hi)
+
+    # ----- decisions ----------------------------------------------------------------------------------
+    def _adjudicate(self, p: str, opt: bool) -> bool:
+        kind = self.c[p].kind
+        if kind == MOVE:
+            return self._adjudicate_move(p, opt)
+        if kind == SUPPORT:
+            return self._adjudicate_support(p, opt)
+        return self._adjudicate_convoy(p, opt)
+
+    def _adjudicate_move(self, p: str, opt: bool) -> bool:
+        c = self.c[p]
+        strength = self.attack(p, opt)
+        if strength == 0:
+            return False
+        opponent = self.head_to_head(p)
+        if opponent is not None:
+            if strength <= self.defend(opponent, not opt):
+                return False
+        elif strength <= self.hold(c.dest, not opt):
+            return False
+        for other in self.moves_into.get(c.dest, ()):
+            if other != p and strength <= self.prevent(other, not opt):
+                return False
+        return True
+
+    def _adjudicate_support(self, p: str, opt: bool) -> bool:
+        c = self.c[p]
+        for attacker in self.moves_into.get(p, ()):
+            a = self.c[attacker]
+            if self._decision(attacker, not opt):
+                return False  # dislodged
+            if a.unit.power == c.unit.power:
+                continue
+            if c.dest is not None and attacker == c.dest:
+                continue  # no cut by the unit the support is directed against
+            if self.path(attacker, not opt):
+                return False  # cut
+        return True
+
+    def _adjudicate_convoy(self, p: str, opt: bool) -> bool:
+        if p in self.paradox:
+            return False
+        return not any(self._decision(a, not opt) for a in self.moves_into.get(p, ()))
+
+    def _backup(self, cycle: list[str]) -> None:
+        convoys = [p for p in cycle if self.c[p].kind == CONVOY]
+        if convoys:  # Szykman rule: the convoying fleets of the paradox do not convoy
+            for p in convoys:
+                self.paradox.add(p)
+                self.resolver.fix(p, False)
+        elif all(self.c[p].kind == MOVE for p in cycle):  # circular movement: all moves succeed
+            for p in cycle:
+                self.resolver.fix(p, True)
+        else:  # any other paradox (variants): every order in it fails
+            for p in cycle:
+                self.resolver.fix(p, False)
+
+    # ----- the whole phase ----------------------------------------------------------------------------
+    def run(self) -> MovementResult:
+        """Resolve every decision, then dislodgements, standoffs and each order's outcome."""
+        success = {p: self.resolver.resolve(p) for p, c in self.c.items() if c.kind in (MOVE, SUPPORT, CONVOY)}
+        result = MovementResult(self.c, success, paradox=set(self.paradox))
+        for p, c in self.c.items():
+            if c.kind == MOVE and success[p]:
+                result.moved[c.dest] = p
+                result.arrivals[c.dest] = Unit(c.unit.power, c.unit.type, c.dest_location)
+        for dest, origin in result.moved.items():
+            c = self.c.get(dest)
+            if c is not None and not (c.kind == MOVE and success[dest]):
+                result.dislodged[dest] = Dislodged(c.unit, origin, self.c[origin].via_convoy)
+        occupied_after = {p for p, c in self.c.items() if not (c.kind == MOVE and success[p])} | set(result.moved)
+        for dest, movers in self.moves_into.items():
+            if dest in occupied_after:
+                continue
+            for m in movers:
+                if not success[m] and self.path(m, False) and self.head_to_head(m) != dest:
+                    result.contested.add(dest)
+        result.report = [self._explain(p, result) for p in self.c]
+        return result
+
+    # ----- explanations -------------------------------------------------------------------------------
+    def _unit_name(self, p: str) -> str:
+        u = self.c[p].unit
+        return f"{u.power} {u.type} {u.location}"
+
+    def _explain(self, p: str, result: MovementResult) -> OrderResult:
+        c = self.c[p]
+        status, reason, cause = self._why(p, result)
+        dislodged = result.dislodged.get(p)
+        if dislodged is not None:
+            by = self.c[result.moved[p]].unit
+            reason += f"; dislodged by {by.power} {by.type} {by.location}"
+            cause["dislodged_by"] = {"power": by.power, "type": by.type, "from": by.location}
+            if status == SUCCEEDS:
+                status = FAILS
+        if c.order is None:
+            text = f"{c.unit.type} {c.unit.location} H"
+            status = status if status == FAILS else "default"
+            reason = "no order: holds" + reason[len("holds"):]
+        else:
+            text = c.order.text or c.order.describe()
+        return OrderResult(c.unit.power, text, status, reason, unit=c.unit, order=c.order,
+                           line=c.order.line if c.order else None, cause=cause)
+
+    def _why(self, p: str, result: MovementResult) -> tuple[str, str, dict]:
+        c = self.c[p]
+        ok = result.success.get(p)
+        if c.kind == "hold":
+            return SUCCEEDS, "holds", {}
+        if c.kind == MOVE:
+            return self._why_move(p, ok)
+        if c.kind == SUPPORT:
+            what = f"the {self._target_name(c.target)}"
+            matches = p in self._valid_supports(c.target) if c.target in self.c else False
+            if not matches:
+                doing = "hold" if c.dest is None else f"move to {c.dest}"
+                return VOID, f"void: {what} did not {doing}", {}
+            if ok:
+                return SUCCEEDS, f"supports {what} ({'hold' if c.dest is None else 'move to ' + c.dest})", {}
+            cutters = [a for a in self.moves_into.get(p, ()) if self.c[a].unit.power != c.unit.power
+                       and a != c.dest and self.path(a, False)]
+            if cutters:
+                names = ", ".join(self._unit_name(a) for a in cutters)
+                return FAILS, f"support cut by {names}", {"cut_by": cutters}
+            return FAILS, "support failed", {}
+        # convoy
+        army_cmd = self.c.get(c.target)
+        if army_cmd is None or army_cmd.kind != MOVE or army_cmd.dest != c.dest or not army_cmd.via_convoy:
+            return VOID, f"void: the army in {c.target} was not ordered to move to {c.dest} by convoy", {}
+        if p in result.paradox:
+            return FAILS, "the convoy fails: it is part of a convoy paradox (Szykman rule)", {"paradox": True}
+        if ok:
+            return SUCCEEDS, f"convoys the army in {c.target} to {c.dest}", {}
+        return FAILS, "the convoy is disrupted", {}
+
+    def _target_name(self, province: str) -> str:
+        c = self.c.get(province)
+        return self._unit_name(province) if c else f"unit in {province}"
+
+    def _why_move(self, p: str, ok: bool) -> tuple[str, str, dict]:
+        c = self.c[p]
+        a = self.attack(p, True)
+        if ok:
+            return SUCCEEDS, f"moves to {c.dest_location}", {"strength": a}
+        if not self.path(p, False):
+            fleets = self.convoyers.get((p, c.dest), ())
+            if not fleets:
+                return FAILS, "no fleet was ordered to convoy it", {"no_convoy": True}
+            if any(f in self.paradox for f in fleets):
+                return FAILS, "its convoy failed in a convoy paradox (Szykman rule)", {"paradox": True}
+            return FAILS, "its convoy was disrupted", {"convoy_disrupted": True}
+        if a == 0:
+            return FAILS, f"cannot dislodge a unit of its own power in {c.dest}", {"own_unit": c.dest}
+        beaten_by = []
+        opponent = self.head_to_head(p)
+        if opponent is not None:
+            d = self.defend(opponent, True)
+            if a <= d:
+                return FAILS, f"lost the head-to-head battle with {self._unit_name(opponent)} ({a} against {d})", \
+                    {"strength": a, "head_to_head": opponent, "defence": d}
+        else:
+            h = self.hold(c.dest, True)
+            if a <= h:
+                beaten_by.append(f"{self._unit_name(c.dest)}, holding ({a} against {h})")
+        for other in self.moves_into.get(c.dest, ()):
+            if other != p:
+                pr = self.prevent(other, True)
+                if a <= pr:
+                    beaten_by.append(f"{self._unit_name(other)} ({a} against {pr})")
+        return FAILS, f"bounced in {c.dest} with " + "; ".join(beaten_by) if beaten_by else "bounced", \
+            {"strength": a, "bounced_with": beaten_by}
+
+
+def _coast(location: str | None) -> str | None:
+    return location.partition("/")[2] or None if location else None
+

@@ -1,0 +1,104 @@
+"""Retreat phase: where each dislodged unit may go, and what its order does."""
+
+from __future__ import annotations
+
+from adjudicator.board import Board, split_location
+from adjudicator.judge.outcome import DEFAULT, FAILS, SUCCEEDS, OrderResult
+from adjudicator.orders.model import Order
+from adjudicator.orders.validate import Illegal, ignored, illegal, resolve_destination
+from adjudicator.state import Dislodged, GameState, Unit
+
+
+def retreat_options(board: Board, season: str, dislodged: Dislodged, occupied: set[str], contested: set[str] | frozenset[str]) -> list[str]:
+    """The locations a dislodged unit may retreat to: reachable without convoy, empty, not left empty by a
+    standoff, and not where its attacker came from (unless the attacker came by convoy)."""
+    unit = dislodged.unit
+    graph = board.army_moves(season) if unit.type == "A" else board.fleet_moves(season)
+    if unit.location not in graph:
+        return []
+    options = []
+    for loc in graph.successors(unit.location):
+        province = split_location(loc)[0]
+        if province in occupied or province in contested:
+            continue
+        if province == dislodged.attacker_origin and not dislodged.by_convoy:
+            continue
+        options.append(loc)
+    return sorted(options)
+
+
+def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> tuple[dict[str, Unit], list[OrderResult]]:
+    """Resolve a retreat phase: the units that arrive (by province) and a report line for every order and unit."""
+    season = state.phase.season
+    occupied = set(state.units)
+    report: list[OrderResult] = []
+    chosen: dict[str, tuple[str, Order]] = {}  # dislodged province -> (destination location, order)
+    disbanding: dict[str, Order] = {}
+    for order in orders:
+        d = state.dislodged.get(order.unit.province) if order.unit else None
+        if d is None:
+            report.append(ignored(order, f"there is no dislodged unit in {order.unit.province if order.unit else '?'}"))
+            continue
+        if order.power is not None and d.unit.power != order.power:
+            report.append(ignored(order, f"the dislodged unit in {d.unit.province} belongs to {d.unit.power}"))
+            continue
+        p = d.unit.province
+        if p in chosen or p in disbanding:
+            report.append(illegal(order, d.unit, "the unit already has a retreat order", "this one is ignored"))
+            continue
+        if order.kind in ("disband", "remove"):
+            disbanding[p] = order
+            continue
+        if order.kind not in ("move", "retreat"):
+            report.append(illegal(order, d.unit, f"a dislodged unit can only retreat or disband, not {order.kind}",
+                                  "the order is ignored"))
+            continue
+        options = retreat_options(board, season, d, occupied, state.contested)
+        try:
+            loc = resolve_destination(board, d.unit.type, d.unit.location, order.dest, order.dest_coast, season)
+            if loc not in options:
+                raise Illegal(_why_not(board, d, order.dest, occupied, state.contested))
+        except Illegal as exc:
+            report.append(illegal(order, d.unit, str(exc), "the unit is disbanded"))
+            disbanding.setdefault(p, None)
+            continue
+        chosen[p] = (loc, order)
+
+    arrivals: dict[str, Unit] = {}
+    by_dest: dict[str, list[str]] = {}
+    for p, (loc, _) in chosen.items():
+        by_dest.setdefault(split_location(loc)[0], []).append(p)
+    for dest, ps in by_dest.items():
+        for p in ps:
+            loc, order = chosen[p]
+            unit = state.dislodged[p].unit
+            if len(ps) > 1:
+                others = ", ".join(str(state.dislodged[q].unit) for q in ps if q != p)
+                report.append(OrderResult(unit.power, order.text or order.describe(), FAILS,
+                                          f"bounced with {others} retreating to {dest}; the unit is disbanded",
+                                          unit=unit, order=order, line=order.line))
+            else:
+                arrivals[dest] = Unit(unit.power, unit.type, loc)
+                report.append(OrderResult(unit.power, order.text or order.describe(), SUCCEEDS, f"retreats to {loc}",
+                                          unit=unit, order=order, line=order.line))
+    for p, order in disbanding.items():
+        unit = state.dislodged[p].unit
+        if order is not None:
+            report.append(OrderResult(unit.power, order.text or order.describe(), SUCCEEDS, "disbanded", unit=unit,
+                                      order=order, line=order.line))
+    for p, d in state.dislodged.items():
+        if p not in chosen and p not in disbanding:
+            report.append(OrderResult(d.unit.power, f"{d.unit.type} {d.unit.location} disband", DEFAULT,
+                                      "no retreat order: the unit is disbanded", unit=d.unit))
+    return arrivals, report
+
+
+def _why_not(board: Board, d: Dislodged, dest: str, occupied: set[str], contested) -> str:
+    name = board.provinces[dest].name
+    if dest in occupied:
+        return f"{name} is occupied"
+    if dest in contested:
+        return f"{name} was left empty by a standoff"
+    if dest == d.attacker_origin and not d.by_convoy:
+        return f"{name} is where the attacker came from"
+    return f"cannot retreat to {name}"

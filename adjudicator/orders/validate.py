@@ -1,0 +1,240 @@
+"""Parsed orders + position -> the order each unit executes, and a report line for every order given.
+
+Follows the DATC v3.0 preferences: an illegal order is ignored (the unit holds); several different legal
+orders for one unit make it hold; unit type and nationality written in an order are ignored; a wrong coast
+of the ordered unit and coasts on army orders are ignored; an omitted coast is taken when only one is
+possible; a move to an impossible coast is illegal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.board import ARMY, FLEET, Board, join_location
+from adjudicator.judge.outcome import IGNORED, ILLEGAL, OrderResult
+from adjudicator.orders.model import Order
+from adjudicator.state import GameState, Unit
+
+
+class Illegal(Exception):
+    """An order that cannot be executed, with the reason."""
+
+
+@dataclass
+class Command:
+    """A validated order of one unit: what the engine executes."""
+
+    unit: Unit
+    kind: str  # hold, move, support, convoy, retreat, disband
+    dest: str | None = None  # province
+    dest_location: str | None = None  # where a fleet arrives (coast)
+    target: str | None = None  # province of the supported / convoyed unit
+    target_coast: str | None = None  # coast named in a support for a move (must match if given)
+    via_convoy: bool = False
+    order: Order | None = None
+
+    @property
+    def province(self) -> str:
+        """Where the unit stands."""
+        return self.unit.province
+
+
+def _name(board: Board, province: str) -> str:
+    return board.provinces[province].name
+
+
+def resolve_destination(board: Board, unit_type: str, origin: str, dest: str, coast: str | None, season: str) -> str:
+    """The location a unit moving without convoy reaches, applying the DATC coast rules, or Illegal."""
+    p = board.provinces[dest]
+    if unit_type == ARMY or not p.coasts:
+        loc = dest
+        if board.can_move(unit_type, origin, loc, season):
+            return loc
+        raise Illegal(_why_not_adjacent(board, unit_type, origin, dest, season))
+    if coast in p.coasts:
+        loc = join_location(dest, coast)
+        if board.can_move(unit_type, origin, loc, season):
+            return loc
+        raise Illegal(f"a fleet in {_name(board, origin.split('/')[0])} cannot reach the {coast} coast of {p.name}")
+    reachable = board.reachable_locations(FLEET, origin, dest, season)
+    if len(reachable) == 1:
+        return reachable[0]
+    if not reachable:
+        raise Illegal(_why_not_adjacent(board, unit_type, origin, dest, season))
+    raise Illegal(f"{p.name} has two coasts this fleet can reach ({', '.join(reachable)}); the order must name one")
+
+
+def _why_not_adjacent(board: Board, unit_type: str, origin: str, dest: str, season: str) -> str:
+    o = origin.split("/")[0]
+    surface = board.surface(dest, season)
+    if unit_type == ARMY and surface == "sea":
+        return f"an army cannot enter {_name(board, dest)}, which is sea in {season}"
+    if unit_type == FLEET and surface == "ice":
+        return f"a fleet cannot enter {_name(board, dest)}, which is ice in {season}"
+    if unit_type == FLEET and surface == "land" and not board.coastal(dest, season) and dest in board.graph.adj[o]:
+        return f"a fleet cannot enter {_name(board, dest)}: it has no open sea in {season}"
+    if dest in board.graph.adj[o]:
+        kind = "an army" if unit_type == ARMY else "a fleet"
+        return f"{kind} cannot move from {_name(board, o)} to {_name(board, dest)} in {season}"
+    return f"{_name(board, dest)} is not adjacent to {_name(board, o)}"
+
+
+def find_unit(state: GameState, order: Order, units: dict[str, Unit] | None = None) -> Unit:
+    """The unit an order is for, or Illegal / ignored-reason errors."""
+    units = state.units if units is None else units
+    unit = units.get(order.unit.province)
+    if unit is None:
+        raise LookupError(f"there is no unit in {order.unit.province}")
+    if order.power is not None and unit.power != order.power:
+        raise LookupError(f"the unit in {order.unit.province} belongs to {unit.power}, not {order.power}")
+    return unit
+
+
+def ignored(order: Order, reason: str) -> OrderResult:
+    """A report line for an order that is not an order for any unit of its power."""
+    return OrderResult(order.power, order.text or order.describe(), IGNORED, reason, order=order, line=order.line)
+
+
+def illegal(order: Order, unit: Unit | None, reason: str, consequence: str = "the unit holds") -> OrderResult:
+    """A report line for an impossible order."""
+    return OrderResult(order.power, order.text or order.describe(), ILLEGAL, f"{reason}; {consequence}", unit=unit,
+                       order=order, line=order.line)
+
+
+def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tuple[dict[str, Command], list[OrderResult]]:
+    """The command of every ordered unit in a movement phase, and report lines for orders not executed."""
+    season = state.phase.season
+    report: list[OrderResult] = []
+    legal: dict[str, list[Command]] = {}
+    fleets = [u.province for u in state.units.values() if u.type == FLEET]
+    for order in orders:
+        try:
+            unit = find_unit(state, order)
+        except LookupError as exc:
+            report.append(ignored(order, str(exc)))
+            continue
+        try:
+            command = _movement_command(board, state, season, unit, order, fleets)
+        except Illegal as exc:
+            report.append(illegal(order, unit, str(exc)))
+            continue
+        legal.setdefault(unit.province, []).append(command)
+
+    commands: dict[str, Command] = {}
+    for province, cmds in legal.items():
+        distinct = {(c.kind, c.dest, c.dest_location, c.target, c.target_coast, c.via_convoy) for c in cmds}
+        if len(distinct) == 1:
+            commands[province] = cmds[0]
+            for extra in cmds[1:]:
+                report.append(ignored(extra.order, "the same order was given twice; it counts once"))
+        else:
+            for c in cmds:
+                report.append(illegal(c.order, c.unit, "the unit was given several different orders",
+                                      "it holds (and may receive hold support)"))
+
+    _settle_convoy_intent(board, season, commands)
+    return commands, report
+
+
+def _movement_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: list[str]) -> Command:
+    kind = order.kind
+    if kind == "hold":
+        return Command(unit, "hold", order=order)
+    if kind == "move":
+        return _move_command(board, state, season, unit, order, fleets)
+    if kind == "support":
+        return _support_command(board, state, season, unit, order, fleets)
+    if kind == "convoy":
+        return _convoy_command(board, state, season, unit, order, fleets)
+    raise Illegal(f"a {kind} order cannot be given in a movement phase")
+
+
+def _move_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: list[str]) -> Command:
+    dest = order.dest
+    if dest == unit.province:
+        raise Illegal("a unit cannot move to the space it is in")
+    if unit.type == ARMY:
+        adjacent = board.can_move(ARMY, unit.province, dest, season)
+        route = board.convoy_route_exists(unit.province, dest, season, fleets)
+        if adjacent and not order.via_convoy:
+            return Command(unit, "move", dest=dest, dest_location=dest, order=order)
+        if route:
+            return Command(unit, "move", dest=dest, dest_location=dest, via_convoy=True, order=order)
+        if adjacent:  # "via convoy" with no fleets to carry it: the army is not kidnapped into a land move
+            raise Illegal(f"no fleets stand where they could convoy {unit.location} to {_name(board, dest)}")
+        reason = _why_not_adjacent(board, ARMY, unit.location, dest, season)
+        if board.surface(dest, season) != "sea":
+            reason += ", and no fleets could convoy it there"
+        raise Illegal(reason)
+    loc = resolve_destination(board, FLEET, unit.location, dest, order.dest_coast, season)
+    return Command(unit, "move", dest=dest, dest_location=loc, order=order)
+
+
+def _could_move(board: Board, season: str, unit: Unit, dest: str, fleets: list[str]) -> bool:
+    """Whether a unit could move to a province (any coast, or by a possible convoy), ignoring occupants."""
+    if board.reachable_locations(unit.type, unit.location, dest, season):
+        return True
+    return unit.type == ARMY and board.convoy_route_exists(unit.province, dest, season, fleets)
+
+
+def _support_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: list[str]) -> Command:
+    target = order.target.province
+    supported = state.units.get(target)
+    if supported is None:
+        raise Illegal(f"there is no unit in {_name(board, target)} to support")
+    if target == unit.province:
+        raise Illegal("a unit cannot support itself")
+    if order.dest is None:
+        if not board.can_support_into(unit.type, unit.location, target, season):
+            raise Illegal(f"{unit.location} cannot reach {_name(board, target)}, so it cannot support a unit there")
+        return Command(unit, "support", target=target, order=order)
+    dest = order.dest
+    if dest == unit.province:
+        raise Illegal("a unit cannot support a move into its own space")
+    if dest == target:
+        raise Illegal("a supported move must go somewhere else")
+    if not board.can_support_into(unit.type, unit.location, dest, season):
+        raise Illegal(f"{unit.location} cannot reach {_name(board, dest)}, so it cannot support a move there")
+    if not _could_move(board, season, supported, dest, fleets):
+        raise Illegal(f"the unit in {_name(board, target)} cannot move to {_name(board, dest)}")
+    coast = order.dest_coast if order.dest_coast in board.provinces[dest].coasts else None
+    if coast and supported.type == FLEET and not board.can_move(FLEET, supported.location, join_location(dest, coast), season):
+        raise Illegal(f"the fleet in {_name(board, target)} cannot reach the {coast} coast of {_name(board, dest)}")
+    return Command(unit, "support", dest=dest, target=target, target_coast=coast if supported.type == FLEET else None,
+                   order=order)
+
+
+def _convoy_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: list[str]) -> Command:
+    if unit.type != FLEET:
+        raise Illegal("only fleets can convoy")
+    if board.surface(unit.province, season) != "sea":
+        raise Illegal(f"only a fleet on open sea can convoy; {_name(board, unit.province)} is not sea in {season}")
+    target = order.target.province
+    army = state.units.get(target)
+    if army is None:
+        raise Illegal(f"there is no unit in {_name(board, target)} to convoy")
+    if army.type != ARMY:
+        raise Illegal("only armies can be convoyed")
+    dest = order.dest
+    if dest == target:
+        raise Illegal("a convoy must take the army somewhere else")
+    if not board.convoy_origin_ok(target, season):
+        raise Illegal(f"an army on {_name(board, target)} cannot be convoyed in {season}")
+    if not board.convoy_destination_ok(dest, season):
+        raise Illegal(f"an army cannot be convoyed to {_name(board, dest)}, which is sea in {season}")
+    if unit.province not in board.convoy_fleets_on_routes(target, dest, season, fleets):
+        raise Illegal(f"the fleet in {_name(board, unit.province)} is on no convoy route from "
+                      f"{_name(board, target)} to {_name(board, dest)}")
+    return Command(unit, "convoy", dest=dest, target=target, order=order)
+
+
+def _settle_convoy_intent(board: Board, season: str, commands: dict[str, Command]) -> None:
+    """An army moving to an adjacent space goes by convoy if one of its own power's fleets convoys it (2023 rules)."""
+    for command in commands.values():
+        if command.kind != "move" or command.unit.type != ARMY or command.via_convoy:
+            continue
+        for other in commands.values():
+            if (other.kind == "convoy" and other.target == command.province and other.dest == command.dest
+                    and other.unit.power == command.unit.power):
+                command.via_convoy = True
+                break

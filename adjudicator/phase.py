@@ -1,0 +1,199 @@
+"""One phase end to end: orders + position -> results -> next position (and the calendar that follows).
+
+This is the function the case runner, the CLI and the API all call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.board import Board
+from adjudicator.errors import StateError
+from adjudicator.judge.adjustment import adjudicate_adjustments, adjustment_due, build_sites
+from adjudicator.judge.movement import MovementJudge
+from adjudicator.judge.outcome import DEFAULT, OrderResult
+from adjudicator.judge.retreat import adjudicate_retreats, retreat_options
+from adjudicator.orders.model import Order
+from adjudicator.orders.validate import Command, movement_commands
+from adjudicator.state import Dislodged, GameState, Phase, Unit, check_position
+
+
+@dataclass
+class DislodgedReport:
+    """A unit dislodged this phase and where it may retreat."""
+
+    unit: Unit
+    attacker_origin: str | None
+    by_convoy: bool
+    retreats: list[str]
+
+
+@dataclass
+class PhaseResult:
+    """Everything the judge reports for one phase, and the position that follows."""
+
+    phase: Phase
+    report: list[OrderResult]
+    next_state: GameState
+    dislodged: list[DislodgedReport] = field(default_factory=list)
+    destroyed: list[Unit] = field(default_factory=list)  # dislodged with no retreat
+    disbanded_by_terrain: list[Unit] = field(default_factory=list)
+    built: list[Unit] = field(default_factory=list)
+    removed: list[Unit] = field(default_factory=list)
+    centre_changes: list[tuple[str, str | None, str]] = field(default_factory=list)
+    skipped: list[tuple[Phase, str]] = field(default_factory=list)
+    winner: str | None = None
+    contested: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready summary (the next state is serialised by the game-file module)."""
+        unit = lambda u: {"power": u.power, "type": u.type, "location": u.location}  # noqa: E731
+        return {
+            "phase": _phase_json(self.phase),
+            "orders": [r.to_json() for r in self.report],
+            "dislodged": [{**unit(d.unit), "attacker_origin": d.attacker_origin, "by_convoy": d.by_convoy,
+                           "retreats": d.retreats} for d in self.dislodged],
+            "destroyed": [unit(u) for u in self.destroyed],
+            "disbanded_by_terrain": [unit(u) for u in self.disbanded_by_terrain],
+            "built": [unit(u) for u in self.built],
+            "removed": [unit(u) for u in self.removed],
+            "contested": self.contested,
+            "centre_changes": [{"centre": c, "from": old, "to": new} for c, old, new in self.centre_changes],
+            "skipped": [{**_phase_json(p), "reason": why} for p, why in self.skipped],
+            "next_phase": _phase_json(self.next_state.phase),
+            "winner": self.winner,
+        }
+
+
+def _phase_json(phase: Phase) -> dict[str, Any]:
+    return {"season": phase.season, "year": phase.year, "type": phase.type, "name": str(phase)}
+
+
+def adjudicate(board: Board, state: GameState, orders: list[Order]) -> PhaseResult:
+    """Adjudicate the state's phase with these orders (each with its power) and compute the next state."""
+    check_position(board, state)
+    if state.phase.type == "Movement":
+        return _movement(board, state, orders)
+    if state.phase.type == "Retreat":
+        return _retreat(board, state, orders)
+    if state.phase.type == "Adjustment":
+        return _adjustment(board, state, orders)
+    raise StateError(f"unknown phase type {state.phase.type!r}; use Movement, Retreat or Adjustment")
+
+
+def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResult:
+    season = state.phase.season
+    commands, rejected = movement_commands(board, state, orders)
+    for province, unit in state.units.items():
+        commands.setdefault(province, Command(unit, "hold"))
+    moved = MovementJudge(board, season, commands).run()
+
+    units: dict[str, Unit] = {p: u for p, u in state.units.items()
+                              if not (commands[p].kind == "move" and moved.success[p]) and p not in moved.dislodged}
+    units.update(moved.arrivals)
+    result = PhaseResult(state.phase, rejected + moved.report, state)
+
+    # Units the season's terrain no longer carries are disbanded (dislodged ones too: they do not retreat).
+    for p, unit in list(units.items()):
+        if not board.can_stand(unit.type, unit.location, season):
+            result.disbanded_by_terrain.append(unit)
+            del units[p]
+    dislodged: dict[str, Dislodged] = {}
+    for p, d in moved.dislodged.items():
+        if not board.can_stand(d.unit.type, d.unit.location, season):
+            result.disbanded_by_terrain.append(d.unit)
+            continue
+        options = retreat_options(board, season, d, set(units), moved.contested)
+        if options:
+            dislodged[p] = d
+            result.dislodged.append(DislodgedReport(d.unit, d.attacker_origin, d.by_convoy, options))
+        else:
+            result.destroyed.append(d.unit)
+    result.contested = sorted(moved.contested)
+
+    nxt = state.copy()
+    nxt.units = units
+    nxt.dislodged = dislodged
+    nxt.contested = frozenset(moved.contested)
+    result.next_state = _advance(board, nxt, result)
+    return result
+
+
+def _retreat(board: Board, state: GameState, orders: list[Order]) -> PhaseResult:
+    arrivals, report = adjudicate_retreats(board, state, orders)
+    nxt = state.copy()
+    nxt.units.update(arrivals)
+    nxt.dislodged = {}
+    nxt.contested = frozenset()
+    result = PhaseResult(state.phase, report, state)
+    result.next_state = _advance(board, nxt, result)
+    return result
+
+
+def _adjustment(board: Board, state: GameState, orders: list[Order]) -> PhaseResult:
+    built, removed, report = adjudicate_adjustments(board, state, orders)
+    nxt = state.copy()
+    for unit in removed:
+        nxt.units.pop(unit.province, None)
+    nxt.units.update(built)
+    result = PhaseResult(state.phase, report, state, built=list(built.values()), removed=removed)
+    result.next_state = _advance(board, nxt, result)
+    return result
+
+
+# ----- the calendar ------------------------------------------------------------------------------------
+def _step_index(board: Board, phase: Phase) -> int:
+    for i, step in enumerate(board.calendar):
+        if step.season == phase.season and step.type == phase.type:
+            return i
+    raise StateError(f"{phase.season} {phase.type} is not a phase of the {board.title} calendar")
+
+
+def _update_centres(board: Board, state: GameState, result: PhaseResult) -> None:
+    for province in board.centres:
+        unit = state.units.get(province)
+        if unit is not None and state.owners.get(province) != unit.power:
+            result.centre_changes.append((province, state.owners.get(province), unit.power))
+            state.owners[province] = unit.power
+    if board.victory:
+        leaders = sorted(board.powers, key=lambda p: -len(state.centres_of(p)))
+        best = leaders[0] if leaders else None
+        if best and len(state.centres_of(best)) >= board.victory:
+            result.winner = best
+
+
+def adjustments_needed(board: Board, state: GameState) -> bool:
+    """Whether some power has a build it can make or a unit it must remove."""
+    for power in board.powers:
+        due = adjustment_due(state, power)
+        if due < 0 or (due > 0 and build_sites(board, state, power)):
+            return True
+    return False
+
+
+def _advance(board: Board, state: GameState, result: PhaseResult) -> GameState:
+    """Move to the next phase with something to do, applying centre updates of the phases passed."""
+    i = _step_index(board, state.phase)
+    if board.calendar[i].centres:
+        _update_centres(board, state, result)
+    year = state.phase.year
+    while True:
+        i += 1
+        if i == len(board.calendar):
+            i, year = 0, year + 1
+        step = board.calendar[i]
+        state.phase = Phase(step.season, year, step.type)
+        if step.type == "Retreat" and not state.dislodged:
+            result.skipped.append((state.phase, "no unit was dislodged"))
+        elif step.type == "Adjustment" and not adjustments_needed(board, state):
+            result.skipped.append((state.phase, "no power has builds or removals to make"))
+        else:
+            return state
+        if step.centres:
+            _update_centres(board, state, result)
+
+
+def default_report(result: PhaseResult) -> list[OrderResult]:
+    """The report lines for units that received no order."""
+    return [r for r in result.report if r.status == DEFAULT]
