@@ -272,15 +272,35 @@ class Board:
         return False
 
     def convoy_fleets_on_routes(self, origin: str, destination: str, season: str, fleets: Iterable[str]) -> set[str]:
-        """The fleet provinces that lie on at least one simple convoy route from origin to destination."""
+        """The fleet provinces that lie on at least one minimal convoy route (no fleet on it could be left
+        out) from origin to destination: a fleet on no such route is not needed for the convoy (DATC 6.G.19)."""
         seas = {f for f in fleets if self.surface(f, season) == "sea"}
         if not self.convoy_route_exists(origin, destination, season, seas):
             return set()
-        # A fleet is on some route if it is reachable from the origin side and the destination side
-        # through other fleets; on the sea graph every such fleet lies on a simple path.
-        from_origin = _reach(self, seas, origin)
-        to_destination = _reach(self, seas, destination)
-        return {f for f in seas if f in from_origin and f in to_destination}
+        adj = self.water_adj
+        found: set[str] = set()
+        budget = [20000]  # induced paths can be many on huge generated boards: then every reachable fleet counts
+
+        def extend(path: list[str]) -> None:
+            budget[0] -= 1
+            last = path[-1]
+            if destination in adj[last]:
+                found.update(path)
+                return
+            for n in adj[last]:
+                if n in seas and n not in path and n != origin and budget[0] > 0:
+                    if n in adj[origin] or any(n in adj[q] for q in path[:-1]):
+                        continue  # a shortcut exists: the longer route is not minimal
+                    path.append(n)
+                    extend(path)
+                    path.pop()
+
+        for first in adj[origin]:
+            if first in seas:
+                extend([first])
+        if budget[0] <= 0:
+            return _reach(self, seas, origin) & _reach(self, seas, destination)
+        return found
 
     # ----- distances ---------------------------------------------------------------------------------
     def distances_from(self, sources: Iterable[str]) -> dict[str, int]:

@@ -208,12 +208,23 @@ def collect_files(paths: Iterable[str | Path]) -> list[Path]:
     files: list[Path] = []
     for p in paths:
         p = Path(p)
-        if p.is_dir():
-            files += sorted(x for x in p.rglob("*") if x.suffix in (".txt", ".yaml", ".yml") and x.is_file()
-                            and x.name.lower() != "readme.txt")
+        if p.is_dir():  # in a folder, only files that look like case files (a folder may hold other texts)
+            files += sorted(x for x in p.rglob("*") if x.is_file() and _looks_like_cases(x))
         else:
             files.append(p)
     return files
+
+
+def _looks_like_cases(path: Path) -> bool:
+    if path.suffix not in (".txt", ".yaml", ".yml"):
+        return False
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return True  # let the reader report it
+    if path.suffix == ".txt":
+        return any(line.startswith(("CASE ", "VARIANT_ALL")) for line in head.splitlines())
+    return "cases:" in head
 
 
 def run_files(paths: Iterable[str | Path]) -> tuple[list[CaseOutcome], list[AdjudicatorError]]:
