@@ -1,0 +1,34 @@
+"""Shared test helpers: where the case files are, and a small way to adjudicate a written position."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adjudicator.board import load_variant
+from adjudicator.cases.datc import parse_cases
+from adjudicator.cases.runner import run_case
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATC = ROOT.parent / "shared" / "datc"
+
+
+def judge(text: str, variant: str = "Standard"):
+    """Run a single case written in the case-file format (without VARIANT_ALL/END boilerplate)."""
+    body = f"VARIANT_ALL {variant}\nCASE inline\n{text.strip()}\nEND\n"
+    (case,) = parse_cases(body, "<inline>")
+    return run_case(case)
+
+
+def report_of(outcome, power: str, order_start: str):
+    """The report line of the order that starts with `order_start` (case-insensitive)."""
+    for r in outcome.result.report:
+        if r.power == power and r.text.lower().startswith(order_start.lower()):
+            return r
+    raise AssertionError(f"no report line for {power}: {order_start}; have {[r.text for r in outcome.result.report]}")
+
+
+@pytest.fixture(scope="session")
+def standard():
+    return load_variant("standard")
