@@ -1,0 +1,88 @@
+"""`adjudicator datc`: the report, the closing line, exit status, and clear errors for bad files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from adjudicator.cli import main
+from conftest import ROOT
+
+GOOD = """VARIANT_ALL Standard
+CASE good
+PRESTATE
+    England: A lvp
+ORDERS
+    England: A lvp-edi
+POSTSTATE
+    England: A edi
+END
+"""
+BAD_EXPECTATION = GOOD.replace("CASE good", "CASE wrong").replace("England: A edi", "England: A yor")
+
+
+def _run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_passing_file(tmp_path):
+    f = tmp_path / "c.txt"
+    f.write_text(GOOD)
+    r = _run("datc", str(f))
+    assert r.exit_code == 0
+    assert r.output.strip().splitlines()[-1] == "1 passed, 0 failed"
+
+
+def test_failing_case_shows_expected_and_actual(tmp_path):
+    f = tmp_path / "c.txt"
+    f.write_text(GOOD + "\n" + BAD_EXPECTATION)
+    r = _run("datc", str(f))
+    assert r.exit_code == 1
+    assert "FAIL wrong" in r.output
+    assert "expected, not found: England: A yor" in r.output and "found, not expected: England: A edi" in r.output
+    assert r.output.strip().splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_malformed_case_file_names_file_and_line(tmp_path):
+    f = tmp_path / "bad.txt"
+    f.write_text("VARIANT_ALL Standard\nCASE x\nPRESTATE\n    England A lvp\nEND\n")
+    r = _run("datc", str(f))
+    assert r.exit_code == 1
+    assert f"{f}:4: cannot read 'England A lvp'" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_missing_end_and_unknown_keyword(tmp_path):
+    f = tmp_path / "bad.txt"
+    f.write_text("VARIANT_ALL Standard\nCASE x\nPRESTATES\n")
+    r = _run("datc", str(f))
+    assert "unknown keyword 'PRESTATES'" in r.output and ":3:" in r.output
+
+
+def test_unknown_place_in_a_case_is_reported_with_its_line(tmp_path):
+    f = tmp_path / "bad.txt"
+    f.write_text(GOOD.replace("England: A lvp\nORDERS", "England: A lxp\nORDERS"))
+    r = _run("datc", str(f))
+    assert r.exit_code == 1
+    assert f"{f}:4: unknown place 'lxp'" in r.output and "Liverpool" in r.output and "Traceback" not in r.output
+
+
+def test_unreadable_order_is_a_note_not_a_crash(tmp_path):
+    f = tmp_path / "c.txt"
+    f.write_text(GOOD.replace("England: A lvp-edi", "England: A lvp-edi\n    England: F qqq - lon"))
+    r = _run("datc", "-v", str(f))
+    assert r.exit_code == 0 and "unreadable order ignored" in r.output and "unknown place 'qqq'" in r.output
+
+
+def test_missing_file(tmp_path):
+    r = _run("datc", str(tmp_path / "nope.txt"))
+    assert r.exit_code == 1 and "no such file" in r.output
+
+
+def test_module_entry_point_runs_the_suite():
+    out = subprocess.run([sys.executable, "-m", "adjudicator", "datc", str(ROOT / "datc_cases" / "standard")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr
+    assert out.stdout.strip().splitlines()[-1].endswith(" passed, 0 failed")
