@@ -90,12 +90,14 @@ class NameIndex:
         keys = {k.casefold(): k for k in self.exact}
         close = difflib.get_close_matches(n, list(keys), n=limit * 3, cutoff=0.6)
         out: list[str] = []
+        seen: set[str] = set()
         for c in close:
             spelling = keys[c]
             ident = self.exact[spelling]
-            shown = spelling if spelling == self.display[ident] else f"{spelling} ({self.display[ident]})"
-            if shown not in out:
-                out.append(shown)
+            if ident in seen:
+                continue
+            seen.add(ident)
+            out.append(spelling if spelling == self.display[ident] else f"{spelling} ({self.display[ident]})")
             if len(out) == limit:
                 break
         return out
