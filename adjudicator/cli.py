@@ -51,5 +51,160 @@ def datc(paths: tuple[str, ...], verbose: bool) -> None:
     sys.exit(0 if failed == 0 else 1)
 
 
+def _load_game(path: str):
+    from adjudicator.gamefile import read_game_file
+
+    try:
+        return read_game_file(path)
+    except AdjudicatorError as exc:
+        fail(exc)
+
+
+@main.command()
+@click.option("--variant", "variant_name", default="standard", show_default=True, help="Variant to start.")
+@click.option("-o", "--output", type=click.Path(), help="Write the game file here (default: print it).")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+def new(variant_name: str, output: str | None, force: bool) -> None:
+    """Write the opening position of a variant as a game file."""
+    from pathlib import Path
+
+    from adjudicator.board import load_variant
+    from adjudicator.gamefile import dump_game, write_atomic
+    from adjudicator.state import opening_state
+
+    try:
+        board = load_variant(variant_name)
+        text = dump_game(board, opening_state(board))
+    except AdjudicatorError as exc:
+        fail(exc)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    if Path(output).exists() and not force:
+        fail(AdjudicatorError("the file exists; use --force to overwrite it", file=output))
+    write_atomic(output, text)
+    click.echo(f"wrote {output}: {board.title}, {opening_state(board).phase}")
+
+
+@main.command()
+@click.argument("game", type=click.Path())
+@click.argument("orders", type=click.Path(), required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("-o", "--output", type=click.Path(), help="Write the next game file here.")
+@click.option("--in-place", is_flag=True, help="Replace the game file with the next one (keeps GAME.bak).")
+@click.option("--strict", is_flag=True, help="Any line of the order sheet that is not an order is an error.")
+def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None, in_place: bool, strict: bool) -> None:
+    """Judge the game's current phase with an order sheet; print the report and write the next position."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from adjudicator.gamefile import dump_game, write_atomic
+    from adjudicator.orders.sheet import read_sheet
+    from adjudicator.phase import adjudicate as judge
+    from adjudicator.report import history_entry, result_json, result_text
+
+    if output and in_place:
+        fail(AdjudicatorError("use either -o/--output or --in-place, not both"))
+    if output and Path(output).resolve() == Path(game).resolve():
+        fail(AdjudicatorError("-o would overwrite the game file; use --in-place to replace it (a backup is kept)",
+                              file=output))
+    board, state = _load_game(game)
+    text = ""
+    if orders is not None:
+        try:
+            text = Path(orders).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(AdjudicatorError(f"cannot read the order sheet: {exc}", file=orders))
+    sheet = read_sheet(board, text, file=orders)
+    if strict and sheet.problems:
+        for p in sheet.problems:
+            click.echo(f"{orders}:{p.line}: {p.reason}: {p.text.strip()!r}", err=True)
+        sys.exit(2)
+    try:
+        result = judge(board, state, sheet.orders)
+    except AdjudicatorError as exc:
+        fail(exc.located(file=exc.file or game))
+    result.next_state.history = list(state.history) + [history_entry(result, sheet)]
+    if as_json:
+        click.echo(json.dumps(result_json(board, result, sheet), indent=2))
+    else:
+        click.echo(result_text(board, result, sheet), nl=False)
+    target = game if in_place else output
+    if target:
+        if in_place:
+            shutil.copy2(game, game + ".bak")
+        write_atomic(target, dump_game(board, result.next_state))
+        if not as_json:
+            click.echo(f"wrote {target}" + (f" (backup: {game}.bak)" if in_place else ""))
+
+
+@main.command()
+@click.argument("game", type=click.Path())
+def show(game: str) -> None:
+    """Print the position of a game file."""
+    from adjudicator.report import position_text
+
+    board, state = _load_game(game)
+    click.echo(position_text(board, state), nl=False)
+
+
+@main.command("orders")
+@click.argument("game", type=click.Path())
+@click.option("--power", help="Only this power.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def list_orders(game: str, power: str | None, as_json: bool) -> None:
+    """List every legal order of every unit (or build and removal) for the game's phase."""
+    import json
+
+    from adjudicator.names import AmbiguousName, UnknownName
+    from adjudicator.orders.legal import legal_orders
+
+    board, state = _load_game(game)
+    powers = list(board.powers)
+    if power:
+        try:
+            powers = [board.power_names.lookup(power, "power")]
+        except (UnknownName, AmbiguousName) as exc:
+            fail(exc)
+    data = {p: legal_orders(board, state, p) for p in powers}
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(f"{board.title}: {state.phase}")
+    for p, units in data.items():
+        click.echo(f"{p}:")
+        if not units:
+            click.echo("  (nothing to order)")
+        for unit, orders in units.items():
+            click.echo(f"  {unit}: {len(orders)} legal")
+            for o in orders:
+                click.echo(f"    {o}")
+
+
+@main.group()
+def variant() -> None:
+    """Inspect variant files."""
+
+
+@variant.command("check")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+def variant_check(files: tuple[str, ...]) -> None:
+    """Report what makes a variant file wrong, each problem with its line."""
+    from adjudicator.variant_check import check_variant_file
+
+    total = 0
+    for f in files:
+        problems = check_variant_file(f)
+        for p in problems:
+            click.echo(str(p))
+        if not problems:
+            click.echo(f"{f}: OK")
+        total += len(problems)
+    if total:
+        click.echo(f"{total} problem(s) found")
+    sys.exit(1 if total else 0)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

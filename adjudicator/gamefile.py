@@ -1,0 +1,246 @@
+"""The game file: a position as YAML (or the same structure as JSON), read with checks and written atomically.
+
+```yaml
+variant: arctic
+phase: {season: Fall, year: 2010, type: Movement}
+centres: {Russia: [Arc, Mag, Pev], ...}        # owned centres by power
+units: {Russia: [A Arc, A Pev, F Okh], ...}
+dislodged:                                      # retreat phases only
+  - {power: Russia, unit: F Chk, attacker_from: Brw, by_convoy: false}
+contested: [Tyr]                                # provinces left empty by a standoff (retreat phases)
+history: [{phase: Fall 2010 Movement, orders: {...}, results: [...]}]
+```
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from adjudicator.board import Board, load_variant
+from adjudicator.errors import AdjudicatorError, StateError
+from adjudicator.names import AmbiguousName, UnknownName
+from adjudicator.state import PHASE_TYPES, Dislodged, GameState, Phase, Unit, check_position, parse_unit_text
+from adjudicator.yamlio import line_of, load_yaml_file, load_yaml_text
+
+
+def _err(message: str, file: str | None, node: Any = None, pointer: str | None = None) -> StateError:
+    return StateError(message, file=file, line=line_of(node), pointer=pointer)
+
+
+def _power(board: Board, name: Any, file: str | None, node: Any, pointer: str) -> str:
+    try:
+        return board.power_names.lookup(str(name), "power")
+    except (UnknownName, AmbiguousName) as exc:
+        raise StateError(f"{exc.message}; powers are {', '.join(board.powers)}", file=file, line=line_of(node),
+                         suggestions=exc.suggestions, pointer=pointer) from None
+
+
+def parse_phase_value(board: Board, value: Any, file: str | None = None, pointer: str = "/phase") -> Phase:
+    """A phase from `{season, year, type}` or the text `Fall 2010 Movement`."""
+    if isinstance(value, str):
+        parts = value.replace(",", " ").split()
+        if len(parts) != 3:
+            raise _err(f"cannot read the phase {value!r}; write it like 'Fall 2010 Movement'", file, value, pointer)
+        value = {"season": parts[0], "year": parts[1], "type": parts[2]}
+    if not isinstance(value, dict):
+        raise _err("the phase must be {season, year, type}", file, value, pointer)
+    try:
+        season = board.season_key(str(value.get("season", "")))
+    except AdjudicatorError as exc:
+        raise _err(exc.message, file, value, pointer + "/season") from None
+    try:
+        year = int(value.get("year"))
+    except (TypeError, ValueError):
+        raise _err(f"the year must be a number, not {value.get('year')!r}", file, value, pointer + "/year") from None
+    kind = str(value.get("type", "")).capitalize()
+    if kind not in PHASE_TYPES:
+        raise _err(f"unknown phase type {value.get('type')!r}; use {', '.join(PHASE_TYPES)}", file, value, pointer + "/type")
+    if not any(s.season == season and s.type == kind for s in board.calendar):
+        valid = ", ".join(f"{s.season} {s.type}" for s in board.calendar)
+        raise _err(f"{season} {kind} is not a phase of the {board.title} calendar ({valid})", file, value, pointer)
+    return Phase(season, year, kind)
+
+
+def state_from_data(data: Any, file: str | None = None, board: Board | None = None) -> GameState:
+    """A GameState from a parsed game file, with every rule the position must keep checked."""
+    if not isinstance(data, dict):
+        raise StateError("a game file must be a mapping with variant, phase, centres and units", file=file, pointer="")
+    if board is None:
+        if "variant" not in data:
+            raise _err("the game file does not name its variant", file, data, "/variant")
+        try:
+            board = load_variant(str(data["variant"]))
+        except AdjudicatorError as exc:
+            raise _err(exc.message, file, data.get("variant"), "/variant") from None
+    if "phase" not in data:
+        raise _err("the game file has no phase", file, data, "/phase")
+    phase = parse_phase_value(board, data["phase"], file)
+
+    units: dict[str, Unit] = {}
+    raw_units = data.get("units") or {}
+    if not isinstance(raw_units, dict):
+        raise _err("units must map each power to a list like [A Par, F Bre]", file, raw_units, "/units")
+    for power_name, texts in raw_units.items():
+        power = _power(board, power_name, file, raw_units, f"/units/{power_name}")
+        for i, text in enumerate(texts or []):
+            pointer = f"/units/{power_name}/{i}"
+            try:
+                unit = parse_unit_text(board, str(text), power)
+            except AdjudicatorError as exc:
+                raise StateError(exc.message, file=file, line=line_of(text) or line_of(texts),
+                                 suggestions=exc.suggestions, pointer=pointer) from None
+            if unit.province in units:
+                raise StateError(f"two units in {board.provinces[unit.province].name}: {units[unit.province]} and {unit}",
+                                 file=file, line=line_of(text) or line_of(texts), pointer=pointer)
+            units[unit.province] = unit
+
+    owners: dict[str, str] = {}
+    raw_centres = data.get("centres", None)
+    if raw_centres is None:
+        owners = board.initial_owners()
+    elif not isinstance(raw_centres, dict):
+        raise _err("centres must map each power to the centres it owns", file, raw_centres, "/centres")
+    else:
+        for power_name, names in raw_centres.items():
+            power = _power(board, power_name, file, raw_centres, f"/centres/{power_name}")
+            for i, name in enumerate(names or []):
+                pointer = f"/centres/{power_name}/{i}"
+                try:
+                    province = board.names.lookup(str(name))
+                except (UnknownName, AmbiguousName) as exc:
+                    raise StateError(exc.message, file=file, line=line_of(name) or line_of(names),
+                                     suggestions=exc.suggestions, pointer=pointer) from None
+                if not board.provinces[province].centre:
+                    raise StateError(f"{board.provinces[province].name} is not a supply centre", file=file,
+                                     line=line_of(name) or line_of(names), pointer=pointer)
+                if province in owners:
+                    raise StateError(f"{province} is owned twice ({owners[province]} and {power})", file=file,
+                                     line=line_of(name) or line_of(names), pointer=pointer)
+                owners[province] = power
+
+    dislodged: dict[str, Dislodged] = {}
+    for i, entry in enumerate(data.get("dislodged") or []):
+        pointer = f"/dislodged/{i}"
+        if not isinstance(entry, dict) or "unit" not in entry or "power" not in entry:
+            raise _err("a dislodged unit needs `power` and `unit` (and `attacker_from`)", file, entry, pointer)
+        power = _power(board, entry["power"], file, entry, pointer + "/power")
+        try:
+            unit = parse_unit_text(board, str(entry["unit"]), power)
+            origin = board.names.lookup(str(entry["attacker_from"])) if entry.get("attacker_from") else None
+        except AdjudicatorError as exc:
+            raise StateError(exc.message, file=file, line=line_of(entry), suggestions=exc.suggestions,
+                             pointer=pointer) from None
+        if unit.province in dislodged:
+            raise _err(f"two dislodged units in {unit.province}", file, entry, pointer)
+        dislodged[unit.province] = Dislodged(unit, origin, bool(entry.get("by_convoy", False)))
+    if dislodged and phase.type != "Retreat":
+        raise _err(f"dislodged units are only possible in a retreat phase, not in {phase}", file, data.get("dislodged"),
+                   "/dislodged")
+
+    contested = []
+    for i, name in enumerate(data.get("contested") or []):
+        try:
+            contested.append(board.names.lookup(str(name)))
+        except (UnknownName, AmbiguousName) as exc:
+            raise StateError(exc.message, file=file, line=line_of(name), suggestions=exc.suggestions,
+                             pointer=f"/contested/{i}") from None
+
+    history = data.get("history") or []
+    if not isinstance(history, list):
+        raise _err("history must be a list of past phases", file, history, "/history")
+    state = GameState(board.name, phase, units, owners, dislodged, frozenset(contested), _plain(history))
+    try:
+        check_position(board, state, file)
+    except StateError as exc:
+        raise StateError(exc.message, file=file, line=line_of(data.get("units")), pointer="/units") from None
+    return state
+
+
+def _plain(value: Any) -> Any:
+    """YAML line-tracking containers back to plain dicts, lists and strings."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def state_to_data(board: Board, state: GameState) -> dict[str, Any]:
+    """A game state as plain data (the game file's structure)."""
+    data: dict[str, Any] = {
+        "variant": board.name,
+        "phase": {"season": state.phase.season, "year": state.phase.year, "type": state.phase.type},
+        "centres": {p: state.centres_of(p) for p in board.powers if state.centres_of(p)},
+        "units": {p: [f"{u.type} {u.location}" for u in state.units_of(p)] for p in board.powers if state.units_of(p)},
+    }
+    if state.dislodged:
+        data["dislodged"] = [
+            {"power": d.unit.power, "unit": f"{d.unit.type} {d.unit.location}", "attacker_from": d.attacker_origin,
+             "by_convoy": d.by_convoy}
+            for d in sorted(state.dislodged.values(), key=lambda d: d.unit.location)
+        ]
+    if state.contested:
+        data["contested"] = sorted(state.contested)
+    data["history"] = list(state.history)
+    return data
+
+
+def read_game_file(path: str | Path) -> tuple[Board, GameState]:
+    """Load a game file and its board."""
+    data = load_yaml_file(path)
+    state = state_from_data(data, str(path))
+    return load_variant(state.variant), state
+
+
+def read_game_text(text: str, file: str = "<game>") -> tuple[Board, GameState]:
+    """Load a game from YAML or JSON text."""
+    state = state_from_data(load_yaml_text(text, file), file)
+    return load_variant(state.variant), state
+
+
+class _Dumper(yaml.SafeDumper):
+    """Short lists of names on one line (`Russia: [A Arc, F Okh]`), everything else in block style."""
+
+
+def _list(dumper: yaml.SafeDumper, value: list) -> yaml.Node:
+    flow = all(isinstance(v, (str, int)) for v in value)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
+
+
+def _dict(dumper: yaml.SafeDumper, value: dict) -> yaml.Node:
+    flow = all(isinstance(v, (str, int)) for v in value.values()) and len(str(value)) < 60
+    return dumper.represent_mapping("tag:yaml.org,2002:map", value.items(), flow_style=flow)
+
+
+_Dumper.add_representer(list, _list)
+_Dumper.add_representer(dict, _dict)
+
+
+def dump_game(board: Board, state: GameState) -> str:
+    """The game file text."""
+    return yaml.dump(state_to_data(board, state), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write a file so that it is either fully written or untouched (temporary file, then rename)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent or Path(".")))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,171 @@
+"""`adjudicator variant check`: everything that makes a variant file wrong, each with its line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import networkx as nx
+
+from adjudicator.board import _BORDER_RE, _border_entries, board_from_data, split_location
+from adjudicator.errors import AdjudicatorError
+from adjudicator.state import StateError, parse_unit_text
+from adjudicator.yamlio import line_of, load_yaml_file
+
+
+@dataclass
+class Problem:
+    """One thing wrong with a variant file."""
+
+    file: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
+
+
+def check_variant_file(path: str | Path) -> list[Problem]:
+    """Every problem found in a variant file (an empty list when it is sound)."""
+    path = str(path)
+    try:
+        data = load_yaml_file(path)
+    except AdjudicatorError as exc:
+        return [Problem(path, exc.line, exc.message)]
+    if not isinstance(data, dict):
+        return [Problem(path, None, "a variant file must be a YAML mapping")]
+    problems = _check_raw(path, data)
+    if problems:
+        return problems
+    try:
+        board = board_from_data(data, source=path)
+    except AdjudicatorError as exc:
+        return [Problem(path, exc.line, exc.message)]
+    return _check_board(path, board, data)
+
+
+def _check_raw(path: str, data: dict) -> list[Problem]:
+    problems: list[Problem] = []
+    for key in ("name", "powers", "terrain", "calendar", "provinces", "borders"):
+        if key not in data:
+            problems.append(Problem(path, line_of(data), f"missing the required key {key!r}"))
+    if problems:
+        return problems
+    provinces: dict[str, dict] = {}
+    for entry in data["provinces"] or []:
+        if not isinstance(entry, dict) or "id" not in entry:
+            problems.append(Problem(path, line_of(entry), "a province needs an `id`"))
+            continue
+        pid = str(entry["id"])
+        if pid in provinces:
+            problems.append(Problem(path, line_of(entry), f"province {pid!r} is defined twice "
+                                                          f"(first on line {line_of(provinces[pid])})"))
+        provinces[pid] = entry
+        if entry.get("home") is not None and not entry.get("centre"):
+            problems.append(Problem(path, line_of(entry), f"{pid} is a home centre of {entry['home']} but not a supply centre"))
+        if entry.get("home") is not None and str(entry["home"]) not in (data.get("powers") or {}):
+            problems.append(Problem(path, line_of(entry), f"{pid}: home power {entry['home']!r} is not a power"))
+        if str(entry.get("kind", "land")) not in (data.get("terrain") or {}):
+            problems.append(Problem(path, line_of(entry), f"{pid}: kind {entry.get('kind')!r} is not a terrain type"))
+    seen: dict[frozenset, int | None] = {}
+    try:
+        entries = _border_entries(data["borders"], path)
+    except AdjudicatorError as exc:
+        return problems + [Problem(path, exc.line, exc.message)]
+    for text, node in entries:
+        m = _BORDER_RE.match(text)
+        if not m:
+            problems.append(Problem(path, line_of(node), f"cannot read the border {text!r}"))
+            continue
+        a, b, kind, seas = m.group(1), m.group(2), m.group(3), m.group(4)
+        for loc in (a, b):
+            province, coast = split_location(loc)
+            if province not in provinces:
+                problems.append(Problem(path, line_of(node), f"border {a} - {b}: unknown space {province!r}"))
+            elif coast and coast not in (provinces[province].get("coasts") or []):
+                problems.append(Problem(path, line_of(node), f"border {a} - {b}: {province} has no coast {coast!r}"))
+        for sea in (s.strip() for s in (seas or "").split(",") if s.strip()):
+            if sea not in provinces:
+                problems.append(Problem(path, line_of(node), f"border {a} - {b}: unknown sea {sea!r}"))
+        if kind not in ("land", "coast", "water", "bridge"):
+            problems.append(Problem(path, line_of(node), f"border {a} - {b}: unknown kind {kind!r}"))
+        key = frozenset((a, b))
+        if key in seen:
+            problems.append(Problem(path, line_of(node), f"border {a} - {b} is listed twice (first on line {seen[key]})"))
+        seen[key] = line_of(node)
+        if a == b:
+            problems.append(Problem(path, line_of(node), f"border {a} - {b} joins a space to itself"))
+    return problems
+
+
+def _check_board(path: str, board, data: dict) -> list[Problem]:
+    problems: list[Problem] = []
+    line = {p.id: p.line for p in board.provinces.values()}
+    # A coast border's seas must touch both ends (Arctic map invariant), and land borders never touch water.
+    for b in board.borders:
+        pa, pb = split_location(b.a)[0], split_location(b.b)[0]
+        for sea in b.seas:
+            if pa not in board.water_adj[sea] or pb not in board.water_adj[sea]:
+                problems.append(Problem(path, b.line, f"border {b.a} - {b.b}: the sea {sea} does not border both ends"))
+        if b.kind in ("land", "coast"):
+            for p in (pa, pb):
+                if any(board.surface(p, s) != "land" for s in board.seasons):
+                    problems.append(Problem(path, b.line, f"border {b.a} - {b.b}: a {b.kind} border must join land spaces"))
+    # One-sided adjacency: a unit able to stand at both ends crosses one way but not back.
+    for season in board.seasons:
+        for unit_type, graph in (("army", board.army_moves(season)), ("fleet", board.fleet_moves(season))):
+            stand = (lambda loc: board.army_can_stand(loc, season) and not board.is_island(loc)) if unit_type == "army" \
+                else (lambda loc: board.fleet_can_stand(loc, season))
+            for o, d in graph.edges:
+                if stand(o) and stand(d) and not graph.has_edge(d, o):
+                    problems.append(Problem(path, _border_line(board, o, d),
+                                            f"one-sided adjacency in {season}: an {unit_type} may move {o} -> {d} but not back"))
+    # Unreachable spaces: no unit can ever enter them, in any season.
+    union = nx.DiGraph()
+    for season in board.seasons:
+        union.add_edges_from(board.army_moves(season).edges)
+        union.add_edges_from((split_location(a)[0], split_location(b)[0]) for a, b in board.fleet_moves(season).edges)
+    union.add_nodes_from(board.provinces)
+    for p in board.provinces:
+        if union.in_degree(p) == 0:
+            problems.append(Problem(path, line[p], f"space {p} is unreachable: no unit can ever move into it"))
+    components = list(nx.weakly_connected_components(union))
+    if len(components) > 1:
+        main = max(components, key=len)
+        for comp in components:
+            if comp is not main and not all(union.in_degree(p) == 0 for p in comp):
+                problems.append(Problem(path, line[min(comp)], f"spaces {', '.join(sorted(comp))} are cut off from the rest of the board"))
+    # Starting units must stand where they can in the first phase's season.
+    season = board.season_key(board.start_phase[0])
+    start_line = line_of(data.get("start"))
+    seen_units: dict[str, str] = {}
+    for power, texts in board.start_units.items():
+        if power not in board.powers:
+            problems.append(Problem(path, start_line, f"starting units for unknown power {power!r}"))
+            continue
+        for text in texts:
+            try:
+                unit = parse_unit_text(board, text, power)
+            except (StateError, AdjudicatorError) as exc:
+                problems.append(Problem(path, line_of(text) or start_line, f"starting unit {text!r} of {power}: {exc.message}"))
+                continue
+            if not board.can_stand(unit.type, unit.location, season):
+                problems.append(Problem(path, line_of(text) or start_line,
+                                        f"starting unit {power} {text} cannot stand on {unit.location} in {season}"))
+            if unit.province in seen_units:
+                problems.append(Problem(path, line_of(text) or start_line,
+                                        f"two starting units in {unit.province}: {seen_units[unit.province]} and {power} {text}"))
+            seen_units[unit.province] = f"{power} {text}"
+    if board.victory and board.victory > len(board.centres):
+        problems.append(Problem(path, line_of(data), f"victory needs {board.victory} centres but the board has {len(board.centres)}"))
+    for site in board.build_sites:
+        if site.province not in board.provinces:
+            problems.append(Problem(path, line_of(data.get("build_sites")), f"build site {site.province!r} is not a space"))
+    return problems
+
+
+def _border_line(board, o: str, d: str) -> int | None:
+    for b in board.borders:
+        if {b.a, b.b} == {o, d} or {split_location(b.a)[0], split_location(b.b)[0]} == {split_location(o)[0], split_location(d)[0]}:
+            return b.line
+    return None
