@@ -133,11 +133,9 @@ class Board:
         for step in self.calendar:
             if step.season not in self.seasons:
                 self.seasons.append(step.season)
-        self.names = NameIndex.build(
-            (p.id, [p.id, p.name, *p.aliases]) for p in self.provinces.values()
-        )
+        self.names = NameIndex.build((p.id, p.name, [p.id, p.name, *p.aliases]) for p in self.provinces.values())
         self.power_names = NameIndex.build(
-            (p.name, [p.name, *( [p.adjective] if p.adjective else []), *p.aliases]) for p in self.powers.values()
+            (p.name, p.name, [p.name, *([p.adjective] if p.adjective else []), *p.aliases]) for p in self.powers.values()
         )
         self.water_adj: dict[str, frozenset[str]] = {
             p: frozenset(

@@ -36,11 +36,11 @@ class NameIndex:
     display: dict[str, str] = field(default_factory=dict)  # id -> the name shown in suggestions
 
     @classmethod
-    def build(cls, entries: Iterable[tuple[str, list[str]]]) -> "NameIndex":
-        """Index (id, spellings) pairs; the second spelling is the display name."""
+    def build(cls, entries: Iterable[tuple[str, str, list[str]]]) -> "NameIndex":
+        """Index (id, display name, spellings) triples."""
         index = cls()
-        for ident, spellings in entries:
-            index.display[ident] = spellings[1] if len(spellings) > 1 else spellings[0]
+        for ident, shown, spellings in entries:
+            index.display[ident] = shown
             for s in spellings:
                 n = normalise(s)
                 index.exact.setdefault(n, ident)
@@ -70,12 +70,15 @@ class NameIndex:
             return self.lookup(text, what), None
         except UnknownName:
             n = normalise(text).casefold()
-            keys = {k.casefold(): k for k in self.exact}
-            close = difflib.get_close_matches(n, list(keys), n=5, cutoff=0.75)
-            ids = {self.exact[keys[c]] for c in close}
-            if len(ids) == 1:
-                ident = ids.pop()
-                return ident, f"read {what} {text!r} as {self.display[ident]!r}"
+            scores: dict[str, float] = {}
+            for spelling, ident in self.exact.items():
+                ratio = difflib.SequenceMatcher(None, n, spelling.casefold()).ratio()
+                scores[ident] = max(scores.get(ident, 0.0), ratio)
+            ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+            best = ranked[0] if ranked else ("", 0.0)
+            runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+            if best[1] >= 0.75 and best[1] - runner_up >= 0.05:
+                return best[0], f"read {what} {text!r} as {self.display[best[0]]!r}"
             raise
 
     def _exact_spelling(self, ident: str, n: str) -> str:

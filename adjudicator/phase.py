@@ -92,6 +92,10 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
     units: dict[str, Unit] = {p: u for p, u in state.units.items()
                               if not (commands[p].kind == "move" and moved.success[p]) and p not in moved.dislodged}
     units.update(moved.arrivals)
+    refused = {r.unit.province for r in rejected if r.unit is not None and r.status == "illegal"}
+    for r in moved.report:
+        if r.status == DEFAULT and r.unit.province in refused:
+            r.reason = r.reason.replace("no order: holds", "holds: its order could not be carried out")
     result = PhaseResult(state.phase, rejected + moved.report, state)
 
     # Units the season's terrain no longer carries are disbanded (dislodged ones too: they do not retreat).
@@ -111,6 +115,11 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
         else:
             result.destroyed.append(d.unit)
     result.contested = sorted(moved.contested)
+    lost = {u.province: u for u in result.disbanded_by_terrain}
+    for r in result.report:
+        if r.unit is not None and r.applied and lost.get(r.unit.province) == r.unit:
+            r.reason += (f"; disbanded: {board.provinces[r.unit.province].name} is "
+                         f"{board.surface(r.unit.province, season)} in {season} and cannot carry it")
 
     nxt = state.copy()
     nxt.units = units

@@ -242,7 +242,7 @@ class MovementJudge:
         if c.kind == MOVE:
             return self._why_move(p, ok)
         if c.kind == SUPPORT:
-            what = f"the {self._target_name(c.target)}"
+            what = self._target_name(c.target)
             matches = p in self._valid_supports(c.target) if c.target in self.c else False
             if not matches:
                 doing = "hold" if c.dest is None else f"move to {c.dest}"
