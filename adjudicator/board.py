@@ -18,7 +18,6 @@ import networkx as nx
 
 from adjudicator.errors import VariantError
 from adjudicator.names import NameIndex
-from adjudicator.resources import data_dir
 from adjudicator.yamlio import line_of, load_yaml_file
 
 SURFACES = ("land", "sea", "ice")
@@ -539,22 +538,5 @@ def _check_references(board: Board, source: str | None) -> None:
 
 
 def load_board_file(path: str | Path) -> Board:
-    """Load a variant YAML file."""
+    """Load a Diplomacy variant YAML file."""
     return board_from_data(load_yaml_file(path), source=str(path))
-
-
-def variant_names() -> list[str]:
-    """The variants shipped with the package."""
-    return sorted(p.stem for p in data_dir("variants").glob("*.yaml"))
-
-
-@functools.lru_cache(maxsize=None)
-def load_variant(name: str) -> Board:
-    """A shipped variant by name (case-insensitive), e.g. `standard` or `arctic`."""
-    wanted = name.strip().lower()
-    for candidate in variant_names():
-        if candidate.lower() == wanted:
-            return load_board_file(data_dir("variants") / f"{candidate}.yaml")
-    from adjudicator.errors import AdjudicatorError
-
-    raise AdjudicatorError(f"unknown variant {name!r}; known variants: {', '.join(variant_names())}")

@@ -68,7 +68,7 @@ def new(variant_name: str, output: str | None, force: bool) -> None:
     """Write the opening position of a variant as a game file."""
     from pathlib import Path
 
-    from adjudicator.board import load_variant
+    from adjudicator.catalogue import load_variant
     from adjudicator.gamefile import dump_game, write_atomic
     from adjudicator.state import opening_state
 
@@ -109,6 +109,8 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
     if output and Path(output).resolve() == Path(game).resolve():
         fail(AdjudicatorError("-o would overwrite the game file; use --in-place to replace it (a backup is kept)",
                               file=output))
+    from adjudicator.catalogue import is_diplomacy
+
     board, state = _load_game(game)
     text = ""
     if orders is not None:
@@ -116,20 +118,34 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
             text = Path(orders).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             fail(AdjudicatorError(f"cannot read the order sheet: {exc}", file=orders))
-    sheet = read_sheet(board, text, file=orders)
-    if strict and sheet.problems:
-        for p in sheet.problems:
-            click.echo(f"{orders}:{p.line}: {p.reason}: {p.text.strip()!r}", err=True)
-        sys.exit(2)
-    try:
-        result = judge(board, state, sheet.orders)
-    except AdjudicatorError as exc:
-        fail(exc.located(file=exc.file or game))
-    result.next_state.history = list(state.history) + [history_entry(result, sheet)]
-    if as_json:
-        click.echo(json.dumps(result_json(board, result, sheet), indent=2))
+    if is_diplomacy(board):
+        sheet = read_sheet(board, text, file=orders)
+        if strict and sheet.problems:
+            for p in sheet.problems:
+                click.echo(f"{orders}:{p.line}: {p.reason}: {p.text.strip()!r}", err=True)
+            sys.exit(2)
+        try:
+            result = judge(board, state, sheet.orders)
+        except AdjudicatorError as exc:
+            fail(exc.located(file=exc.file or game))
+        result.next_state.history = list(state.history) + [history_entry(result, sheet)]
+        report = result_json(board, result, sheet) if as_json else result_text(board, result, sheet)
     else:
-        click.echo(result_text(board, result, sheet), nl=False)
+        from adjudicator.games import get_rules
+        from adjudicator.report import game_result_text
+
+        rules = get_rules(board.rules)
+        try:
+            result = rules.adjudicate(board, state, rules.parse_orders(board, text, orders))
+        except AdjudicatorError as exc:
+            fail(exc.located(file=exc.file or orders))
+        result.next_state.history = list(getattr(state, "history", [])) + [
+            {"orders": text, "results": [r.to_json() for r in result.report]}]
+        report = result.to_json() if as_json else game_result_text(board, result)
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(report, nl=False)
     target = game if in_place else output
     if target:
         if in_place:

@@ -21,8 +21,10 @@ from typing import Any
 
 import yaml
 
-from adjudicator.board import Board, load_variant
+from adjudicator.board import Board
+from adjudicator.catalogue import is_diplomacy, load_variant
 from adjudicator.errors import AdjudicatorError, StateError
+from adjudicator.games import get_rules
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.state import PHASE_TYPES, Dislodged, GameState, Phase, Unit, check_position, parse_unit_text
 from adjudicator.yamlio import line_of, load_yaml_file, load_yaml_text
@@ -192,17 +194,37 @@ def state_to_data(board: Board, state: GameState) -> dict[str, Any]:
     return data
 
 
-def read_game_file(path: str | Path) -> tuple[Board, GameState]:
+def game_from_data(data: Any, file: str | None = None) -> tuple[Any, Any]:
+    """(board, state) from a parsed game file of any game: Diplomacy variants here, others by their rules."""
+    if not isinstance(data, dict) or "variant" not in data:
+        raise StateError("a game file must be a mapping that names its variant", file=file, line=line_of(data),
+                         pointer="/variant")
+    try:
+        board = load_variant(str(data["variant"]))
+    except AdjudicatorError as exc:
+        raise _err(exc.message, file, data.get("variant"), "/variant") from None
+    if is_diplomacy(board):
+        return board, state_from_data(data, file, board)
+    rules = get_rules(board.rules, file)
+    body = {k: v for k, v in data.items() if k != "variant"}
+    return board, rules.state_from_data(board, body, file)
+
+
+def read_game_file(path: str | Path) -> tuple[Any, Any]:
     """Load a game file and its board."""
-    data = load_yaml_file(path)
-    state = state_from_data(data, str(path))
-    return load_variant(state.variant), state
+    return game_from_data(load_yaml_file(path), str(path))
 
 
-def read_game_text(text: str, file: str = "<game>") -> tuple[Board, GameState]:
+def read_game_text(text: str, file: str = "<game>") -> tuple[Any, Any]:
     """Load a game from YAML or JSON text."""
-    state = state_from_data(load_yaml_text(text, file), file)
-    return load_variant(state.variant), state
+    return game_from_data(load_yaml_text(text, file), file)
+
+
+def game_to_data(board: Any, state: Any) -> dict[str, Any]:
+    """Plain data for any game's state (with `variant` first)."""
+    if is_diplomacy(board):
+        return state_to_data(board, state)
+    return {"variant": board.name, **get_rules(board.rules).state_to_data(board, state)}
 
 
 class _Dumper(yaml.SafeDumper):
@@ -223,9 +245,9 @@ _Dumper.add_representer(list, _list)
 _Dumper.add_representer(dict, _dict)
 
 
-def dump_game(board: Board, state: GameState) -> str:
+def dump_game(board: Any, state: Any) -> str:
     """The game file text."""
-    return yaml.dump(state_to_data(board, state), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return yaml.dump(game_to_data(board, state), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 def write_atomic(path: str | Path, text: str) -> None:

@@ -122,3 +122,16 @@ def position_text(board: Board, state: GameState) -> str:
     lines.append("")
     lines.append(f"Neutral centres: {', '.join(sorted(neutral)) or '-'}")
     return "\n".join(lines) + "\n"
+
+
+def game_result_text(board: Any, result: Any) -> str:
+    """The report of another game's turn: each order or step with its outcome and reason, then the trace."""
+    lines = [f"{board.title}", "=" * len(board.title), ""]
+    for r in result.report:
+        who = f"{r.power}: " if r.power else ""
+        lines.append(f"  {who}{r.text:<40} {_MARK.get(r.status, r.status):<8} {r.reason}")
+    if result.trace:
+        lines += ["", "What happened:"] + [f"  {t}" for t in result.trace]
+    for key, value in result.summary.items():
+        lines.append(f"{key}: {value}")
+    return "\n".join(lines) + "\n"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.board import load_variant
+from adjudicator.catalogue import load_variant
 from adjudicator.cases.datc import parse_cases
 from adjudicator.cases.runner import run_case
 

@@ -3,34 +3,21 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from adjudicator.board import ARMY, Board, load_variant
+from adjudicator.board import ARMY, Board
+from adjudicator.catalogue import load_variant
 from adjudicator.cases.datc import Case, Line, read_cases
+from adjudicator.cases.verdict import CaseOutcome
+from adjudicator.catalogue import is_diplomacy
 from adjudicator.errors import AdjudicatorError
+from adjudicator.games.cases import read_yaml_cases, run_game_case
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.orders.model import Order
 from adjudicator.orders.parse import parse_order
 from adjudicator.phase import PhaseResult, adjudicate
 from adjudicator.state import Dislodged, GameState, Phase, Unit, parse_unit_text
-
-
-@dataclass
-class CaseOutcome:
-    """The verdict on one case."""
-
-    case: Case
-    passed: bool
-    problems: list[str] = field(default_factory=list)  # what differs (or why the case could not run)
-    notes: list[str] = field(default_factory=list)  # warnings: unreadable orders, misspelt powers
-    result: PhaseResult | None = None
-
-    @property
-    def where(self) -> str:
-        """`file:line` of the case."""
-        return f"{self.case.file}:{self.case.line}"
 
 
 def _power(board: Board, line: Line, notes: list[str]) -> str:
@@ -144,10 +131,8 @@ def run_case(case: Case) -> CaseOutcome:
     notes: list[str] = []
     try:
         board = load_variant(case.variant)
-        if board.rules != "diplomacy":
-            from adjudicator.games import run_game_case  # other games' movement and conflict phases
-
-            return run_game_case(board, case)
+        if not is_diplomacy(board):
+            return CaseOutcome(case, False, [f"{board.title} cases are written as YAML case files"], notes)
         state = build_state(board, case, notes)
         orders = _orders(board, case.get("ORDERS"), notes, case.file)
         result = adjudicate(board, state, orders)
@@ -237,13 +222,9 @@ def run_files(paths: Iterable[str | Path]) -> tuple[list[CaseOutcome], list[Adju
             continue
         try:
             if path.suffix in (".yaml", ".yml"):
-                from adjudicator.games import read_yaml_cases
-
-                cases = read_yaml_cases(path)
+                outcomes += [run_game_case(c) for c in read_yaml_cases(path)]
             else:
-                cases = read_cases(path)
+                outcomes += [run_case(c) for c in read_cases(path)]
         except AdjudicatorError as exc:
             errors.append(exc)
-            continue
-        outcomes += [run_case(c) for c in cases]
     return outcomes, errors

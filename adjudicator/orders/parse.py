@@ -9,14 +9,13 @@ from __future__ import annotations
 import functools
 import re
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Token, Transformer
 
 from adjudicator.board import ARMY, FLEET, Board
-from adjudicator.errors import AdjudicatorError, OrderError
+from adjudicator.errors import OrderError
+from adjudicator.grammar_tools import GrammarParser, alternation
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.orders.model import Order, UnitRef
-from adjudicator.resources import data_dir
 
 # What each terminal means to a player, for "expected ..." messages.
 _TERMINAL_WORDS = {
@@ -25,23 +24,6 @@ _TERMINAL_WORDS = {
     "WAIVE": "waive", "RETREAT": "R", "MOVE": "'-'", "TO": "'to'", "VIA": "'via convoy'", "BY": "'by convoy'",
     "ARROW": "'-'", "SLASH": "'/'", "LPAR": "'('", "RPAR": "')'", "DOT": "'.'", "CONVOY_NOTE": "'(via convoy)'", "$END": "the end of the order",
 }
-
-
-def _alternation(spellings: list[str]) -> str:
-    """A regex matching any spelling (longest first), as a whole word, spaces flexible."""
-    parts = []
-    for s in sorted(set(spellings), key=lambda x: (-len(x), x)):
-        parts.append(r"\s+".join(re.escape(w) for w in s.split()))
-    return "(?:" + "|".join(parts) + r")(?![A-Za-z0-9])"
-
-
-def _lark_regex(pattern: str) -> str:
-    return "/" + pattern.replace("/", "\\/") + "/i"
-
-
-@functools.lru_cache(maxsize=None)
-def _grammar_text(name: str) -> str:
-    return (data_dir("grammar") / f"{name}.lark").read_text(encoding="utf-8")
 
 
 class _ToOrder(Transformer):
@@ -146,72 +128,19 @@ class OrderParser:
 
     def __init__(self, board: Board, grammar: str = "diplomacy"):
         self.board = board
-        places = board.names.all_spellings()
-        powers = board.power_names.all_spellings()
         coasts = [s for key, spellings in board.coast_names.items() for s in [key, *spellings]]
-        text = _grammar_text(grammar) + "\n".join([
-            "",
-            f"PLACE: {_lark_regex(_alternation(places))}",
-            f"POWER.-1: {_lark_regex(_alternation(powers))}",
-            f"COAST: {_lark_regex(_alternation(coasts))}",
-            "",
-        ])
-        self.parser = Lark(text, parser="lalr", lexer="contextual", transformer=_ToOrder(board),
-                           maybe_placeholders=False)
+        terminals = {
+            "PLACE": alternation(board.names.all_spellings()),
+            "POWER.-1": alternation(board.power_names.all_spellings()),
+            "COAST": alternation(coasts),
+        }
+        self.grammar = GrammarParser(grammar, terminals, _ToOrder(board), {"PLACE": board.names}, _TERMINAL_WORDS)
 
     def parse(self, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0) -> Order:
         """Parse one order; an OrderError names the column, what was expected, and close place names."""
-        stripped = text.strip()
-        if not stripped:
-            raise OrderError("empty order", file=file, line=line, column=column_offset + 1)
-        try:
-            order = self.parser.parse(text)
-        except OrderError as exc:
-            raise exc.located(file, line, column_offset) from None
-        except VisitError as exc:
-            inner = exc.orig_exc
-            if isinstance(inner, AdjudicatorError):
-                raise OrderError(inner.message, file=file, line=line, suggestions=inner.suggestions,
-                                 column=(inner.column or 1) + column_offset) from None
-            raise
-        except UnexpectedInput as exc:
-            raise self._explain(exc, text, line, file, column_offset) from None
-        except AdjudicatorError as exc:
-            raise OrderError(exc.message, file=file, line=line, suggestions=exc.suggestions,
-                             column=(exc.column or 1) + column_offset) from None
+        order = self.grammar.parse(text, line=line, file=file, column_offset=column_offset)
         return Order(order.kind, order.unit, order.target, order.dest, order.dest_coast, order.via_convoy,
-                     text=stripped, line=line)
-
-    def _explain(self, exc: UnexpectedInput, text: str, line, file, offset) -> OrderError:
-        column = getattr(exc, "column", None)
-        if isinstance(exc, UnexpectedEOF) or column is None or column < 1:
-            column = len(text.rstrip()) + 1
-        expected = sorted({_TERMINAL_WORDS.get(t, t) for t in (getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])})
-        word_match = re.match(r"[\w.'’-]+", text[column - 1:])
-        word = word_match.group(0) if word_match else text[column - 1:column]
-        suggestions: list[str] = []
-        if isinstance(exc, UnexpectedCharacters) and word_match:
-            allowed = exc.allowed or set()
-            if "PLACE" in allowed or not allowed:
-                suggestions = self.board.names.suggest(word)
-                return OrderError(f"unknown place {word!r}", file=file, line=line, column=column + offset,
-                                  suggestions=suggestions)
-            return OrderError(f"unexpected {word!r}; expected {_or_list(expected)}", file=file, line=line,
-                              column=column + offset)
-        if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
-            return OrderError(f"the order ends too early; expected {_or_list(expected)}", file=file, line=line,
-                              column=column + offset)
-        if isinstance(exc, UnexpectedEOF):
-            return OrderError(f"the order ends too early; expected {_or_list(expected)}", file=file, line=line,
-                              column=column + offset)
-        return OrderError(f"unexpected {word!r}; expected {_or_list(expected)}", file=file, line=line,
-                          column=column + offset)
-
-
-def _or_list(items: list[str]) -> str:
-    if not items:
-        return "something else"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+                     text=text.strip(), line=line)
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,0 +1,109 @@
+"""YAML case files for the other games: the DATC sections (prestate, orders, poststate) as YAML.
+
+```yaml
+variant: arctic2019
+cases:
+  - name: a ship may not move twice
+    prestate: {...}            # the state, as the game file writes it (omitted: the game's initial state)
+    orders: |
+      USA: move 1 ship from A to B; move 1 ship from B to C
+    poststate: {...}           # the expected state; only the keys given are compared
+    results:                   # optional: expected outcome of each report line, in order
+      - {status: succeeds}
+      - {status: illegal, reason: moved twice}     # reason: a part of the reason text
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator.cases.verdict import CaseOutcome
+from adjudicator.catalogue import load_variant
+from adjudicator.errors import AdjudicatorError, CaseFileError
+from adjudicator.games import get_rules
+from adjudicator.yamlio import line_of, load_yaml_file
+
+
+@dataclass
+class GameCase:
+    """One YAML case."""
+
+    name: str
+    variant: str
+    file: str
+    line: int | None
+    orders: str
+    prestate: dict | None = None
+    poststate: dict = field(default_factory=dict)
+    results: list[dict] = field(default_factory=list)
+
+
+def read_yaml_cases(path: str | Path) -> list[GameCase]:
+    """The cases of a YAML case file; a malformed file gives a CaseFileError with its line."""
+    path = str(path)
+    data = load_yaml_file(path)
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        raise CaseFileError("a YAML case file needs `variant` and a list of `cases`", file=path, line=line_of(data))
+    variant = str(data.get("variant", ""))
+    cases = []
+    for entry in data["cases"]:
+        if not isinstance(entry, dict) or "name" not in entry:
+            raise CaseFileError("each case needs a `name`", file=path, line=line_of(entry))
+        orders = entry.get("orders", "")
+        if isinstance(orders, list):
+            orders = "\n".join(str(o) for o in orders)
+        cases.append(GameCase(str(entry["name"]), str(entry.get("variant", variant)), path, line_of(entry),
+                              str(orders or ""), entry.get("prestate"), entry.get("poststate") or {},
+                              list(entry.get("results") or [])))
+    return cases
+
+
+def _differences(expected: Any, actual: Any, where: str) -> list[str]:
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        out = []
+        for key, value in expected.items():
+            if key not in actual:
+                out.append(f"{where}/{key}: expected {value!r}, missing")
+            else:
+                out += _differences(value, actual[key], f"{where}/{key}")
+        return out
+    if _plain(expected) != _plain(actual):
+        return [f"{where or '/'}: expected {_plain(expected)!r}, got {_plain(actual)!r}"]
+    return []
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def run_game_case(case: GameCase) -> CaseOutcome:
+    """Run a YAML case through its game's rules and compare the outcome."""
+    try:
+        board = load_variant(case.variant)
+        rules = get_rules(getattr(board, "rules", "diplomacy"), case.file)
+        state = rules.initial_state(board) if case.prestate is None else \
+            rules.state_from_data(board, case.prestate, case.file)
+        orders = rules.parse_orders(board, case.orders, case.file)
+        result = rules.adjudicate(board, state, orders)
+    except AdjudicatorError as exc:
+        return CaseOutcome(case, False, [f"cannot run the case: {exc.located(file=exc.file or case.file)}"])
+    problems = _differences(case.poststate, rules.state_to_data(board, result.next_state), "")
+    for i, want in enumerate(case.results):
+        if i >= len(result.report):
+            problems.append(f"result {i + 1}: expected {want}, but there are only {len(result.report)} report lines")
+            continue
+        got = result.report[i]
+        if "status" in want and str(want["status"]) != got.status:
+            problems.append(f"result {i + 1} ({got.text}): expected {want['status']}, got {got.status} ({got.reason})")
+        if "reason" in want and str(want["reason"]).lower() not in got.reason.lower():
+            problems.append(f"result {i + 1} ({got.text}): reason {got.reason!r} does not mention {want['reason']!r}")
+    return CaseOutcome(case, not problems, problems, [], result)

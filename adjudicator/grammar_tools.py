@@ -1,0 +1,93 @@
+"""Shared Lark machinery for every game's order grammar.
+
+A grammar file in `grammar/` is completed with terminals built from a variant's names (so a multi-word
+name is one token), compiled as LALR, and its errors become AdjudicatorErrors that name the column, say
+what was expected in words, and suggest the closest names for an unknown word.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any, Callable
+
+from lark import Lark, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from adjudicator.errors import AdjudicatorError, OrderError
+from adjudicator.names import NameIndex
+from adjudicator.resources import data_dir
+
+
+def alternation(spellings: list[str]) -> str:
+    """A Lark regex terminal matching any spelling (longest first) as a whole word, case-insensitively."""
+    parts = [r"\s+".join(re.escape(w) for w in s.split()) for s in sorted(set(spellings), key=lambda x: (-len(x), x))]
+    pattern = "(?:" + "|".join(parts) + r")(?![A-Za-z0-9])"
+    return "/" + pattern.replace("/", "\\/") + "/i"
+
+
+@functools.lru_cache(maxsize=None)
+def grammar_text(name: str) -> str:
+    """The text of `grammar/<name>.lark`."""
+    return (data_dir("grammar") / f"{name}.lark").read_text(encoding="utf-8")
+
+
+def or_list(items: list[str]) -> str:
+    """`a, b or c`."""
+    if not items:
+        return "something else"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+class GrammarParser:
+    """A compiled grammar with per-variant name terminals and readable errors."""
+
+    def __init__(self, grammar: str, terminals: dict[str, str], transformer: Transformer,
+                 names: dict[str, NameIndex], words: dict[str, str], what: str = "order"):
+        """`terminals`: name -> Lark definition appended to the grammar; `names`: terminal -> the NameIndex used
+        to suggest spellings for an unknown word where that terminal was expected; `words`: terminal -> how a
+        player would call it in an error message."""
+        text = grammar_text(grammar) + "\n" + "\n".join(f"{k}: {v}" for k, v in terminals.items()) + "\n"
+        self.parser = Lark(text, parser="lalr", lexer="contextual", transformer=transformer,
+                           maybe_placeholders=False)
+        self.names = names
+        self.words = words
+        self.what = what
+
+    def parse(self, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0,
+              error: Callable[..., AdjudicatorError] = OrderError) -> Any:
+        """Parse text; errors carry file, line, column (shifted by `column_offset`) and suggestions."""
+        if not text.strip():
+            raise error(f"empty {self.what}", file=file, line=line, column=column_offset + 1)
+        try:
+            return self.parser.parse(text)
+        except VisitError as exc:
+            inner = exc.orig_exc
+            if isinstance(inner, AdjudicatorError):
+                raise error(inner.message, file=file, line=line, suggestions=inner.suggestions,
+                            column=(inner.column or 1) + column_offset) from None
+            raise
+        except UnexpectedInput as exc:
+            raise self._explain(exc, text, line, file, column_offset, error) from None
+        except AdjudicatorError as exc:
+            raise error(exc.message, file=file, line=line, suggestions=exc.suggestions,
+                        column=(exc.column or 1) + column_offset) from None
+
+    def _explain(self, exc: UnexpectedInput, text: str, line, file, offset, error) -> AdjudicatorError:
+        column = getattr(exc, "column", None)
+        if isinstance(exc, UnexpectedEOF) or column is None or column < 1:
+            column = len(text.rstrip()) + 1
+        allowed = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
+        expected = sorted({self.words.get(t, t.lower()) for t in allowed if not t.startswith("__")})
+        word_match = re.match(r"[\w.'’-]+", text[column - 1:])
+        word = word_match.group(0) if word_match else text[column - 1:column]
+        where = {"file": file, "line": line, "column": column + offset}
+        if isinstance(exc, UnexpectedCharacters) and word_match:
+            for terminal, index in self.names.items():
+                if terminal in allowed:
+                    return error(f"unknown {self.words.get(terminal, terminal.lower()).removeprefix('a ')} {word!r}",
+                                 suggestions=index.suggest(word), **where)
+            return error(f"unexpected {word!r}; expected {or_list(expected)}", **where)
+        if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+            return error(f"the {self.what} ends too early; expected {or_list(expected)}", **where)
+        return error(f"unexpected {word!r}; expected {or_list(expected)}", **where)
