@@ -68,13 +68,15 @@ def new(variant_name: str, output: str | None, force: bool) -> None:
     """Write the opening position of a variant as a game file."""
     from pathlib import Path
 
-    from adjudicator.catalogue import load_variant
+    from adjudicator.catalogue import is_diplomacy, load_variant
     from adjudicator.gamefile import dump_game, write_atomic
+    from adjudicator.games import get_rules
     from adjudicator.state import opening_state
 
     try:
         board = load_variant(variant_name)
-        text = dump_game(board, opening_state(board))
+        start = opening_state(board) if is_diplomacy(board) else get_rules(board.rules).initial_state(board)
+        text = dump_game(board, start)
     except AdjudicatorError as exc:
         fail(exc)
     if output is None:
@@ -83,7 +85,7 @@ def new(variant_name: str, output: str | None, force: bool) -> None:
     if Path(output).exists() and not force:
         fail(AdjudicatorError("the file exists; use --force to overwrite it", file=output))
     write_atomic(output, text)
-    click.echo(f"wrote {output}: {board.title}, {opening_state(board).phase}")
+    click.echo(f"wrote {output}: {board.title}" + (f", {start.phase}" if is_diplomacy(board) else ""))
 
 
 @main.command()
