@@ -34,6 +34,15 @@ def check_variant_file(path: str | Path) -> list[Problem]:
         return [Problem(path, exc.line, exc.message)]
     if not isinstance(data, dict):
         return [Problem(path, None, "a variant file must be a YAML mapping")]
+    rules = str(data.get("rules", "diplomacy"))
+    if rules != "diplomacy":  # another game: its own loader checks its board
+        from adjudicator.games import get_rules
+
+        try:
+            get_rules(rules, path).load_board(data, path)
+        except AdjudicatorError as exc:
+            return [Problem(path, exc.line, exc.message)]
+        return []
     problems = _check_raw(path, data)
     if problems:
         return problems

@@ -6,6 +6,7 @@ import pytest
 
 from adjudicator.cases.datc import read_cases
 from adjudicator.cases.runner import collect_files, run_case
+from adjudicator.games.cases import read_yaml_cases, run_game_case
 from conftest import ROOT, SHARED_DATC
 
 
@@ -19,12 +20,20 @@ def _cases(folder):
 
 
 OWN = _cases(ROOT / "datc_cases")
+GAME_CASES = [pytest.param(c, id=f"{p.parent.name}/{p.stem}:{c.name}")
+              for p in collect_files([ROOT / "datc_cases"]) if p.suffix in (".yaml", ".yml") for c in read_yaml_cases(p)]
 SHARED = _cases(SHARED_DATC) if SHARED_DATC.is_dir() else []
 
 
 @pytest.mark.parametrize("case", OWN)
 def test_own_case(case):
     outcome = run_case(case)
+    assert outcome.passed, "\n".join(outcome.problems + outcome.notes)
+
+
+@pytest.mark.parametrize("case", GAME_CASES or [pytest.param(None, marks=pytest.mark.skip(reason="no game cases"))])
+def test_game_case(case):
+    outcome = run_game_case(case)
     assert outcome.passed, "\n".join(outcome.problems + outcome.notes)
 
 
