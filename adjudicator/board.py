@@ -421,11 +421,56 @@ def _border_entries(raw: Any, source: str | None) -> list[tuple[str, Any]]:
     return out
 
 
+def borders_from_adjacency_lists(provinces: list) -> tuple[list[Border], list[tuple[Any, str]]]:
+    """Borders from per-province `army:` / `fleet:` neighbour lists (the form other adjudicators' map files use),
+    and every one-sided entry found (a neighbour that does not list the province back)."""
+    army: dict[tuple[str, str], Any] = {}
+    fleet: dict[tuple[str, str], Any] = {}
+    for entry in provinces:
+        if not isinstance(entry, dict) or "id" not in entry:
+            continue
+        pid = str(entry["id"])
+        for q in entry.get("army") or []:
+            army[(pid, str(q))] = entry
+        fleets = entry.get("fleet") or []
+        if isinstance(fleets, dict):  # per coast: {nc: [...], sc: [...]}
+            for coast, targets in fleets.items():
+                for q in targets or []:
+                    fleet[(join_location(pid, str(coast)), str(q))] = entry
+        else:
+            for q in fleets:
+                fleet[(pid, str(q))] = entry
+    one_sided = []
+    for pairs, kind in ((army, "army"), (fleet, "fleet")):
+        for (a, b), node in pairs.items():
+            if (b, a) not in pairs:
+                one_sided.append((node, f"one-sided adjacency: {a} lists {b} as a {kind} neighbour, but {b} "
+                                        f"does not list {a}"))
+    borders: list[Border] = []
+    done: set[frozenset] = set()
+    for (a, b), node in fleet.items():
+        key = frozenset((a, b))
+        if key in done or (b, a) not in fleet:
+            continue
+        done.add(key)
+        pa, pb = split_location(a)[0], split_location(b)[0]
+        kind = "coast" if (pa, pb) in army and (pb, pa) in army else "water"
+        borders.append(Border(a, b, kind, (), line_of(node)))
+    fleet_provinces = {frozenset((split_location(a)[0], split_location(b)[0])) for a, b in fleet}
+    for (a, b), node in army.items():
+        key = frozenset((a, b))
+        if key in done or (b, a) not in army or key in fleet_provinces:
+            continue
+        done.add(key)
+        borders.append(Border(a, b, "land", (), line_of(node)))
+    return borders, one_sided
+
+
 def board_from_data(data: Any, source: str | None = None) -> Board:
     """Build a Board from parsed YAML, with errors that name the file and line."""
     if not isinstance(data, dict):
         raise VariantError("a variant file must be a YAML mapping", file=source)
-    for key in ("name", "provinces", "borders", "powers", "terrain", "calendar"):
+    for key in ("name", "provinces", "powers", "terrain", "calendar"):
         if key not in data:
             raise _err(f"missing the required key {key!r}", source, data)
 
@@ -468,8 +513,12 @@ def board_from_data(data: Any, source: str | None = None) -> Board:
             line=line_of(entry),
         )
 
-    borders = []
-    for text, node in _border_entries(data["borders"], source):
+    listed, one_sided = borders_from_adjacency_lists(data["provinces"] or [])
+    if one_sided:
+        node, message = one_sided[0]
+        raise _err(message, source, node)
+    borders = list(listed)
+    for text, node in _border_entries(data.get("borders"), source):
         m = _BORDER_RE.match(text)
         if not m:
             raise _err(f"cannot read the border {text!r}; write it 'A - B : kind' or 'A - B : coast [S1, S2]'", source, node)

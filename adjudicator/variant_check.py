@@ -7,7 +7,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from adjudicator.board import _BORDER_RE, _border_entries, board_from_data, split_location
+from adjudicator.board import _BORDER_RE, _border_entries, board_from_data, borders_from_adjacency_lists, split_location
 from adjudicator.errors import AdjudicatorError
 from adjudicator.state import StateError, parse_unit_text
 from adjudicator.yamlio import line_of, load_yaml_file
@@ -55,7 +55,7 @@ def check_variant_file(path: str | Path) -> list[Problem]:
 
 def _check_raw(path: str, data: dict) -> list[Problem]:
     problems: list[Problem] = []
-    for key in ("name", "powers", "terrain", "calendar", "provinces", "borders"):
+    for key in ("name", "powers", "terrain", "calendar", "provinces"):
         if key not in data:
             problems.append(Problem(path, line_of(data), f"missing the required key {key!r}"))
     if problems:
@@ -76,9 +76,11 @@ def _check_raw(path: str, data: dict) -> list[Problem]:
             problems.append(Problem(path, line_of(entry), f"{pid}: home power {entry['home']!r} is not a power"))
         if str(entry.get("kind", "land")) not in (data.get("terrain") or {}):
             problems.append(Problem(path, line_of(entry), f"{pid}: kind {entry.get('kind')!r} is not a terrain type"))
+    _, one_sided = borders_from_adjacency_lists(data["provinces"] or [])
+    problems += [Problem(path, line_of(node), message) for node, message in one_sided]
     seen: dict[frozenset, int | None] = {}
     try:
-        entries = _border_entries(data["borders"], path)
+        entries = _border_entries(data.get("borders"), path)
     except AdjudicatorError as exc:
         return problems + [Problem(path, exc.line, exc.message)]
     for text, node in entries:
