@@ -200,6 +200,17 @@ def list_orders(game: str, power: str | None, as_json: bool) -> None:
                 click.echo(f"    {o}")
 
 
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="Worker processes.")
+def serve(host: str, port: int, workers: int) -> None:
+    """Serve the JSON API with gunicorn (a production WSGI server)."""
+    from api.server import serve as run
+
+    run(host=host, port=port, workers=workers)
+
+
 @main.group()
 def variant() -> None:
     """Inspect variant files."""

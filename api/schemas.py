@@ -1,0 +1,196 @@
+"""JSON schemas of the API's requests and responses: validation and the OpenAPI document use these same ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator import __version__
+
+_STR = {"type": "string"}
+_INT = {"type": "integer"}
+_PHASE = {
+    "type": "object",
+    "properties": {"season": _STR, "year": _INT, "type": _STR, "name": _STR},
+    "required": ["season", "year", "type"],
+}
+
+SCHEMAS: dict[str, Any] = {
+    "Problem": {
+        "type": "object",
+        "properties": {
+            "type": _STR, "title": _STR, "status": _INT, "detail": _STR, "pointer": _STR,
+            "line": _INT, "column": _INT, "suggestions": {"type": "array", "items": _STR},
+            "errors": {"type": "array", "items": {"type": "object"}},
+        },
+        "required": ["type", "title", "status", "detail"],
+    },
+    "Phase": _PHASE,
+    "GameState": {
+        "description": "A game state, as the game file holds it: `variant` plus the game's own fields. For "
+                       "Diplomacy variants: phase, centres (power -> [centres]), units (power -> ['A Par', ...]), "
+                       "dislodged, contested, history.",
+        "type": "object",
+        "properties": {
+            "variant": _STR,
+            "phase": {"oneOf": [_PHASE, _STR]},
+            "centres": {"type": "object", "additionalProperties": {"type": "array", "items": _STR}},
+            "units": {"type": "object", "additionalProperties": {"type": "array", "items": _STR}},
+            "dislodged": {"type": "array", "items": {"type": "object"}},
+            "contested": {"type": "array", "items": _STR},
+            "history": {"type": "array"},
+        },
+        "required": ["variant"],
+    },
+    "Orders": {
+        "description": "An order sheet as text (power headers or `Power: order` lines), or order strings per power.",
+        "oneOf": [
+            _STR,
+            {"type": "object", "additionalProperties": {"type": "array", "items": _STR}},
+        ],
+    },
+    "AdjudicateRequest": {
+        "type": "object",
+        "properties": {
+            "state": {"$ref": "#/components/schemas/GameState"},
+            "orders": {"$ref": "#/components/schemas/Orders"},
+            "lenient": {"type": "boolean", "description": "Report unreadable lines instead of refusing the request "
+                                                          "(as a game master's sheet would be judged)."},
+        },
+        "required": ["state"],
+        "additionalProperties": False,
+    },
+    "OrderOutcome": {
+        "type": "object",
+        "properties": {
+            "power": {"type": ["string", "null"]}, "order": _STR, "status": _STR, "reason": _STR,
+            "understood_as": _STR, "line": _INT, "cause": {"type": "object"},
+            "unit": {"type": "object", "properties": {"type": _STR, "location": _STR, "power": _STR}},
+        },
+        "required": ["order", "status", "reason"],
+    },
+    "AdjudicateResponse": {
+        "type": "object",
+        "properties": {
+            "phase": {"$ref": "#/components/schemas/Phase"},
+            "orders": {"type": "array", "items": {"$ref": "#/components/schemas/OrderOutcome"}},
+            "dislodged": {"type": "array", "items": {"type": "object"}},
+            "destroyed": {"type": "array"},
+            "disbanded_by_terrain": {"type": "array"},
+            "built": {"type": "array"},
+            "removed": {"type": "array"},
+            "contested": {"type": "array"},
+            "centre_changes": {"type": "array"},
+            "skipped": {"type": "array"},
+            "next_phase": {"$ref": "#/components/schemas/Phase"},
+            "winner": {"type": ["string", "null"]},
+            "sheet_problems": {"type": "array"},
+            "notes": {"type": "array"},
+            "powers": {"type": "array"},
+            "next_state": {"$ref": "#/components/schemas/GameState"},
+            "trace": {"type": "array"},
+            "summary": {"type": "object"},
+        },
+        "required": ["orders", "next_state"],
+    },
+    "ParseRequest": {
+        "type": "object",
+        "properties": {"variant": _STR, "orders": {"$ref": "#/components/schemas/Orders"}},
+        "required": ["variant", "orders"],
+        "additionalProperties": False,
+    },
+    "ParseResponse": {
+        "type": "object",
+        "properties": {"orders": {"type": "array", "items": {"type": "object"}}, "notes": {"type": "array"}},
+        "required": ["orders"],
+    },
+    "LegalRequest": {
+        "type": "object",
+        "properties": {"state": {"$ref": "#/components/schemas/GameState"}, "power": _STR},
+        "required": ["state"],
+        "additionalProperties": False,
+    },
+    "LegalResponse": {
+        "type": "object",
+        "properties": {"phase": {"$ref": "#/components/schemas/Phase"},
+                       "powers": {"type": "object", "additionalProperties": {"type": "object"}},
+                       "adjustments": {"type": "object", "additionalProperties": _INT,
+                                       "description": "In adjustment phases: builds (+) or removals (-) due"}},
+        "required": ["phase", "powers"],
+    },
+    "DatcRequest": {
+        "type": "object",
+        "properties": {"text": _STR},
+        "required": ["text"],
+        "additionalProperties": False,
+    },
+    "DatcResponse": {
+        "type": "object",
+        "properties": {
+            "passed": _INT, "failed": _INT, "summary": _STR,
+            "cases": {"type": "array", "items": {"type": "object", "properties": {
+                "name": _STR, "line": {"type": ["integer", "null"]}, "passed": {"type": "boolean"},
+                "problems": {"type": "array", "items": _STR}, "notes": {"type": "array", "items": _STR}},
+                "required": ["name", "passed"]}},
+            "errors": {"type": "array", "items": _STR},
+        },
+        "required": ["passed", "failed", "cases"],
+    },
+    "VariantSummary": {
+        "type": "object",
+        "properties": {"name": _STR, "title": _STR, "rules": _STR},
+        "required": ["name", "title", "rules"],
+    },
+    "Variant": {"type": "object", "properties": {"name": _STR, "title": _STR, "rules": _STR},
+                "required": ["name", "title", "rules"]},
+    "Health": {"type": "object", "properties": {"status": _STR, "version": _STR}, "required": ["status"]},
+}
+
+
+def _json(schema: str) -> dict:
+    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}
+
+
+_PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+
+
+def _responses(ok: str, *errors: int, ok_content: dict | None = None) -> dict:
+    text = {400: "Bad input (malformed body or orders)", 404: "Unknown variant", 413: "Body too large",
+            415: "Wrong content type", 422: "A state that breaks the rules"}
+    out: dict[str, Any] = {"200": {"description": "OK", "content": ok_content or _json(ok)}}
+    for code in errors:
+        out[str(code)] = {"description": text[code], "content": _PROBLEM}
+    return out
+
+
+def _post(summary: str, request: str, ok: str, *errors: int, extra_request: dict | None = None,
+          ok_content: dict | None = None) -> dict:
+    content = _json(request)
+    content.update(extra_request or {})
+    return {"post": {"summary": summary, "requestBody": {"required": True, "content": content},
+                     "responses": _responses(ok, 400, 413, 415, *errors, ok_content=ok_content)}}
+
+
+def openapi_document() -> dict:
+    """The OpenAPI 3.1 description of the API."""
+    name_param = {"name": "name", "in": "path", "required": True, "schema": _STR}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Arctic adjudicator API", "version": __version__,
+                 "description": "Stateless Diplomacy-variant adjudication: send a game state and orders, get every "
+                                "order's outcome with its reason and the next state. Errors are RFC 9457 problems."},
+        "paths": {
+            "/healthz": {"get": {"summary": "Liveness", "responses": _responses("Health")}},
+            "/v1/variants": {"get": {"summary": "The variants", "responses": _responses("unused", ok_content={
+                "application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/VariantSummary"}}}})}},
+            "/v1/variants/{name}": {"get": {"summary": "A variant's board", "parameters": [name_param],
+                                            "responses": _responses("Variant", 404)}},
+            "/v1/variants/{name}/start": {"get": {"summary": "The opening game state", "parameters": [name_param],
+                                                  "responses": _responses("GameState", 404)}},
+            "/v1/adjudicate": _post("Adjudicate a phase", "AdjudicateRequest", "AdjudicateResponse", 404, 422),
+            "/v1/orders/parse": _post("Parse orders", "ParseRequest", "ParseResponse", 404),
+            "/v1/orders/legal": _post("Every legal order", "LegalRequest", "LegalResponse", 404, 422),
+            "/v1/datc": _post("Run a case file", "DatcRequest", "DatcResponse",
+                              extra_request={"text/plain": {"schema": _STR}}),
+        },
+        "components": {"schemas": SCHEMAS},
+    }

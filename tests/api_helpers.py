@@ -1,0 +1,70 @@
+"""Helpers for the API tests: the OpenAPI document as a validator, and a real server on a free port."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+
+import requests
+from jsonschema import Draft202012Validator
+
+from api.schemas import openapi_document
+
+DOC = openapi_document()
+
+
+def response_schema(path: str, method: str, status: int, content_type: str) -> dict:
+    """The schema the OpenAPI document gives a response."""
+    op = DOC["paths"][path][method]
+    response = op["responses"].get(str(status))
+    assert response is not None, f"{method.upper()} {path} answered {status}, which the document does not list"
+    media = response["content"].get(content_type.split(";")[0])
+    assert media is not None, f"{method.upper()} {path} {status} answered {content_type}, not in the document"
+    return media["schema"]
+
+
+def check_response(path: str, method: str, response) -> None:
+    """Assert a Flask or requests response matches the OpenAPI document."""
+    status = response.status_code
+    ctype = response.headers.get("Content-Type", "")
+    schema = response_schema(path, method, status, ctype)
+    body = response.json() if hasattr(response, "ok") else response.get_json(force=True)
+    validator = Draft202012Validator({**schema, "components": DOC["components"]})
+    errors = list(validator.iter_errors(body))
+    assert not errors, f"{method.upper()} {path} {status}: {errors[0].message} at {list(errors[0].absolute_path)}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def running_server(workers: int = 1):
+    """`adjudicator serve` in a subprocess on a free loopback port; yields the base URL."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "adjudicator", "serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--workers", str(workers)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if requests.get(base + "/healthz", timeout=1).ok:
+                    break
+            except requests.ConnectionError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start: " + proc.stderr.read().decode(errors="replace")[-2000:])
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()

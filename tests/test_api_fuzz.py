@@ -1,0 +1,87 @@
+"""A bounded property-based fuzz of the OpenAPI document: request bodies drawn from the request schemas (and
+mutations of valid ones) never get a 5xx, and every response matches the document."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis_jsonschema import from_schema
+
+from api import create_app
+from api.schemas import SCHEMAS
+from api_helpers import DOC, check_response
+
+APP = create_app()
+CLIENT = APP.test_client()
+START = CLIENT.get("/v1/variants/standard/start").get_json()
+
+
+def _schema(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}", "$defs": {}, "components": {"schemas": SCHEMAS}}
+
+
+def _resolved(name: str) -> dict:
+    """The schema with local references inlined (hypothesis-jsonschema resolves `#/...` against the root)."""
+    def inline(node):
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return inline(SCHEMAS[node["$ref"].rsplit("/", 1)[1]])
+            return {k: inline(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [inline(v) for v in node]
+        return node
+    return inline(SCHEMAS[name])
+
+
+ENDPOINTS = [("/v1/adjudicate", "AdjudicateRequest"), ("/v1/orders/parse", "ParseRequest"),
+             ("/v1/orders/legal", "LegalRequest"), ("/v1/datc", "DatcRequest")]
+
+_unit = st.sampled_from(["A par", "F bre", "A mar", "F lon", "A xyz", "F stp", "F stp/nc", "A nth", "", "A"])
+_state = st.fixed_dictionaries({
+    "variant": st.sampled_from(["standard", "arctic", "narnia", ""]),
+    "phase": st.one_of(st.just(START["phase"]), st.text(max_size=20),
+                       st.fixed_dictionaries({"season": st.sampled_from(["Spring", "Fall", "Winter", "x"]),
+                                              "year": st.integers(-5, 3000),
+                                              "type": st.sampled_from(["Movement", "Retreat", "Adjustment", "q"])})),
+    "units": st.dictionaries(st.sampled_from(["France", "England", "Narnia"]), st.lists(_unit, max_size=4), max_size=3),
+    "centres": st.dictionaries(st.sampled_from(["France", "Russia"]), st.lists(st.sampled_from(["par", "nth", "zzz"]),
+                                                                                  max_size=3), max_size=2),
+})
+_orders = st.one_of(st.text(max_size=80), st.dictionaries(st.sampled_from(["France", "England", "Narnia"]),
+                                                          st.lists(st.text(max_size=30), max_size=3), max_size=2))
+
+
+@pytest.mark.parametrize("path, schema", ENDPOINTS)
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_schema_generated_bodies_never_5xx(path, schema, data):
+    body = data.draw(from_schema(_resolved(schema)))
+    r = CLIENT.post(path, json=body)
+    assert r.status_code < 500, r.get_data(as_text=True)
+    check_response(path, "post", r)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@given(state=_state, orders=_orders, lenient=st.booleans())
+def test_plausible_but_broken_adjudications_never_5xx(state, orders, lenient):
+    r = CLIENT.post("/v1/adjudicate", json={"state": state, "orders": orders, "lenient": lenient})
+    assert r.status_code < 500, r.get_data(as_text=True)
+    check_response("/v1/adjudicate", "post", r)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(raw=st.binary(max_size=200), ctype=st.sampled_from(["application/json", "text/plain", "application/xml", ""]))
+def test_arbitrary_bytes_never_5xx(raw, ctype):
+    for path, _ in ENDPOINTS:
+        r = CLIENT.post(path, data=raw, content_type=ctype or None)
+        assert r.status_code < 500
+        check_response(path, "post", r)
+
+
+def test_every_documented_path_exists():
+    for path, ops in DOC["paths"].items():
+        concrete = path.replace("{name}", "standard")
+        for method in ops:
+            r = CLIENT.open(concrete, method=method.upper(), json={} if method == "post" else None)
+            assert r.status_code != 404 or "{name}" in path, (method, path)
