@@ -22,6 +22,20 @@ def variant_names() -> list[str]:
     return sorted(p.stem for p in data_dir("variants").glob("*.yaml"))
 
 
+def variant_summaries() -> list[dict[str, str]]:
+    """Name, title and rules of each shipped variant, read from the files' headers (no board is built)."""
+    out = []
+    for name in variant_names():
+        try:
+            data = load_yaml_file(data_dir("variants") / f"{name}.yaml")
+        except AdjudicatorError:
+            continue
+        if isinstance(data, dict):
+            out.append({"name": str(data.get("name", name)), "title": str(data.get("title", name)),
+                        "rules": str(data.get("rules", "diplomacy"))})
+    return out
+
+
 def board_from_file(path: str | Path) -> Any:
     """Load a variant file: a Diplomacy board, or the board of another game."""
     data = load_yaml_file(path)

@@ -11,7 +11,7 @@ from adjudicator import __version__
 from adjudicator.board import Board
 from adjudicator.cases.datc import parse_cases
 from adjudicator.cases.runner import run_case
-from adjudicator.catalogue import is_diplomacy, load_variant, variant_names
+from adjudicator.catalogue import is_diplomacy, load_variant, variant_summaries
 from adjudicator.errors import AdjudicatorError, CaseFileError
 from adjudicator.gamefile import game_from_data, game_to_data
 from adjudicator.games import get_rules
@@ -95,11 +95,7 @@ def openapi():
 
 @bp.get("/v1/variants")
 def variants():
-    out = []
-    for name in variant_names():
-        board = load_variant(name)
-        out.append({"name": board.name, "title": board.title, "rules": board.rules})
-    return jsonify(out)
+    return jsonify(variant_summaries())
 
 
 def board_json(board: Any) -> dict:

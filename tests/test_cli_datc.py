@@ -86,3 +86,15 @@ def test_module_entry_point_runs_the_suite():
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr
     assert out.stdout.strip().splitlines()[-1].endswith(" passed, 0 failed")
+
+
+def test_bad_season_impossible_unit_and_unknown_territory_in_an_arctic_case(tmp_path):
+    for body, message in [
+        ("PRESTATE_SETPHASE Autumm 2011, Movement\nPRESTATE\n    Russia: A Arc\n", "unknown season 'Autumm'"),
+        ("PRESTATE_SETPHASE Fall 2011, Movement\nPRESTATE\n    Russia: F Alp\n", "a fleet cannot stand on Alpha Ridge"),
+        ("PRESTATE_SETPHASE Fall 2011, Movement\nPRESTATE\n    Russia: A Atlantis\n", "unknown place 'Atlantis'"),
+    ]:
+        f = tmp_path / "c.txt"
+        f.write_text(f"VARIANT_ALL Arctic\nCASE x\n{body}ORDERS\nPOSTSTATE_SAME\nEND\n")
+        r = _run("datc", str(f))
+        assert r.exit_code == 1 and message in r.output and "Traceback" not in r.output, r.output

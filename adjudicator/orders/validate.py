@@ -155,10 +155,9 @@ def _move_command(board: Board, state: GameState, season: str, unit: Unit, order
         raise Illegal("a unit cannot move to the space it is in")
     if unit.type == ARMY:
         adjacent = board.can_move(ARMY, unit.province, dest, season)
-        route = board.convoy_route_exists(unit.province, dest, season, fleets)
         if adjacent and not order.via_convoy:
             return Command(unit, "move", dest=dest, dest_location=dest, order=order)
-        if route:
+        if board.convoy_route_exists(unit.province, dest, season, fleets):
             return Command(unit, "move", dest=dest, dest_location=dest, via_convoy=True, order=order)
         if adjacent:  # "via convoy" with no fleets to carry it: the army is not kidnapped into a land move
             raise Illegal(f"no fleets stand where they could convoy {unit.location} to {_name(board, dest)}")
@@ -230,11 +229,8 @@ def _convoy_command(board: Board, state: GameState, season: str, unit: Unit, ord
 
 def _settle_convoy_intent(board: Board, season: str, commands: dict[str, Command]) -> None:
     """An army moving to an adjacent space goes by convoy if one of its own power's fleets convoys it (2023 rules)."""
+    convoyed_by = {(c.target, c.dest, c.unit.power) for c in commands.values() if c.kind == "convoy"}
     for command in commands.values():
-        if command.kind != "move" or command.unit.type != ARMY or command.via_convoy:
-            continue
-        for other in commands.values():
-            if (other.kind == "convoy" and other.target == command.province and other.dest == command.dest
-                    and other.unit.power == command.unit.power):
-                command.via_convoy = True
-                break
+        if (command.kind == "move" and command.unit.type == ARMY and not command.via_convoy
+                and (command.province, command.dest, command.unit.power) in convoyed_by):
+            command.via_convoy = True
