@@ -18,11 +18,21 @@ from adjudicator.errors import AdjudicatorError, OrderError
 from adjudicator.names import NameIndex
 from adjudicator.resources import data_dir
 
+try:  # an optional compiled LALR parser (same grammar, same results, faster)
+    import lark_cython as _CYTHON
+except ImportError:  # pragma: no cover - depends on the platform
+    _CYTHON = None
+
+
+def alternatives(spellings: list[str]) -> str:
+    """A regex group matching any spelling, longest first, with flexible spaces."""
+    parts = [r"\s+".join(re.escape(w) for w in s.split()) for s in sorted(set(spellings), key=lambda x: (-len(x), x))]
+    return "(?:" + "|".join(parts) + ")"
+
 
 def alternation(spellings: list[str]) -> str:
     """A Lark regex terminal matching any spelling (longest first) as a whole word, case-insensitively."""
-    parts = [r"\s+".join(re.escape(w) for w in s.split()) for s in sorted(set(spellings), key=lambda x: (-len(x), x))]
-    pattern = "(?:" + "|".join(parts) + r")(?![A-Za-z0-9])"
+    pattern = alternatives(spellings) + r"(?![A-Za-z0-9])"
     return "/" + pattern.replace("/", "\\/") + "/i"
 
 
@@ -43,16 +53,23 @@ class GrammarParser:
     """A compiled grammar with per-variant name terminals and readable errors."""
 
     def __init__(self, grammar: str, terminals: dict[str, str], transformer: Transformer,
-                 names: dict[str, NameIndex], words: dict[str, str], what: str = "order"):
+                 names: dict[str, NameIndex], words: dict[str, str], what: str = "order", skip: str | None = None,
+                 fast: bool = False):
         """`terminals`: name -> Lark definition appended to the grammar; `names`: terminal -> the NameIndex used
         to suggest spellings for an unknown word where that terminal was expected; `words`: terminal -> how a
-        player would call it in an error message."""
+        player would call it in an error message; `skip`: a regex for words that may precede an unknown name
+        (so the error names the right word); `fast`: use lark-cython's compiled parser when it is installed
+        (its tokens are not `lark.Token` instances: the transformer must read `.type` and `str()` only)."""
         text = grammar_text(grammar) + "\n" + "\n".join(f"{k}: {v}" for k, v in terminals.items()) + "\n"
+        options: dict[str, Any] = {}
+        if fast and _CYTHON is not None:
+            options["_plugins"] = _CYTHON.plugins
         self.parser = Lark(text, parser="lalr", lexer="contextual", transformer=transformer,
-                           maybe_placeholders=False)
+                           maybe_placeholders=False, **options)
         self.names = names
         self.words = words
         self.what = what
+        self.skip = re.compile(skip, re.IGNORECASE) if skip else None
 
     def parse(self, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0,
               error: Callable[..., AdjudicatorError] = OrderError) -> Any:
@@ -75,10 +92,13 @@ class GrammarParser:
 
     def _explain(self, exc: UnexpectedInput, text: str, line, file, offset, error) -> AdjudicatorError:
         column = getattr(exc, "column", None)
-        if isinstance(exc, UnexpectedEOF) or column is None or column < 1:
-            column = len(text.rstrip()) + 1
+        at_end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
+        if at_end or column is None or column < 1:
+            column = len(text.rstrip()) + 1  # just after the last character
         allowed = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
         expected = sorted({self.words.get(t, t.lower()) for t in allowed if not t.startswith("__")})
+        if self.skip is not None and isinstance(exc, UnexpectedCharacters):
+            column += self.skip.match(text, column - 1).end() - (column - 1)
         word_match = re.match(r"[\w.'’-]+", text[column - 1:])
         word = word_match.group(0) if word_match else text[column - 1:column]
         where = {"file": file, "line": line, "column": column + offset}

@@ -77,7 +77,7 @@ def test_missing_destination_says_what_was_expected(standard):
     with pytest.raises(OrderError) as err:
         parse_order(standard, "A Par - ")
     assert "ends too early" in err.value.message and "a place" in err.value.message
-    assert err.value.column == 7
+    assert err.value.column == 8
 
 
 def test_unexpected_word_lists_expected(standard):

@@ -1,126 +1,115 @@
 """Order text -> Order, through the Lark (LALR) grammar in `grammar/diplomacy.lark`.
 
-The variant's place names, power names and coast spellings become the PLACE, POWER and COAST terminals,
-so a multi-word name is one token and an unknown word fails at its own column with suggestions.
+The variant's place names, power names and coast spellings are compiled into the REF terminal (a place
+with its optional nationality, unit type and coast), so a multi-word name is one token and an unknown word
+fails at its own column with the closest names suggested.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 
-from lark import Token, Transformer
+from lark import Transformer
 
 from adjudicator.board import ARMY, FLEET, Board
 from adjudicator.errors import OrderError
-from adjudicator.grammar_tools import GrammarParser, alternation
+from adjudicator.grammar_tools import GrammarParser, alternatives
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.orders.model import Order, UnitRef
 
 # What each terminal means to a player, for "expected ..." messages.
 _TERMINAL_WORDS = {
-    "PLACE": "a place", "UNIT_TYPE": "a unit type (A or F)", "POWER": "a power", "COAST": "a coast",
-    "HOLD": "H", "SUPPORT": "S", "CONVOY": "C", "DISBAND": "disband", "REMOVE": "remove", "BUILD": "build",
-    "WAIVE": "waive", "RETREAT": "R", "MOVE": "'-'", "TO": "'to'", "VIA": "'via convoy'", "BY": "'by convoy'",
-    "ARROW": "'-'", "SLASH": "'/'", "LPAR": "'('", "RPAR": "')'", "DOT": "'.'", "CONVOY_NOTE": "'(via convoy)'", "$END": "the end of the order",
+    "REF": "a place", "HOLD": "H", "SUPPORT": "S", "CONVOY": "C", "DISBAND": "disband", "REMOVE": "remove",
+    "BUILD": "build", "WAIVE": "waive", "RETREAT": "R", "MOVE_OP": "'-'", "CONVOY_TAG": "'via convoy'",
+    "$END": "the end of the order",
 }
+_UNIT_TYPES = r"army|fleet|a|f"
 
 
 class _ToOrder(Transformer):
-    """Builds Order values; names are looked up on the board as they are met."""
+    """Builds Order values from REF tokens; names are looked up on the board as they are met."""
 
-    def __init__(self, board: Board):
+    def __init__(self, board: Board, ref: re.Pattern):
         super().__init__()
         self.board = board
+        self.ref = ref
+        self.known: dict[str, UnitRef] = {}  # REF text -> its reading (names resolve the same way every time)
 
-    def _coast(self, token: Token) -> str:
-        t = re.sub(r"\s+", " ", str(token).strip().lower())
+    def _coast(self, text: str) -> str:
+        t = re.sub(r"\s+", " ", text.strip().lower())
         for key, spellings in self.board.coast_names.items():
             if t == key or t in (s.lower() for s in spellings):
                 return key
         return t
 
-    def coast(self, children):
-        return next(t for t in children if t.type == "COAST")
-
-    def place(self, children):
-        token = children[0]
-        coast = children[1] if len(children) > 1 else None
+    def _ref(self, token: Any) -> UnitRef:
+        raw = str(token)
+        text = raw.lstrip()
+        known = self.known.get(text)
+        if known is not None:
+            return known
+        m = self.ref.fullmatch(text)
+        if m is None:  # pragma: no cover - the lexer only makes REF tokens the pattern matches
+            raise OrderError(f"cannot read {str(token)!r}", column=token.column)
         try:
-            province = self.board.names.lookup(str(token))
+            province = self.board.names.lookup(m.group("place"))
+            power = self.board.power_names.lookup(m.group("power"), "power") if m.group("power") else None
         except (UnknownName, AmbiguousName) as exc:
-            raise OrderError(exc.message, column=token.column, suggestions=exc.suggestions) from None
-        return (province, self._coast(coast) if coast is not None else None)
+            column = token.column + len(raw) - len(text) + m.start("place")
+            raise OrderError(exc.message, column=column, suggestions=exc.suggestions) from None
+        unit_type = m.group("type")
+        coast = m.group("coast") or m.group("coast2")
+        ref = UnitRef(None if unit_type is None else (ARMY if unit_type[0].lower() == "a" else FLEET), province,
+                      self._coast(coast) if coast else None, power)
+        if len(self.known) < 100_000:
+            self.known[text] = ref
+        return ref
 
-    def _unit(self, children, power=None) -> UnitRef:
-        unit_type = None
-        for c in children:
-            if isinstance(c, Token) and c.type == "UNIT_TYPE":
-                unit_type = ARMY if c.lower().startswith("a") else FLEET
-            elif isinstance(c, Token) and c.type == "POWER":
-                power = self.board.power_names.lookup(str(c), "power")
-        (province, coast), = [c for c in children if isinstance(c, tuple)]
-        return UnitRef(unit_type, province, coast, power)
-
-    def unit(self, children):
-        return self._unit(children)
-
-    def target(self, children):
-        return self._unit(children)
+    def _refs(self, children) -> list[UnitRef]:
+        return [self._ref(c) for c in children if getattr(c, "type", None) == "REF"]
 
     @staticmethod
-    def _pick(children, cls):
-        return [c for c in children if isinstance(c, cls)]
+    def _via(children) -> bool:
+        return any(getattr(c, "type", None) == "CONVOY_TAG" for c in children)
 
     def hold(self, children):
-        return Order("hold", unit=self._pick(children, UnitRef)[0])
+        return Order("hold", unit=self._refs(children)[0])
 
     def move(self, children):
-        places = self._pick(children, tuple)
-        via = "convoy_tag" in children
+        refs = self._refs(children)
         # A path (A yor - nth - bel) is ignored but for its meaning: the army goes by sea (DATC 4.A.6).
-        via = via or len(places) > 1
-        dest, coast = places[-1]
-        return Order("move", unit=self._pick(children, UnitRef)[0], dest=dest, dest_coast=coast, via_convoy=via)
+        return Order("move", unit=refs[0], dest=refs[-1].province, dest_coast=refs[-1].coast,
+                     via_convoy=self._via(children) or len(refs) > 2)
 
     def retreat(self, children):
-        dest, coast = self._pick(children, tuple)[0]
-        return Order("retreat", unit=self._pick(children, UnitRef)[0], dest=dest, dest_coast=coast)
+        unit, dest = self._refs(children)
+        return Order("retreat", unit=unit, dest=dest.province, dest_coast=dest.coast)
 
     def support_hold(self, children):
-        unit, target = self._pick(children, UnitRef)
+        unit, target = self._refs(children)
         return Order("support", unit=unit, target=target)
 
     def support_move(self, children):
-        unit, target = self._pick(children, UnitRef)
-        dest, coast = self._pick(children, tuple)[0]
-        return Order("support", unit=unit, target=target, dest=dest, dest_coast=coast)
+        unit, target, dest = self._refs(children)
+        return Order("support", unit=unit, target=target, dest=dest.province, dest_coast=dest.coast)
 
     def convoy(self, children):
-        unit, target = self._pick(children, UnitRef)
-        dest, coast = self._pick(children, tuple)[0]
-        return Order("convoy", unit=unit, target=target, dest=dest, dest_coast=coast)
+        unit, target, dest = self._refs(children)
+        return Order("convoy", unit=unit, target=target, dest=dest.province, dest_coast=dest.coast)
 
     def disband(self, children):
-        return Order("disband", unit=self._pick(children, UnitRef)[0])
+        return Order("disband", unit=self._refs(children)[0])
 
     def remove(self, children):
-        return Order("remove", unit=self._pick(children, UnitRef)[0])
+        return Order("remove", unit=self._refs(children)[0])
 
     def build(self, children):
-        return Order("build", unit=self._pick(children, UnitRef)[0])
+        return Order("build", unit=self._refs(children)[0])
 
     def waive(self, children):
         return Order("waive")
-
-    def convoy_tag(self, children):
-        return "convoy_tag"
-
-    def hold_word(self, children):
-        return "hold_word"
-
-    def move_op(self, children):
-        return "move_op"
 
 
 class OrderParser:
@@ -129,12 +118,17 @@ class OrderParser:
     def __init__(self, board: Board, grammar: str = "diplomacy"):
         self.board = board
         coasts = [s for key, spellings in board.coast_names.items() for s in [key, *spellings]]
-        terminals = {
-            "PLACE": alternation(board.names.all_spellings()),
-            "POWER.-1": alternation(board.power_names.all_spellings()),
-            "COAST": alternation(coasts),
-        }
-        self.grammar = GrammarParser(grammar, terminals, _ToOrder(board), {"PLACE": board.names}, _TERMINAL_WORDS)
+        place = alternatives(board.names.all_spellings())
+        power = alternatives(board.power_names.all_spellings())
+        coast = alternatives(coasts)
+        ref = (rf"(?:(?P<power>{power})\s+)?(?:(?P<type>{_UNIT_TYPES})\s+)?(?P<place>{place})"
+               rf"(?:\s*(?:/|\.|\()\s*(?P<coast>{coast})\s*\)?|\s+(?P<coast2>{coast}))?")
+        lark_ref = r"[ \t]*(?:" + re.sub(r"\(\?P<\w+>", "(?:", ref) + r")(?![A-Za-z0-9])"
+        terminals = {"REF": "/" + lark_ref.replace("/", "\\/") + "/i"}
+        # For an unknown word, skip what may stand before a place (nationality, unit type) to name it.
+        skip = rf"\s*(?:(?:{power})\s+)?(?:(?:{_UNIT_TYPES})\s+)?"
+        self.grammar = GrammarParser(grammar, terminals, _ToOrder(board, re.compile(ref, re.IGNORECASE)),
+                                     {"REF": board.names}, _TERMINAL_WORDS, skip=skip, fast=True)
 
     def parse(self, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0) -> Order:
         """Parse one order; an OrderError names the column, what was expected, and close place names."""

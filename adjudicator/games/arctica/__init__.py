@@ -1,0 +1,53 @@
+"""Arctica: migration on the Arctic Circle, melting ice floes, Events that make tokens flee, majority scoring
+and Colony placements with their Connections, on the project's machinery.
+
+The flow, module by module: `board` (variants/arctica.yaml -> networkx graphs) -> `state` (game and case
+files) -> `orders` (text -> orders through grammar/arctica.lark) -> `resolve` (each order on a copy of the
+state: `migration`, `melting`, `majorities`, `events`, `colony`, with `arrival`, `bonuses` and `rounds`)
+-> report lines with reasons and the next state. Refused orders (`refusals`) change nothing.
+The rules and the reference board are those of shared/boards/arctica-board.md (C1..C34) and
+variants/arctica.md (AR1..).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.games import GameResult
+from adjudicator.games.arctica import board as _board
+from adjudicator.games.arctica import state as _state
+from adjudicator.games.arctica.orders import parse_sheet
+from adjudicator.games.arctica.resolve import adjudicate as _adjudicate
+
+
+class ArcticaRules:
+    """The GameRules of Arctica."""
+
+    name = "arctica"
+
+    def load_board(self, data: dict, source: str | None) -> _board.Board:
+        """The board of a variant file (VariantError with the line of any problem)."""
+        return _board.load_board(data, source)
+
+    def initial_state(self, board: _board.Board) -> _state.State:
+        """The position after setup, with the variant's default table."""
+        return _state.initial_state(board)
+
+    def state_from_data(self, board: _board.Board, data: dict, file: str | None) -> _state.State:
+        """A state from game-file or case-file data (StateError naming line and pointer)."""
+        return _state.state_from_data(board, data, file)
+
+    def state_to_data(self, board: _board.Board, state: _state.State) -> dict[str, Any]:
+        """The state as plain data."""
+        return _state.state_to_data(board, state)
+
+    def parse_orders(self, board: _board.Board, text: str, file: str | None) -> list[Any]:
+        """Orders and steps from a sheet (OrderError with line, column and suggestions)."""
+        return parse_sheet(board, text, file)
+
+    def adjudicate(self, board: _board.Board, state: _state.State, orders: list[Any]) -> GameResult:
+        """Resolve the orders in the order written; refused ones change nothing."""
+        return _adjudicate(board, state, orders)
+
+
+RULES = ArcticaRules()

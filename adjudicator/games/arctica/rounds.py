@@ -1,0 +1,51 @@
+"""The round's progress: which End of Round steps the round's card shows, that each is done once and in the
+card's order, that actions stop once the end of the round has begun, and preparing the next round (AR3)."""
+
+from __future__ import annotations
+
+from adjudicator.games.arctica.board import STEP_KINDS, Board
+from adjudicator.games.arctica.refusals import Refused
+from adjudicator.games.arctica.state import State
+
+
+def check_action_time(state: State) -> None:
+    """Actions (migration, colony) belong to the round's turns, before its end begins."""
+    if state.end_steps:
+        raise Refused("round-ending", f"the end of round {state.round} has begun ({', '.join(state.end_steps)}); "
+                                      f"actions resume after `next round`")
+
+
+def card_shows(board: Board, state: State, kind: str) -> bool:
+    """Whether this round's End of Round card shows a step."""
+    return kind in board.rounds[state.round].steps
+
+
+def scored_regions(board: Board, state: State) -> list[str]:
+    """The regions whose majority is checked this round: the Double Region token's, or all."""
+    if board.rounds[state.round].scored == "all":
+        return list(board.regions)
+    return list(state.region_tokens[state.round - 1]) if state.round <= len(state.region_tokens) else []
+
+
+def begin_step(board: Board, state: State, kind: str, region: str | None = None) -> None:
+    """Record an End of Round step, refusing a step done twice or after a later one."""
+    key = kind if region is None else f"{kind} {region}"
+    if key in state.end_steps:
+        raise Refused("step-repeated", f"`{key}` was already done at the end of round {state.round}")
+    later = [s for s in state.end_steps if STEP_KINDS.index(s.split()[0]) > STEP_KINDS.index(kind)]
+    if later:
+        raise Refused("step-out-of-order", f"`{key}` comes before `{later[0]}` at the end of a round "
+                                           f"(order: {', '.join(STEP_KINDS)})")
+    state.end_steps.append(key)
+
+
+def next_round(board: Board, state: State) -> str:
+    """Prepare the next round: the next End of Round card and Double Region token."""
+    if state.round >= board.last_round():
+        raise Refused("game-over", f"round {state.round} is the last round: the game ends after it")
+    state.round += 1
+    state.end_steps = []
+    card = board.rounds[state.round]
+    regions = scored_regions(board, state)
+    return (f"round {state.round} begins: majorities {'/'.join(map(str, card.majority))} in "
+            f"{' and '.join(board.regions[r].name for r in regions)}")

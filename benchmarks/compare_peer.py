@@ -1,0 +1,603 @@
+"""Speed and agreement against the `diplomacy` package (the peer): seeded random standard games.
+
+Every movement, retreat and adjustment phase of N random games is adjudicated twice in this process, from the
+same position and the same orders: by this engine (`adjudicator.phase.adjudicate`, its orders parsed from text)
+and by the peer (`diplomacy.Game`: the position set on a fresh game, the orders set, `game.process()`). The game
+then goes on from this engine's result, so both engines always start from identical positions.
+
+    python benchmarks/compare_peer.py --phases 10000 --seed 1      # 10,000 movement phases (and the rest)
+    python benchmarks/compare_peer.py --games 20 --years 10        # 20 games of 10 years
+
+It prints, per phase type: phases per second of each engine and their ratio, median and p99 time per phase,
+peak memory per phase (tracemalloc, in a separate run over a sample, never while timing), and the phases whose
+resulting positions differ, classified (see benchmarks/README.md); the first differences of each class are
+written as case files (the project's DATC-style format) to `--out` (default benchmarks/out/). The last line is
+"unexplained differences: N".
+
+What is timed: for this engine, parsing every order from its text and `adjudicate()`; for the peer,
+`set_orders()` for every power and `process()`. Building the peer's position from ours (and reading its
+result back) is not timed, nor is choosing the random orders.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run from a checkout without installing
+    sys.path.insert(0, str(ROOT))
+
+from adjudicator.board import ARMY, FLEET, Board, split_location  # noqa: E402
+from adjudicator.catalogue import load_variant  # noqa: E402
+from adjudicator.judge.adjustment import adjustment_due, build_sites  # noqa: E402
+from adjudicator.judge.retreat import retreat_options  # noqa: E402
+from adjudicator.orders.legal import legal_orders  # noqa: E402
+from adjudicator.orders.model import Order  # noqa: E402
+from adjudicator.orders.parse import parse_order  # noqa: E402
+from adjudicator.phase import PhaseResult, adjudicate  # noqa: E402
+from adjudicator.state import GameState, Phase, Unit, opening_state  # noqa: E402
+
+PHASE_TYPES = ("Movement", "Retreat", "Adjustment")
+
+# ----- names: this project's ids <-> the peer's ---------------------------------------------------------
+_TO_PEER = {"nrg": "NWG", "nat": "NAO", "mid": "MAO", "gol": "LYO"}
+_FROM_PEER = {v: k for k, v in _TO_PEER.items()}
+
+
+def peer_loc(location: str) -> str:
+    """`stp/nc` -> `STP/NC`, `nrg` -> `NWG`."""
+    province, coast = split_location(location)
+    name = _TO_PEER.get(province, province.upper())
+    return f"{name}/{coast.upper()}" if coast else name
+
+
+def our_loc(location: str) -> str:
+    """`STP/NC` -> `stp/nc`, `NWG` -> `nrg`."""
+    province, _, coast = location.upper().partition("/")
+    name = _FROM_PEER.get(province, province.lower())
+    return f"{name}/{coast.lower()}" if coast else name
+
+
+def peer_power(power: str) -> str:
+    return power.upper()
+
+
+def our_power(power: str) -> str:
+    return power.capitalize()
+
+
+def peer_unit(unit_type: str, location: str) -> str:
+    return f"{unit_type} {peer_loc(location)}"
+
+
+def peer_order(order: Order) -> str:
+    """An order of this engine in the peer's notation (`A PAR - BUR`, `F NTH C A YOR - BEL`, `A PAR B`)."""
+    k = order.kind
+    if k == "waive":
+        return "WAIVE"
+    u = order.unit
+    me = peer_unit(u.type or ARMY, u.location)
+    dest = peer_loc(f"{order.dest}/{order.dest_coast}" if order.dest_coast else order.dest) if order.dest else None
+    if k == "hold":
+        return f"{me} H"
+    if k == "move":
+        return f"{me} - {dest}" + (" VIA" if order.via_convoy else "")
+    if k == "support":
+        t = order.target
+        them = peer_unit(t.type or ARMY, t.location)
+        return f"{me} S {them}" + (f" - {dest}" if dest else "")
+    if k == "convoy":
+        return f"{me} C {peer_unit(ARMY, order.target.location)} - {dest}"
+    if k == "retreat":
+        return f"{me} R {dest}"
+    if k in ("disband", "remove"):
+        return f"{me} D"
+    if k == "build":
+        return f"{me} B"
+    raise ValueError(f"no peer spelling for {order}")
+
+
+def peer_phase_code(phase: Phase) -> str:
+    """`Spring 1901 Movement` -> `S1901M`; adjustments are the peer's Winter: `W1901A`."""
+    if phase.type == "Adjustment":
+        return f"W{phase.year}A"
+    return f"{phase.season[0].upper()}{phase.year}{phase.type[0]}"
+
+
+def our_phase_name(peer_phase: str) -> str:
+    """`WINTER 1901 ADJUSTMENTS` -> `Fall 1901 Adjustment` (as this engine names it)."""
+    if peer_phase in ("COMPLETED", "FORMING"):
+        return peer_phase
+    season, year, kind = peer_phase.split()
+    kind = {"M": "Movement", "R": "Retreat", "A": "Adjustment"}[kind[0]]
+    season = "Fall" if season == "WINTER" else season.capitalize()
+    return f"{season} {year} {kind}"
+
+
+# ----- random orders ------------------------------------------------------------------------------------
+@dataclass
+class PhaseInput:
+    """One phase to adjudicate: the position and every order, in both notations."""
+
+    state: GameState
+    orders: list[tuple[str, str]]  # (power, order text) for this engine
+    peer_orders: dict[str, list[str]]  # POWER -> orders for the peer
+    retreats: dict[str, list[str]] = field(default_factory=dict)  # dislodged province -> our retreat options
+
+
+def _kind(text: str) -> str:
+    t = f" {text} "
+    if " S " in t:
+        return "support"
+    if " C " in t:
+        return "convoy"
+    if " - " in t:
+        return "move"
+    return "hold"
+
+
+def _movement_orders(board: Board, state: GameState, rng: random.Random) -> list[tuple[str, str]]:
+    """Random legal orders, coordinated enough to make supports, convoys and paradoxes happen."""
+    options: dict[str, tuple[str, dict[str, list[str]]]] = {}  # unit location -> (power, kind -> orders)
+    for power in state_powers(board, state):
+        for unit, texts in legal_orders(board, state, power).items():
+            by_kind: dict[str, list[str]] = defaultdict(list)
+            for t in texts:
+                by_kind[_kind(t)].append(t)
+            options[unit.split()[1]] = (power, by_kind)
+    chosen: dict[str, str] = {}
+    wants: dict[str, str] = {}
+    for loc, (power, by_kind) in options.items():
+        r = rng.random()
+        kind = ("hold" if r < 0.08 else "move" if r < 0.55 else "support" if r < 0.88 else "convoy")
+        if kind == "convoy" and not by_kind.get("convoy"):
+            kind = "move" if rng.random() < 0.5 else "support"
+        if not by_kind.get(kind):
+            kind = "hold"
+        wants[loc] = kind
+        if kind in ("hold", "move"):
+            chosen[loc] = rng.choice(by_kind[kind])
+    # Convoys: pick one, and (mostly) make the army go where it is convoyed.
+    for loc, kind in wants.items():
+        if kind != "convoy":
+            continue
+        power, by_kind = options[loc]
+        text = rng.choice(by_kind["convoy"])
+        chosen[loc] = text
+        army_loc, dest = text.split(" C ")[1].split()[1], text.split(" - ")[-1]
+        if army_loc in options and rng.random() < 0.8:
+            moves = [t for t in options[army_loc][1].get("move", ()) if t.split(" - ")[1].split()[0] == dest]
+            if moves and wants.get(army_loc) != "convoy":
+                move = rng.choice(moves)
+                if move.endswith(" via convoy") and rng.random() < 0.5:
+                    # Either spelling: to a province the army cannot reach by land the route is by sea anyway.
+                    if not board.can_move(ARMY, army_loc, dest, state.phase.season):
+                        move = move[: -len(" via convoy")]
+                chosen[army_loc] = move
+                wants[army_loc] = "move"
+    # Supports: mostly for what the supported unit does.
+    for loc, kind in wants.items():
+        if kind != "support":
+            continue
+        power, by_kind = options[loc]
+        matching = []
+        for t in by_kind["support"]:
+            target_loc = t.split(" S ")[1].split()[1]
+            target_order = chosen.get(target_loc)
+            if target_order is None:
+                continue
+            if " - " in t.split(" S ")[1]:
+                if _kind(target_order) == "move" and target_order.split(" - ")[1].split()[0].split("/")[0] == \
+                        t.split(" - ")[-1].split("/")[0]:
+                    matching.append(t)
+            elif _kind(target_order) != "move":
+                matching.append(t)
+        chosen[loc] = rng.choice(matching) if matching and rng.random() < 0.75 else rng.choice(by_kind["support"])
+    out = []
+    for loc, text in chosen.items():
+        if rng.random() < 0.03:
+            continue  # now and then a unit gets no order
+        out.append((options[loc][0], text))
+    rng.shuffle(out)
+    return out
+
+
+def state_powers(board: Board, state: GameState) -> list[str]:
+    return [p for p in board.powers]
+
+
+def _retreat_orders(board: Board, state: GameState, rng: random.Random) -> list[tuple[str, str]]:
+    out = []
+    for power in board.powers:
+        for unit, texts in legal_orders(board, state, power).items():
+            r = rng.random()
+            if r < 0.08:
+                continue  # no order: disbanded
+            retreats = [t for t in texts if " R " in t]
+            if r < 0.25 or not retreats:
+                out.append((power, texts[-1]))  # disband
+            else:
+                out.append((power, rng.choice(retreats)))
+    return out
+
+
+def _adjustment_orders(board: Board, state: GameState, rng: random.Random) -> list[tuple[str, str]]:
+    out = []
+    for power in board.powers:
+        due = adjustment_due(state, power)
+        options = legal_orders(board, state, power)
+        if due > 0:
+            builds = [t for t in options.get("builds", []) if t != "Waive"]
+            rng.shuffle(builds)
+            used: set[str] = set()
+            for _ in range(due):
+                r = rng.random()
+                if r < 0.1:
+                    out.append((power, "Waive"))
+                    continue
+                if r < 0.2:
+                    continue  # not ordered: waived
+                pick = next((b for b in builds if b.split()[2].split("/")[0] not in used), None)
+                if pick is None:
+                    break
+                used.add(pick.split()[2].split("/")[0])
+                out.append((power, pick))
+        elif due < 0:
+            removals = list(options.get("removals", []))
+            rng.shuffle(removals)
+            ordered = -due if rng.random() < 0.6 else rng.randrange(0, -due)  # sometimes civil disorder
+            out += [(power, t) for t in removals[:ordered]]
+    return out
+
+
+def random_orders(board: Board, state: GameState, rng: random.Random) -> PhaseInput:
+    """Random legal orders for every unit (or build/removal) of every power in the state's phase."""
+    kind = state.phase.type
+    if kind == "Movement":
+        texts = _movement_orders(board, state, rng)
+    elif kind == "Retreat":
+        texts = _retreat_orders(board, state, rng)
+    else:
+        texts = _adjustment_orders(board, state, rng)
+    peer: dict[str, list[str]] = {peer_power(p): [] for p in board.powers}
+    for power, text in texts:
+        peer[peer_power(power)].append(peer_order(parse_order(board, text)))
+    retreats = {}
+    if kind == "Retreat":
+        occupied = set(state.units)
+        for p, d in state.dislodged.items():
+            retreats[p] = retreat_options(board, state.phase.season, d, occupied, state.contested)
+    return PhaseInput(state, texts, peer, retreats)
+
+
+# ----- the two engines ----------------------------------------------------------------------------------
+def run_ours(board: Board, inp: PhaseInput) -> tuple[PhaseResult, float]:
+    """This engine: parse every order from its text, adjudicate. Returns the result and the seconds taken."""
+    t0 = time.perf_counter()
+    orders = [parse_order(board, text).with_power(power, text=text) for power, text in inp.orders]
+    result = adjudicate(board, inp.state, orders)
+    return result, time.perf_counter() - t0
+
+
+_PEER_GAME: Any = None
+
+
+def peer_position(board: Board, inp: PhaseInput) -> Any:
+    """A fresh peer game holding the input's position (not timed)."""
+    from diplomacy import Game
+
+    state = inp.state
+    game = Game()
+    game.clear_units()
+    game.clear_centers()
+    game.set_current_phase(peer_phase_code(state.phase))
+    for power in board.powers:
+        units = [peer_unit(u.type, u.location) for u in state.units.values() if u.power == power]
+        units += ["*" + peer_unit(d.unit.type, d.unit.location) for d in state.dislodged.values() if d.unit.power == power]
+        game.set_units(peer_power(power), units, reset=True)
+        game.set_centers(peer_power(power), [peer_loc(c) for c, o in state.owners.items() if o == power], reset=True)
+    if state.phase.type == "Retreat":
+        for p, d in state.dislodged.items():
+            game.get_power(peer_power(d.unit.power)).retreats[peer_unit(d.unit.type, d.unit.location)] = \
+                [peer_loc(x) for x in inp.retreats[p]]
+    return game
+
+
+def run_peer(game: Any, inp: PhaseInput) -> float:
+    """The peer: set every power's orders, process. Returns the seconds taken."""
+    t0 = time.perf_counter()
+    for power, orders in inp.peer_orders.items():
+        if orders:
+            game.set_orders(power, orders)
+    game.process()
+    return time.perf_counter() - t0
+
+
+# ----- outcomes -----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Outcome:
+    """A position after a phase, in this engine's names: what both engines are compared on."""
+
+    units: frozenset  # (power, type, location)
+    dislodged: frozenset  # (power, type, location, retreat options)
+    centres: frozenset  # (centre, power)
+    phase: str
+
+    def diff(self, other: "Outcome") -> list[str]:
+        lines = []
+        for label in ("units", "dislodged", "centres"):
+            a, b = getattr(self, label), getattr(other, label)
+            for x in sorted(a - b, key=str):
+                lines.append(f"{label}: ours only {_show(x)}")
+            for x in sorted(b - a, key=str):
+                lines.append(f"{label}: peer only {_show(x)}")
+        if self.phase != other.phase:
+            lines.append(f"next phase: ours {self.phase}, peer {other.phase}")
+        return lines
+
+
+def _show(x: tuple) -> str:
+    if len(x) == 4:
+        return f"{x[0]}: {x[1]} {x[2]} (retreats: {', '.join(x[3]) or 'none'})"
+    if len(x) == 3:
+        return f"{x[0]}: {x[1]} {x[2]}"
+    return f"{x[1]}: {x[0]}"
+
+
+def our_outcome(result: PhaseResult) -> Outcome:
+    nxt = result.next_state
+    units = frozenset((u.power, u.type, u.location) for u in nxt.units.values())
+    dislodged = frozenset((d.unit.power, d.unit.type, d.unit.location, tuple(sorted(d.retreats)))
+                          for d in result.dislodged)
+    centres = frozenset(nxt.owners.items())
+    phase = "COMPLETED" if result.winner else str(nxt.phase)
+    return Outcome(units, dislodged, centres, phase)
+
+
+def peer_outcome(game: Any) -> Outcome:
+    units, dislodged, centres = set(), set(), set()
+    for power in game.powers.values():
+        name = our_power(power.name)
+        for u in power.units:
+            t, loc = u.split()
+            units.add((name, t, our_loc(loc)))
+        for u, options in power.retreats.items():
+            t, loc = u.split()
+            if options:
+                dislodged.add((name, t, our_loc(loc), tuple(sorted(our_loc(o) for o in options))))
+        for c in power.centers:
+            centres.add((our_loc(c), name))
+    return Outcome(frozenset(units), frozenset(dislodged), frozenset(centres), our_phase_name(game.phase))
+
+
+# ----- classification of differences --------------------------------------------------------------------
+# Each class: (key, explained?, description). See benchmarks/README.md for the evidence behind each.
+CLASSES = {
+    "civil-disorder": (True, "adjustment: missing removals made by the DATC 2023 civil-disorder rule (farthest from "
+                             "the nearest owned centre, any moves) where the peer uses the older rule (distance to "
+                             "a home centre, fleets by sea only)"),
+    "unexplained": (False, "not explained"),
+}
+
+
+def classify(board: Board, inp: PhaseInput, result: PhaseResult, ours: Outcome, peer: Outcome, game: Any) -> str:
+    """The class of a difference (a key of CLASSES)."""
+    state = inp.state
+    if state.phase.type == "Adjustment":
+        cd = [r for r in result.report if r.status == "default" and r.text.startswith("remove")]
+        if cd:
+            cd_powers = {r.unit.power for r in cd}
+            changed = {x[0] for x in ours.units ^ peer.units}
+            if changed <= cd_powers and len(ours.units) == len(peer.units) and ours.centres == peer.centres:
+                return "civil-disorder"
+    return "unexplained"
+
+
+# ----- case files ---------------------------------------------------------------------------------------
+def case_text(board: Board, inp: PhaseInput, result: PhaseResult, name: str, comments: list[str]) -> str:
+    """The phase as a case in the project's case format; the expected position is this engine's result, and the
+    peer's differing result is written in the comments."""
+    state = inp.state
+    phase = state.phase
+    lines = ["VARIANT_ALL Standard", ""]
+    lines += [f"# {c}" for c in comments]
+    lines.append(f"CASE {name}")
+    lines.append(f"PRESTATE_SETPHASE {phase.season} {phase.year}, {phase.type}")
+    lines.append("PRESTATE_SUPPLYCENTER_OWNERS")
+    for c, o in sorted(state.owners.items(), key=lambda x: (x[1], x[0])):
+        lines.append(f"\t{o}: {c}")
+    lines.append("PRESTATE")
+    for u in sorted(state.units.values()):
+        lines.append(f"\t{u.power}: {u.type} {u.location}")
+    if phase.type == "Retreat":
+        lines.append("PRESTATE_DISLODGED")
+        for d in sorted(state.dislodged.values(), key=lambda d: d.unit):
+            lines.append(f"\t{d.unit.power}: {d.unit.type} {d.unit.location}")
+        lines.append("PRESTATE_RESULTS")
+        for d in sorted(state.dislodged.values(), key=lambda d: d.unit):
+            if d.attacker_origin:
+                arrived = state.units.get(d.unit.province)
+                who = arrived.power if arrived else d.unit.power
+                t = arrived.type if arrived else ARMY
+                lines.append(f"\tSUCCESS: {who}: {t} {d.attacker_origin} - {d.unit.province}"
+                             + (" via convoy" if d.by_convoy else ""))
+        for c in sorted(state.contested):
+            near = sorted(board.graph.adj[c])[:2]
+            for n in near:
+                lines.append(f"\tFAILURE: {next(iter(board.powers))}: A {n} - {c}")
+    lines.append("ORDERS")
+    for power, text in inp.orders:
+        lines.append(f"\t{power}: {text}")
+    nxt = result.next_state
+    lines.append("POSTSTATE")
+    for u in sorted(nxt.units.values()):
+        lines.append(f"\t{u.power}: {u.type} {u.location}")
+    if phase.type == "Movement":
+        lines.append("POSTSTATE_DISLODGED")
+        for d in sorted(result.dislodged, key=lambda d: d.unit):
+            lines.append(f"\t{d.unit.power}: {d.unit.type} {d.unit.location}")
+    lines.append("POSTSTATE_SUPPLYCENTER_OWNERS")
+    for c, o in sorted(nxt.owners.items(), key=lambda x: (x[1], x[0])):
+        lines.append(f"\t{o}: {c}")
+    if not result.winner:
+        p = nxt.phase
+        lines.append(f"POSTSTATE_SETPHASE {p.season} {p.year}, {p.type}")
+    lines.append("END")
+    return "\n".join(lines) + "\n"
+
+
+# ----- the run ------------------------------------------------------------------------------------------
+@dataclass
+class Stats:
+    ours: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    peer: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    differences: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    examples: dict[str, list[tuple[PhaseInput, PhaseResult, list[str]]]] = field(default_factory=lambda: defaultdict(list))
+    samples: dict[str, list[PhaseInput]] = field(default_factory=lambda: defaultdict(list))
+    games: int = 0
+
+    @property
+    def unexplained(self) -> int:
+        return sum(n for kind in self.differences.values() for cls, n in kind.items() if not CLASSES[cls][0])
+
+
+def play(board: Board, stats: Stats, rng: random.Random, years: int, movement_budget: int | None,
+         keep_examples: int = 5, memory_sample: int = 0) -> None:
+    """One random game: every phase adjudicated by both engines, continued from this engine's result."""
+    state = opening_state(board)
+    last_year = state.phase.year + years - 1
+    stats.games += 1
+    while state.phase.year <= last_year:
+        if movement_budget is not None and len(stats.ours["Movement"]) >= movement_budget:
+            return
+        inp = random_orders(board, state, rng)
+        kind = state.phase.type
+        result, t_ours = run_ours(board, inp)
+        game = peer_position(board, inp)
+        t_peer = run_peer(game, inp)
+        stats.ours[kind].append(t_ours)
+        stats.peer[kind].append(t_peer)
+        if len(stats.samples[kind]) < memory_sample:
+            stats.samples[kind].append(inp)
+        ours, peer = our_outcome(result), peer_outcome(game)
+        if ours != peer:
+            cls = classify(board, inp, result, ours, peer, game)
+            stats.differences[kind][cls] += 1
+            if len(stats.examples[cls]) < keep_examples:
+                stats.examples[cls].append((inp, result, ours.diff(peer)))
+        if result.winner:
+            return
+        state = result.next_state
+
+
+def peak_memory(board: Board, inputs: list[PhaseInput]) -> tuple[int, int]:
+    """The largest tracemalloc peak of one phase, for each engine (bytes), over these phases."""
+    best_ours = best_peer = 0
+    for inp in inputs:
+        game = peer_position(board, inp)
+        gc.collect()
+        tracemalloc.start()
+        tracemalloc.reset_peak()
+        run_peer(game, inp)
+        best_peer = max(best_peer, tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        gc.collect()
+        tracemalloc.start()
+        run_ours(board, inp)
+        best_ours = max(best_ours, tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    return best_ours, best_peer
+
+
+def _ms(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return 1000 * s[min(len(s) - 1, int(q * len(s)))]
+
+
+def report(board: Board, stats: Stats, out: Path | None, memory: dict[str, tuple[int, int]]) -> list[str]:
+    lines = [f"games: {stats.games}"]
+    head = (f"{'phase type':<11} {'phases':>7} {'ours/s':>9} {'peer/s':>8} {'ratio':>6} {'ours med':>9} "
+            f"{'ours p99':>9} {'peer med':>9} {'peer p99':>9} {'ours peak':>10} {'peer peak':>10} {'differ':>7}")
+    lines.append(head)
+    for kind in PHASE_TYPES:
+        o, p = stats.ours.get(kind, []), stats.peer.get(kind, [])
+        if not o:
+            continue
+        ours_rate, peer_rate = len(o) / sum(o), len(p) / sum(p)
+        mem = memory.get(kind)
+        mo = f"{mem[0] / 1024:.0f} KiB" if mem else "-"
+        mp = f"{mem[1] / 1024:.0f} KiB" if mem else "-"
+        lines.append(f"{kind:<11} {len(o):>7} {ours_rate:>9.0f} {peer_rate:>8.0f} {ours_rate / peer_rate:>5.1f}x "
+                     f"{_ms(o, .5):>7.2f}ms {_ms(o, .99):>7.2f}ms {_ms(p, .5):>7.2f}ms {_ms(p, .99):>7.2f}ms "
+                     f"{mo:>10} {mp:>10} {sum(stats.differences[kind].values()):>7}")
+    lines.append("")
+    lines.append("differences by class:")
+    total = Counter()
+    for kind in PHASE_TYPES:
+        for cls, n in sorted(stats.differences[kind].items()):
+            total[cls] += n
+            lines.append(f"  {kind:<11} {cls:<28} {n:>6}  ({'explained' if CLASSES[cls][0] else 'UNEXPLAINED'})")
+    if not total:
+        lines.append("  (none)")
+    if out is not None and stats.examples:
+        out.mkdir(parents=True, exist_ok=True)
+        for cls, examples in stats.examples.items():
+            for i, (inp, result, diff) in enumerate(examples, 1):
+                name = f"{cls} {i} ({inp.state.phase})"
+                comments = [f"Difference with the diplomacy package ({cls}): {CLASSES[cls][1]}.",
+                            "POSTSTATE is this engine's result; the peer's differs by:"] + [f"  {d}" for d in diff]
+                (out / f"{cls}_{i}.txt").write_text(case_text(board, inp, result, name, comments), encoding="utf-8")
+        lines.append(f"case files of the first differences of each class: {out}")
+    lines.append(f"unexplained differences: {stats.unexplained}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=None, help="number of games (default: as many as --phases needs)")
+    ap.add_argument("--phases", type=int, default=None, help="stop after this many movement phases")
+    ap.add_argument("--years", type=int, default=10, help="years per game (default 10)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out", help="where difference cases go")
+    ap.add_argument("--memory-sample", type=int, default=100,
+                    help="phases of each type measured for peak memory (separately from timing; 0: skip)")
+    args = ap.parse_args(argv)
+    if args.games is None and args.phases is None:
+        args.games = 10
+    try:
+        import diplomacy  # noqa: F401
+    except ImportError:
+        print("the diplomacy package is not installed: pip install '.[bench]'", file=sys.stderr)
+        return 2
+    board = load_variant("standard")
+    rng = random.Random(args.seed)
+    stats = Stats()
+    started = time.perf_counter()
+    while True:
+        if args.games is not None and stats.games >= args.games:
+            break
+        if args.phases is not None and len(stats.ours["Movement"]) >= args.phases:
+            break
+        play(board, stats, rng, args.years, args.phases, memory_sample=args.memory_sample)
+    memory = {k: peak_memory(board, v) for k, v in stats.samples.items() if v}
+    elapsed = time.perf_counter() - started
+    for line in report(board, stats, args.out, memory):
+        print(line)
+    print(f"(wall time {elapsed:.0f} s, seed {args.seed})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
