@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
@@ -27,6 +28,7 @@ from api.schemas import SCHEMAS, openapi_document
 bp = Blueprint("v1", __name__)
 
 
+@functools.lru_cache(maxsize=None)
 def _validator(name: str) -> Draft202012Validator:
     return Draft202012Validator({"$ref": f"#/components/schemas/{name}", "components": {"schemas": SCHEMAS}})
 

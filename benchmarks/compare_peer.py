@@ -81,12 +81,14 @@ def peer_unit(unit_type: str, location: str) -> str:
 
 
 def peer_order(order: Order) -> str:
-    """An order of this engine in the peer's notation (`A PAR - BUR`, `F NTH C A YOR - BEL`, `A PAR B`)."""
+    """An order of this engine in the peer's notation (`A PAR - BUR`, `F NTH C A YOR - BEL`, `A PAR B`).
+
+    A unit type the order leaves out is left out for the peer too."""
     k = order.kind
     if k == "waive":
         return "WAIVE"
     u = order.unit
-    me = peer_unit(u.type or ARMY, u.location)
+    me = f"{u.type} {peer_loc(u.location)}" if u.type else peer_loc(u.location)
     dest = peer_loc(f"{order.dest}/{order.dest_coast}" if order.dest_coast else order.dest) if order.dest else None
     if k == "hold":
         return f"{me} H"
@@ -94,7 +96,7 @@ def peer_order(order: Order) -> str:
         return f"{me} - {dest}" + (" VIA" if order.via_convoy else "")
     if k == "support":
         t = order.target
-        them = peer_unit(t.type or ARMY, t.location)
+        them = f"{t.type} {peer_loc(t.location)}" if t.type else peer_loc(t.location)
         return f"{me} S {them}" + (f" - {dest}" if dest else "")
     if k == "convoy":
         return f"{me} C {peer_unit(ARMY, order.target.location)} - {dest}"
@@ -131,8 +133,27 @@ class PhaseInput:
 
     state: GameState
     orders: list[tuple[str, str]]  # (power, order text) for this engine
-    peer_orders: dict[str, list[str]]  # POWER -> orders for the peer
+    peer: list[str]  # the same orders in the peer's notation (same index)
     retreats: dict[str, list[str]] = field(default_factory=dict)  # dislodged province -> our retreat options
+    odd: dict[int, str] = field(default_factory=dict)  # index in `orders` -> what kind of odd order it is
+
+    def peer_orders(self, keep: set[int] | None = None) -> dict[str, list[str]]:
+        """POWER -> the peer's orders (only those at the indices kept)."""
+        out: dict[str, list[str]] = {}
+        for i, ((power, _), text) in enumerate(zip(self.orders, self.peer)):
+            if keep is None or i in keep:
+                out.setdefault(peer_power(power), []).append(text)
+        return out
+
+    def with_orders(self, orders: list[tuple[str, str]]) -> "PhaseInput":
+        return PhaseInput(self.state, orders, [peer_text(o) for o in orders], self.retreats)
+
+
+_BOARD: Board | None = None
+
+
+def peer_text(entry: tuple[str, str]) -> str:
+    return peer_order(parse_order(load_variant("standard"), entry[1]))
 
 
 def _kind(text: str) -> str:
@@ -146,10 +167,10 @@ def _kind(text: str) -> str:
     return "hold"
 
 
-def _movement_orders(board: Board, state: GameState, rng: random.Random) -> list[tuple[str, str]]:
+def _movement_orders(board: Board, state: GameState, rng: random.Random) -> tuple[list[tuple[str, str]], dict]:
     """Random legal orders, coordinated enough to make supports, convoys and paradoxes happen."""
     options: dict[str, tuple[str, dict[str, list[str]]]] = {}  # unit location -> (power, kind -> orders)
-    for power in state_powers(board, state):
+    for power in board.powers:
         for unit, texts in legal_orders(board, state, power).items():
             by_kind: dict[str, list[str]] = defaultdict(list)
             for t in texts:
@@ -208,31 +229,99 @@ def _movement_orders(board: Board, state: GameState, rng: random.Random) -> list
         if rng.random() < 0.03:
             continue  # now and then a unit gets no order
         out.append((options[loc][0], text))
-    rng.shuffle(out)
-    return out
+    return out, options
 
 
-def state_powers(board: Board, state: GameState) -> list[str]:
-    return [p for p in board.powers]
+def _odd_movement(board: Board, state: GameState, rng: random.Random, power: str, options: dict,
+                  chosen: dict[str, str]) -> tuple[str, str] | None:
+    """One odd order of a power (DATC chapter 4 situations): (label, text), or None when none fits."""
+    season = state.phase.season
+    mine = [u for u in state.units.values() if u.power == power]
+    if not mine:
+        return None
+    unit = rng.choice(mine)
+    kind = rng.choice(["other-power", "twice", "omitted-coast", "impossible-coast", "army-coast",
+                       "wrong-unit-type", "support-coast", "no-unit", "via-no-fleet"])
+    if kind == "other-power":
+        others = [loc for loc, (p, _) in options.items() if p != power]
+        if others:
+            loc = rng.choice(others)
+            texts = [t for ts in options[loc][1].values() for t in ts]
+            return kind, rng.choice(texts)
+    elif kind == "twice":
+        texts = [t for ts in options[unit.location][1].values() for t in ts if t != chosen.get(unit.location)]
+        if texts:
+            return kind, rng.choice(texts)
+    elif kind in ("omitted-coast", "impossible-coast") and unit.type == FLEET:
+        for dest in ("spa", "stp", "bul"):
+            reach = board.reachable_locations(FLEET, unit.location, dest, season)
+            if kind == "omitted-coast" and len(reach) == 2:
+                return kind, f"F {unit.location} - {dest}"
+            if kind == "impossible-coast" and len(reach) == 1:
+                other = [c for c in board.provinces[dest].coasts if f"{dest}/{c}" not in reach]
+                return kind, f"F {unit.location} - {dest}/{other[0]}"
+    elif kind == "army-coast" and unit.type == ARMY:
+        for dest in ("spa", "stp", "bul"):
+            if board.can_move(ARMY, unit.location, dest, season):
+                return kind, f"A {unit.location} - {dest}/{rng.choice(board.provinces[dest].coasts)}"
+    elif kind == "wrong-unit-type":
+        moves = options[unit.location][1].get("move") or options[unit.location][1]["hold"]
+        text = rng.choice(moves)
+        return kind, ("F" if unit.type == ARMY else "A") + text[1:]
+    elif kind == "support-coast":
+        # A support naming a coast, right or wrong (DATC 4.B.4, 6.B.9).
+        for u in state.units.values():
+            if u.type != FLEET or u.province == unit.province:
+                continue
+            for dest in ("spa", "stp", "bul"):
+                reach = board.reachable_locations(FLEET, u.location, dest, season)
+                if reach and board.can_support_into(unit.type, unit.location, dest, season) and dest != unit.province:
+                    coast = rng.choice(board.provinces[dest].coasts)
+                    return kind, f"{unit.type} {unit.location} S F {u.location} - {dest}/{coast}"
+    elif kind == "no-unit":
+        empty = [p for p in board.provinces if p not in state.units]
+        return kind, f"A {rng.choice(empty)} H"
+    elif kind == "via-no-fleet" and unit.type == ARMY:
+        for dest in sorted(board.army_moves(season).successors(unit.location)):
+            if not board.convoy_route_exists(unit.province, dest, season,
+                                             [u.province for u in state.units.values() if u.type == FLEET]):
+                return kind, f"A {unit.location} - {dest} via convoy"
+    return None
 
 
-def _retreat_orders(board: Board, state: GameState, rng: random.Random) -> list[tuple[str, str]]:
-    out = []
+def _retreat_orders(board: Board, state: GameState, rng: random.Random, odd: float) -> tuple[list, dict[int, str]]:
+    out: list[tuple[str, str]] = []
+    oddities: dict[int, str] = {}
+    season = state.phase.season
     for power in board.powers:
         for unit, texts in legal_orders(board, state, power).items():
             r = rng.random()
             if r < 0.08:
-                continue  # no order: disbanded
-            retreats = [t for t in texts if " R " in t]
-            if r < 0.25 or not retreats:
-                out.append((power, texts[-1]))  # disband
+                pass  # no order: disbanded
             else:
-                out.append((power, rng.choice(retreats)))
-    return out
+                retreats = [t for t in texts if " R " in t]
+                out.append((power, texts[-1] if r < 0.25 or not retreats else rng.choice(retreats)))
+            if rng.random() < odd:
+                d = state.dislodged[split_location(unit.split()[1])[0]]
+                graph = board.army_moves(season) if d.unit.type == ARMY else board.fleet_moves(season)
+                bad = [loc for loc in graph.successors(d.unit.location) if f"{unit} R {loc}" not in texts]
+                choice = rng.random()
+                if bad and choice < 0.5:
+                    oddities[len(out)] = "retreat-not-allowed"
+                    out.append((power, f"{unit} R {rng.choice(sorted(bad))}"))
+                elif choice < 0.75:
+                    oddities[len(out)] = "retreat-twice"
+                    out.append((power, rng.choice(texts)))
+                else:
+                    oddities[len(out)] = "retreat-support"
+                    out.append((power, f"{unit} H"))
+    return out, oddities
 
 
-def _adjustment_orders(board: Board, state: GameState, rng: random.Random) -> list[tuple[str, str]]:
-    out = []
+def _adjustment_orders(board: Board, state: GameState, rng: random.Random, odd: float) -> tuple[list, dict[int, str]]:
+    out: list[tuple[str, str]] = []
+    oddities: dict[int, str] = {}
+    season = state.phase.season
     for power in board.powers:
         due = adjustment_due(state, power)
         options = legal_orders(board, state, power)
@@ -257,27 +346,90 @@ def _adjustment_orders(board: Board, state: GameState, rng: random.Random) -> li
             rng.shuffle(removals)
             ordered = -due if rng.random() < 0.6 else rng.randrange(0, -due)  # sometimes civil disorder
             out += [(power, t) for t in removals[:ordered]]
-    return out
+        if due != 0 and rng.random() < odd:
+            label, text = _odd_adjustment(board, state, rng, power, due)
+            oddities[len(out)] = label
+            out.append((power, text))
+    return out, oddities
 
 
-def random_orders(board: Board, state: GameState, rng: random.Random) -> PhaseInput:
-    """Random legal orders for every unit (or build/removal) of every power in the state's phase."""
+def _odd_adjustment(board: Board, state: GameState, rng: random.Random, power: str, due: int) -> tuple[str, str]:
+    season = state.phase.season
+    homes = list(board.home_centres(power))
+    kind = rng.choice(["build-occupied", "build-not-owned", "build-not-home", "build-no-coast", "build-no-type",
+                       "build-fleet-inland", "extra-build", "remove-foreign", "remove-in-build", "build-in-removal",
+                       "build-same-province"])
+    if kind == "build-occupied":
+        occupied = [h for h in homes if h in state.units]
+        if occupied:
+            return kind, f"Build A {rng.choice(occupied)}"
+    if kind == "build-not-owned":
+        lost = [h for h in homes if state.owners.get(h) != power and h not in state.units]
+        if lost:
+            return kind, f"Build A {rng.choice(lost)}"
+    if kind == "build-not-home":
+        owned = [c for c, o in state.owners.items() if o == power and c not in homes and c not in state.units]
+        if owned:
+            return kind, f"Build A {rng.choice(owned)}"
+    if kind == "build-no-coast":
+        return kind, f"Build F {rng.choice(['stp', 'spa', 'bul'])}"
+    if kind == "build-no-type":
+        return kind, f"Build {rng.choice(homes)}"
+    if kind == "build-fleet-inland":
+        inland = [h for h in homes if not board.coastal(h, season)]
+        if inland:
+            return kind, f"Build F {rng.choice(inland)}"
+    if kind == "remove-foreign":
+        foreign = [u for u in state.units.values() if u.power != power]
+        if foreign:
+            u = rng.choice(foreign)
+            return kind, f"Remove {u.type} {u.location}"
+    if kind == "remove-in-build" or (due > 0 and kind == "extra-build"):
+        mine = state.units_of(power)
+        if mine and kind == "remove-in-build":
+            u = rng.choice(mine)
+            return kind, f"Remove {u.type} {u.location}"
+    if kind == "build-same-province":
+        free = [h for h in homes if h not in state.units]
+        if free:
+            h = rng.choice(free)
+            return kind, f"Build {rng.choice(['A', 'F'])} {h}"
+    free = [h for h in homes if h not in state.units]
+    if free:
+        return "extra-build", f"Build A {rng.choice(free)}"
+    return "build-occupied", f"Build A {rng.choice(homes)}"
+
+
+def random_orders(board: Board, state: GameState, rng: random.Random, odd: float = 0.0) -> PhaseInput:
+    """Random legal orders for every unit (or build/removal) of every power in the state's phase; with
+    probability `odd` per power, one odd order too (illegal, foreign, repeated, badly written: DATC chapter 4)."""
     kind = state.phase.type
+    oddities: dict[int, str] = {}
     if kind == "Movement":
-        texts = _movement_orders(board, state, rng)
+        texts, options = _movement_orders(board, state, rng)
+        if odd:
+            chosen = {t.split()[1]: t for _, t in texts}
+            for power in board.powers:
+                if rng.random() < odd:
+                    extra = _odd_movement(board, state, rng, power, options, chosen)
+                    if extra:
+                        oddities[len(texts)] = extra[0]
+                        texts.append((power, extra[1]))
+        order = list(range(len(texts)))
+        rng.shuffle(order)
+        texts = [texts[i] for i in order]
+        oddities = {order.index(i): label for i, label in oddities.items()}
     elif kind == "Retreat":
-        texts = _retreat_orders(board, state, rng)
+        texts, oddities = _retreat_orders(board, state, rng, odd)
     else:
-        texts = _adjustment_orders(board, state, rng)
-    peer: dict[str, list[str]] = {peer_power(p): [] for p in board.powers}
-    for power, text in texts:
-        peer[peer_power(power)].append(peer_order(parse_order(board, text)))
+        texts, oddities = _adjustment_orders(board, state, rng, odd)
+    peer = [peer_order(parse_order(board, text)) for _, text in texts]
     retreats = {}
     if kind == "Retreat":
         occupied = set(state.units)
         for p, d in state.dislodged.items():
             retreats[p] = retreat_options(board, state.phase.season, d, occupied, state.contested)
-    return PhaseInput(state, texts, peer, retreats)
+    return PhaseInput(state, texts, peer, retreats, oddities)
 
 
 # ----- the two engines ----------------------------------------------------------------------------------

@@ -56,9 +56,11 @@ def _strip_comment(text: str) -> str:
     return text[: m.start()] if m else text
 
 
-def _power_of(board: Board, text: str) -> tuple[str | None, str | None]:
+def _power_of(board: Board, text: str, lenient: bool = True) -> tuple[str | None, str | None]:
     try:
-        return board.power_names.lookup_lenient(text, "power")
+        if lenient:
+            return board.power_names.lookup_lenient(text, "power")
+        return board.power_names.lookup(text, "power"), None
     except (UnknownName, AmbiguousName):
         return None, None
 
@@ -76,7 +78,8 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
         offset = 0
         header = _HEADER.match(content)
         if header and header.group(1).strip().lower() not in ("waive",):
-            name, note = _power_of(board, header.group(1))
+            # "Russia:" may be misspelt; a bare line is a header only when it is exactly a power's name
+            name, note = _power_of(board, header.group(1), lenient=content.rstrip().endswith(":"))
             if name is not None:
                 power = name
                 if note:

@@ -32,7 +32,7 @@ ACTIONS = NameIndex.build([(a, a, spellings) for a, spellings in ACTION_WORDS.it
 
 # What each terminal means to a player, for "expected ..." messages.
 _TERMINAL_WORDS = {
-    "PLAYER": "a player colour", "TILE": "a tile", "CARD_NAME": "a card", "ACTION": "an action",
+    "PLAYER": "a player colour", "TILE": "a tile", "CARD_NAME": "a card", "ACTION": "a card action",
     "NUMBER": "a number", "PLAY": "'plays'", "CARD": "'card'", "RACER": "'racer'", "BACK": "'back'",
     "TO": "'to'", "FINISH": "'finish'", "ROLL": "'roll'", "BLACK": "'black'", "TOKEN": "'token'",
     "SETUP": "'setup'", "PLAYERS": "'players'", "START": "'start'", "TILES": "'tiles'", "COLON": "':'",
@@ -63,7 +63,7 @@ class Turn:
     destination: int | str | None = None  # `to N` / `to finish`: where the mover is stated to stop
     rolls: tuple[Roll, ...] = ()
     tokens: tuple[str, ...] = ()  # new holders of the start token, in order (R16)
-    text: str = ""
+    text: str = ""  # as written, after the player prefix
     line: int | None = None
 
     def describe(self) -> str:
@@ -127,7 +127,10 @@ class _ToSteps(Transformer):
         return ("destination", FIN if token.type == "FINISH" else int(token))
 
     def action(self, children):
-        out = {"action": self._lookup(ACTIONS, children[0], "action")}
+        out = {"action": self._lookup(ACTIONS, children[0], "card action")}
+        if out["action"] != "move" and len(children) > 1:
+            raise OrderError(f"only a move names a racer, a direction or a destination, not {out['action']}",
+                             column=children[0].end_column + 1)
         for child in children[1:]:
             if isinstance(child, Token) and child.type == "BACK":
                 out["backward"] = True
@@ -148,11 +151,9 @@ class _ToSteps(Transformer):
         parts = [c for c in children[1:] if isinstance(c, tuple)]
         card = next(v for k, v in parts if k == "card")
         action = next(v for k, v in parts if k == "action")
-        if action["action"] != "move" and len(action) > 1:
-            raise OrderError(f"only a move names a racer, a direction or a destination, not {action['action']}")
         return Turn(player, card, action["action"], action.get("racer"), action.get("backward", False),
                     action.get("destination"), tuple(v for k, v in parts if k == "roll"),
-                    tuple(v for k, v in parts if k == "token"))
+                    tuple(v for k, v in parts if k == "token"), text=str(children[0].end_column))
 
     def setup_players(self, children):
         return SetupPart("players", tuple(self._player(t) for t in children if t.type == "PLAYER"))
@@ -198,5 +199,7 @@ def parse_steps(board: RaceBoard, text: str, file: str | None = None) -> list[St
     steps: list[Step] = []
     for piece, line, offset in split_steps(text):
         step: Any = parser.parse(piece, line=line, file=file, column_offset=offset)
+        if isinstance(step, Turn):  # the report shows the turn without its player prefix, as Diplomacy's does
+            piece = piece[int(step.text) - 1:].lstrip(" \t:")
         steps.append(replace(step, text=piece, line=line))
     return steps

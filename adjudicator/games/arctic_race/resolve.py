@@ -22,11 +22,11 @@ def set_up(board: RaceBoard, state: RaceState, parts: list[SetupPart]) -> tuple[
     """The position after set-up: players clockwise, the start token's first holder, the shuffled tiles."""
     if state.phase != SETUP:
         raise Refused("already-set-up", "the game is already set up")
-    kinds = {}
+    kinds: dict[str, list[str]] = {}
     for part in parts:
-        if part.kind in kinds:
+        if part.kind in kinds and part.kind != "tiles":  # a long tile order may be split over several lines
             raise Refused("bad-input", f"the set-up gives `{part.kind}` twice")
-        kinds[part.kind] = list(part.values)
+        kinds.setdefault(part.kind, []).extend(part.values)
     missing = [k for k in ("players", "start", "tiles") if k not in kinds]
     if missing:
         raise Refused("bad-input", f"the set-up needs `players ...` (clockwise), `start <colour>` and `tiles ...` "

@@ -212,7 +212,8 @@ def state_from_data(board: RaceBoard, data: Any, file: str | None = None) -> Rac
     if phase not in (SETUP, RACING, OVER):
         raise r.fail(f"unknown phase {phase!r}; use {SETUP}, {RACING} or {OVER}", data.get("phase"), "/phase")
     if phase == SETUP:
-        extra = [k for k in data if k not in ("phase", "history", "variant", "game_over", "standings")]
+        extra = [k for k in data if k not in ("phase", "history", "variant", "game_over", "standings")
+                 and not (k == "players" and not data[k])]
         if extra:
             raise r.fail(f"a game still to be set up has no {', '.join(extra)}; set it up with the orders "
                          f"`players ...`, `start ...` and `tiles ...`", data, f"/{extra[0]}")
@@ -369,7 +370,7 @@ def _plain(value: Any) -> Any:
 def state_to_data(board: RaceBoard, state: RaceState) -> dict[str, Any]:
     """The state as plain data, in a fixed order (the game file's body; what case files compare)."""
     if state.phase == SETUP:
-        return {"phase": SETUP, "players": [], "history": list(state.history)}
+        return {"phase": SETUP, "history": list(state.history)}
     score = standings(board, state)
     data: dict[str, Any] = {
         "phase": state.phase,
