@@ -27,7 +27,7 @@ from adjudicator.errors import AdjudicatorError, StateError
 from adjudicator.games import get_rules
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.state import PHASE_TYPES, Dislodged, GameState, Phase, Unit, check_position, parse_unit_text
-from adjudicator.yamlio import line_of, load_yaml_file, load_yaml_text
+from adjudicator.yamlio import line_of, load_yaml_file, load_yaml_text, plain
 
 
 def _err(message: str, file: str | None, node: Any = None, pointer: str | None = None) -> StateError:
@@ -155,23 +155,12 @@ def state_from_data(data: Any, file: str | None = None, board: Board | None = No
     history = data.get("history") or []
     if not isinstance(history, list):
         raise _err("history must be a list of past phases", file, history, "/history")
-    state = GameState(board.name, phase, units, owners, dislodged, frozenset(contested), _plain(history))
+    state = GameState(board.name, phase, units, owners, dislodged, frozenset(contested), plain(history))
     try:
         check_position(board, state, file)
     except StateError as exc:
         raise StateError(exc.message, file=file, line=line_of(data.get("units")), pointer="/units") from None
     return state
-
-
-def _plain(value: Any) -> Any:
-    """YAML line-tracking containers back to plain dicts, lists and strings."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
-    return value
 
 
 def state_to_data(board: Board, state: GameState) -> dict[str, Any]:

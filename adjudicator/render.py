@@ -157,6 +157,47 @@ def voronoi_cells(points: list[tuple[float, float]], frame: list[tuple[float, fl
     return cells
 
 
+def _centre_of(positions) -> tuple[tuple[float, float], bool]:
+    """The spherical mean of (lat, lon) positions; the North Pole (and True) when they ring it."""
+    v = np.zeros(3)
+    for lat, lon in positions:
+        phi, lam = math.radians(lat), math.radians(lon)
+        v += (math.cos(phi) * math.cos(lam), math.cos(phi) * math.sin(lam), math.sin(phi))
+    v /= max(np.linalg.norm(v), 1e-12)
+    lat = math.degrees(math.asin(max(-1.0, min(1.0, v[2]))))
+    lon = math.degrees(math.atan2(v[1], v[0]))
+    if lat > 70:
+        return (90.0, 0.0), True
+    if lat < -70:
+        return (-90.0, 0.0), True
+    return (lat, lon), False
+
+
+def _coast_spot(board: Board, anchor, pid: str, coast: str) -> tuple[float, float]:
+    """Where a fleet on a coast is drawn when the data does not say: from the province's anchor a little
+    towards the seas that coast touches."""
+    loc = f"{pid}/{coast}"
+    seas = set()
+    for b in board.borders:
+        if b.kind in ("water", "coast"):
+            if b.a == loc:
+                seas.add(split_location(b.b)[0])
+            elif b.b == loc:
+                seas.add(split_location(b.a)[0])
+    seas = [s for s in seas if board.provinces[s].kind != "land" or True]
+    x, y = anchor[pid]
+    if not seas:
+        return x, y
+    mx = sum(anchor[s][0] for s in seas) / len(seas)
+    my = sum(anchor[s][1] for s in seas) / len(seas)
+    dx, dy = mx - x, my - y
+    d = math.hypot(dx, dy)
+    if d < 1e-9:
+        return x, y
+    step = min(d * 0.45, 3.0)
+    return x + dx / d * step, y + dy / d * step
+
+
 def _drawing(board: Board) -> dict[str, Any]:
     raw = getattr(board, "raw", None) or {}
     return dict(raw.get("drawing") or {})
@@ -178,9 +219,12 @@ def _build_geometry(board: Board) -> Geometry:
     spec = _drawing(board)
     proj_spec = dict(spec.get("projection") or {})
     positioned = all(p.position is not None for p in board.provinces.values())
+    polar = False
     if positioned:
-        proj = Projection(tuple(proj_spec.get("centre", (90.0, 0.0))), float(proj_spec.get("rotation", 0.0)),
-                          proj_spec.get("central_longitude"))
+        centre = proj_spec.get("centre")
+        if centre is None:  # no drawing data: centre on the positions, or on the pole they surround
+            centre, polar = _centre_of([p.position for p in board.provinces.values()])
+        proj = Projection(tuple(centre), float(proj_spec.get("rotation", 0.0)), proj_spec.get("central_longitude"))
         project = lambda latlon: proj(float(latlon[0]), float(latlon[1]))  # noqa: E731
         anchor = {pid: project(p.position) for pid, p in board.provinces.items()}
     else:  # a variant without drawing data: a force-directed layout of its graph
@@ -211,7 +255,7 @@ def _build_geometry(board: Board) -> Geometry:
     xs = [x for x, _ in seeds]
     ys = [y for _, y in seeds]
     frame_spec = dict(spec.get("frame") or {})
-    shape = str(frame_spec.get("shape", "rectangle"))
+    shape = str(frame_spec.get("shape", "disc" if polar else "rectangle"))
     if shape == "disc":
         cx, cy = frame_spec.get("centre", (0.0, 0.0)) if project is None else (0.0, 0.0)
         if "centre" in frame_spec and project is not None:
@@ -250,7 +294,7 @@ def _build_geometry(board: Board) -> Geometry:
             location[str(loc)] = project(latlon)
     for pid, p in board.provinces.items():
         for c in p.coasts:
-            location.setdefault(f"{pid}/{c}", anchor[pid])
+            location.setdefault(f"{pid}/{c}", _coast_spot(board, anchor, pid, c))
 
     label_case = str(spec.get("label_case", "id"))
     labels = {}

@@ -63,6 +63,17 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _map
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
 
 
+def plain(value: Any) -> Any:
+    """YAML line-tracking containers (and tuples) back to plain dicts, lists and strings."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
 def line_of(value: Any) -> int | None:
     """The line a value came from, when it came from a YAML file."""
     return getattr(value, "line", None)

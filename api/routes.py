@@ -22,6 +22,7 @@ from adjudicator.orders.sheet import Sheet, orders_from_lists, read_sheet
 from adjudicator.phase import adjudicate as judge
 from adjudicator.report import history_entry, result_json
 from adjudicator.state import opening_state
+from adjudicator.yamlio import plain
 from api.problems import Problem, from_adjudicator_error
 from api.schemas import SCHEMAS, openapi_document
 
@@ -103,9 +104,7 @@ def variants():
 def board_json(board: Any) -> dict:
     """A board as JSON: every space with its names, kind, terrain by season and centre; borders; powers."""
     if not is_diplomacy(board):
-        from adjudicator.gamefile import _plain
-
-        return {"name": board.name, "title": board.title, "rules": board.rules, "data": _plain(getattr(board, "raw", {}))}
+        return {"name": board.name, "title": board.title, "rules": board.rules, "data": plain(getattr(board, "raw", {}))}
     return {
         "name": board.name, "title": board.title, "rules": board.rules,
         "seasons": board.seasons,

@@ -24,7 +24,7 @@ from adjudicator.cases.verdict import CaseOutcome
 from adjudicator.catalogue import load_variant
 from adjudicator.errors import AdjudicatorError, CaseFileError
 from adjudicator.games import get_rules
-from adjudicator.yamlio import line_of, load_yaml_file
+from adjudicator.yamlio import line_of, load_yaml_file, plain
 
 
 @dataclass
@@ -70,19 +70,9 @@ def _differences(expected: Any, actual: Any, where: str) -> list[str]:
             else:
                 out += _differences(value, actual[key], f"{where}/{key}")
         return out
-    if _plain(expected) != _plain(actual):
-        return [f"{where or '/'}: expected {_plain(expected)!r}, got {_plain(actual)!r}"]
+    if plain(expected) != plain(actual):
+        return [f"{where or '/'}: expected {plain(expected)!r}, got {plain(actual)!r}"]
     return []
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
-    return value
 
 
 def run_game_case(case: GameCase) -> CaseOutcome:
