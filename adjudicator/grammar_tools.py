@@ -105,7 +105,7 @@ class GrammarParser:
         if isinstance(exc, UnexpectedCharacters) and word_match:
             for terminal, index in self.names.items():
                 if terminal in allowed:
-                    return error(f"unknown {self.words.get(terminal, terminal.lower()).removeprefix('a ')} {word!r}",
+                    return error(f"unknown {self.words.get(terminal, terminal.lower()).removeprefix('a ').removeprefix('an ')} {word!r}",
                                  suggestions=index.suggest(word), **where)
             return error(f"unexpected {word!r}; expected {or_list(expected)}", **where)
         if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):

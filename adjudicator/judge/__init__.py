@@ -1,0 +1,1 @@
+"""Resolution: the generic resolver, movement, retreats, adjustments, and outcome records."""
