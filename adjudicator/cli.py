@@ -161,10 +161,15 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
 @click.argument("game", type=click.Path())
 def show(game: str) -> None:
     """Print the position of a game file."""
+    from adjudicator.catalogue import is_diplomacy
+    from adjudicator.gamefile import dump_game
     from adjudicator.report import position_text
 
     board, state = _load_game(game)
-    click.echo(position_text(board, state), nl=False)
+    if is_diplomacy(board):
+        click.echo(position_text(board, state), nl=False)
+    else:
+        click.echo(f"{board.title}\n\n" + dump_game(board, state), nl=False)
 
 
 @main.command("orders")
@@ -178,7 +183,11 @@ def list_orders(game: str, power: str | None, as_json: bool) -> None:
     from adjudicator.names import AmbiguousName, UnknownName
     from adjudicator.orders.legal import legal_orders
 
+    from adjudicator.catalogue import is_diplomacy
+
     board, state = _load_game(game)
+    if not is_diplomacy(board):
+        fail(AdjudicatorError(f"legal-order lists are not available for {board.title}; see its rules file", file=game))
     powers = list(board.powers)
     if power:
         try:

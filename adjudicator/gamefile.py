@@ -27,7 +27,7 @@ from adjudicator.errors import AdjudicatorError, StateError
 from adjudicator.games import get_rules
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.state import PHASE_TYPES, Dislodged, GameState, Phase, Unit, check_position, parse_unit_text
-from adjudicator.yamlio import line_of, load_yaml_file, load_yaml_text, plain
+from adjudicator.yamlio import LineDict, line_of, load_yaml_file, load_yaml_text, plain
 
 
 def _err(message: str, file: str | None, node: Any = None, pointer: str | None = None) -> StateError:
@@ -195,7 +195,8 @@ def game_from_data(data: Any, file: str | None = None) -> tuple[Any, Any]:
     if is_diplomacy(board):
         return board, state_from_data(data, file, board)
     rules = get_rules(board.rules, file)
-    body = {k: v for k, v in data.items() if k != "variant"}
+    body = LineDict((k, v) for k, v in data.items() if k != "variant")
+    body.line = line_of(data)
     return board, rules.state_from_data(board, body, file)
 
 

@@ -200,3 +200,13 @@ def test_new_refuses_to_overwrite(tmp_path):
     game.write_text("keep me")
     r = cli("new", "-o", game)
     assert r.exit_code == 2 and game.read_text() == "keep me"
+
+
+@pytest.mark.parametrize("variant", ["arctic2019", "arctic-race", "arctica"])
+def test_other_games_show_and_orders_do_not_crash(tmp_path, variant):
+    game = tmp_path / "g.yaml"
+    assert cli("new", "--variant", variant, "-o", game).exit_code == 0
+    r = cli("show", game)
+    assert r.exit_code == 0 and f"variant: {variant}" in r.output
+    r = cli("orders", game)
+    assert r.exit_code == 2 and "not available" in r.output and "Traceback" not in r.output
