@@ -94,69 +94,6 @@ class Projection:
         return x, y
 
 
-@dataclass
-class Geometry:
-    """Where everything of a board is drawn, in projected map units."""
-
-    anchor: dict[str, tuple[float, float]]  # province -> where its unit and label go
-    location: dict[str, tuple[float, float]]  # coast locations (stp/nc) -> where a fleet on it goes
-    cells: dict[str, list[list[tuple[float, float]]]]  # province -> its polygons
-    impassable: dict[str, list[list[tuple[float, float]]]]  # impassable places -> polygons
-    segments: list[tuple[str, str, tuple[float, float], tuple[float, float]]]  # (owner a, owner b, p, q)
-    frame: list[tuple[float, float]]
-    bounds: tuple[float, float, float, float]  # xmin, xmax, ymin, ymax
-    label_offset: dict[str, tuple[float, float]] = field(default_factory=dict)  # points
-    labels: dict[str, str] = field(default_factory=dict)
-    bridges: list[tuple[str, str]] = field(default_factory=list)
-
-
-def _clip(poly: list[tuple[float, float, int]], nx: float, ny: float, c: float, label: int):
-    """Sutherland-Hodgman: keep the part of the polygon with nx*x + ny*y <= c. Each vertex carries the label
-    of the edge that leaves it (the seed whose bisector made it, or -1 for the frame)."""
-    out = []
-    n = len(poly)
-    for i in range(n):
-        sx, sy, se = poly[i]
-        ex, ey, _ = poly[(i + 1) % n]
-        ds = nx * sx + ny * sy - c
-        de = nx * ex + ny * ey - c
-        if ds <= 0:
-            out.append((sx, sy, se))
-            if de > 0:
-                t = ds / (ds - de)
-                out.append((sx + t * (ex - sx), sy + t * (ey - sy), label))
-        elif de <= 0:
-            t = ds / (ds - de)
-            out.append((sx + t * (ex - sx), sy + t * (ey - sy), se))
-    return out
-
-
-def voronoi_cells(points: list[tuple[float, float]], frame: list[tuple[float, float]]):
-    """The Voronoi cell of each point inside the (convex) frame polygon, as [(x, y, label)] vertex lists
-    where `label` is the index of the neighbouring point across the edge that leaves the vertex (-1: frame)."""
-    pts = np.asarray(points, dtype=float)
-    cells = []
-    for i, (px, py) in enumerate(pts):
-        poly = [(x, y, -1) for x, y in frame]
-        d = np.hypot(pts[:, 0] - px, pts[:, 1] - py)
-        order = np.argsort(d)
-        reach = max(math.hypot(x - px, y - py) for x, y, _ in poly)
-        for j in order:
-            if j == i:
-                continue
-            if d[j] / 2 > reach:
-                break  # no farther point can cut the cell
-            qx, qy = pts[j]
-            nx, ny = qx - px, qy - py
-            c = nx * (px + qx) / 2 + ny * (py + qy) / 2
-            poly = _clip(poly, nx, ny, c, int(j))
-            if not poly:
-                break
-            reach = max(math.hypot(x - px, y - py) for x, y, _ in poly)
-        cells.append(poly)
-    return cells
-
-
 def _centre_of(positions) -> tuple[tuple[float, float], bool]:
     """The spherical mean of (lat, lon) positions; the North Pole (and True) when they ring it."""
     v = np.zeros(3)
@@ -198,13 +135,393 @@ def _coast_spot(board: Board, anchor, pid: str, coast: str) -> tuple[float, floa
     return x + dx / d * step, y + dy / d * step
 
 
+@dataclass
+class Geometry:
+    """Where everything of a board is drawn, in projected map units."""
+
+    anchor: dict[str, tuple[float, float]]  # province -> where its unit and label go
+    location: dict[str, tuple[float, float]]  # coast locations (stp/nc) -> where a fleet on it goes
+    outlines: dict[str, list[list[tuple[float, float]]]]  # province -> closed loops (holes run clockwise)
+    impassable: dict[str, list[list[tuple[float, float]]]]  # impassable places -> loops
+    borders: list[tuple[str, str, list[tuple[float, float]]]]  # (space, space, polyline) between two owners
+    frame: list[tuple[float, float]]
+    bounds: tuple[float, float, float, float]  # xmin, xmax, ymin, ymax
+    label_offset: dict[str, tuple[float, float]] = field(default_factory=dict)  # points
+    labels: dict[str, str] = field(default_factory=dict)
+    bridges: list[tuple[str, str]] = field(default_factory=list)
+    unmatched: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # borders the shapes could not show
+
+
+_GUARD = "#guard"
+
+
+class Diagram:
+    """The Voronoi diagram of owned seed points, from matplotlib's Delaunay triangulation (qhull).
+
+    Voronoi vertices are the triangles' circumcentres. A ring of guard points far outside the frame makes
+    every real cell closed. For each triangle t and each of its counter-clockwise edges i->j, the Voronoi
+    edge dual to i-j runs from the circumcentre of the triangle across that edge (u) to t's, with i on its
+    left: these half-edges, where i and j have different owners, outline each owner's region."""
+
+    def __init__(self, points: list[tuple[float, float]], owner: list[str], centre: tuple[float, float],
+                 radius: float) -> None:
+        from matplotlib.tri import Triangulation
+
+        pts, own, seen = [], [], set()
+        for (x, y), o in zip(points, owner):
+            key = (round(x, 9), round(y, 9))
+            if key not in seen:
+                seen.add(key)
+                pts.append((x, y))
+                own.append(o)
+        for k in range(96):
+            a = 2 * math.pi * k / 96
+            pts.append((centre[0] + 4 * radius * math.cos(a), centre[1] + 4 * radius * math.sin(a)))
+            own.append(_GUARD)
+        self.points = np.asarray(pts, dtype=float)
+        self.owner = own
+        tri = Triangulation(self.points[:, 0], self.points[:, 1])
+        self.triangles = tri.triangles
+        self.neighbors = tri.neighbors
+        p = self.points[self.triangles]
+        ax, ay, bx, by, cx, cy = p[:, 0, 0], p[:, 0, 1], p[:, 1, 0], p[:, 1, 1], p[:, 2, 0], p[:, 2, 1]
+        d = 2 * (ax * (by - cy) + bx * (cy - ay) + cx * (ay - by))
+        d = np.where(np.abs(d) < 1e-300, 1e-300, d)
+        a2, b2, c2 = ax * ax + ay * ay, bx * bx + by * by, cx * cx + cy * cy
+        self.vertices = np.column_stack(((a2 * (by - cy) + b2 * (cy - ay) + c2 * (ay - by)) / d,
+                                         (a2 * (cx - bx) + b2 * (ax - cx) + c2 * (bx - ax)) / d))
+        self.half: list[tuple[str, str, int, int]] = []  # (left owner, right owner, from vertex, to vertex)
+        self.joins: list[tuple[int, int, int, int]] = []  # same owner: (i, j, u, t)
+        own_arr = own
+        for t, (tri_pts, nbs) in enumerate(zip(self.triangles.tolist(), self.neighbors.tolist())):
+            for k in range(3):
+                i, j, u = tri_pts[k], tri_pts[(k + 1) % 3], nbs[k]
+                if u < 0:
+                    continue
+                if own_arr[i] != own_arr[j]:
+                    self.half.append((own_arr[i], own_arr[j], u, t))
+                elif i < j:
+                    self.joins.append((i, j, u, t))
+
+
+def _inside_frame(frame_shape: str, bounds, centre, radius):
+    if frame_shape == "disc":
+        return lambda x, y: math.hypot(x - centre[0], y - centre[1]) <= radius
+    x0, x1, y0, y1 = bounds
+    return lambda x, y: x0 <= x <= x1 and y0 <= y <= y1
+
+
+def _clip_segment(frame_shape: str, bounds, centre, radius):
+    """A function giving the parameter range [t0, t1] of a segment p->q inside the frame (None if outside)."""
+    if frame_shape == "disc":
+        def clip(p, q):
+            dx, dy = q[0] - p[0], q[1] - p[1]
+            fx, fy = p[0] - centre[0], p[1] - centre[1]
+            a = dx * dx + dy * dy
+            if a < 1e-30:
+                return None
+            b = 2 * (fx * dx + fy * dy)
+            c = fx * fx + fy * fy - radius * radius
+            disc = b * b - 4 * a * c
+            if disc <= 0:
+                return None
+            r = math.sqrt(disc)
+            t0, t1 = max(0.0, (-b - r) / (2 * a)), min(1.0, (-b + r) / (2 * a))
+            return (t0, t1) if t1 > t0 else None
+        return clip
+    x0, x1, y0, y1 = bounds
+
+    def clip(p, q):
+        t0, t1 = 0.0, 1.0
+        dx, dy = q[0] - p[0], q[1] - p[1]
+        for pp, qq in ((-dx, p[0] - x0), (dx, x1 - p[0]), (-dy, p[1] - y0), (dy, y1 - p[1])):
+            if pp == 0:
+                if qq < 0:
+                    return None
+                continue
+            t = qq / pp
+            if pp < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+        return (t0, t1) if t1 > t0 else None
+    return clip
+
+
+def _contacts(diagram: Diagram, clip) -> dict[frozenset, list]:
+    """Shared boundary of each pair of owners inside the frame: [length, x*length, y*length]."""
+    out: dict[frozenset, list] = {}
+    v = diagram.vertices
+    for a, b, u, t in diagram.half:
+        if a > b or _GUARD in (a, b):
+            continue
+        p, q = v[u], v[t]
+        span = clip(p, q)
+        if span is None:
+            continue
+        t0, t1 = span
+        length = math.hypot(q[0] - p[0], q[1] - p[1]) * (t1 - t0)
+        tm = (t0 + t1) / 2
+        acc = out.setdefault(frozenset((a, b)), [0.0, 0.0, 0.0])
+        acc[0] += length
+        acc[1] += (p[0] + tm * (q[0] - p[0])) * length
+        acc[2] += (p[1] + tm * (q[1] - p[1])) * length
+    return out
+
+
+def _fragments(diagram: Diagram, inside, first: dict[str, int]) -> list[tuple[str, list[int], list[int]]]:
+    """Pieces of a space cut off from the piece holding its position: (owner, main seeds, piece seeds)."""
+    n = len(diagram.points)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    v = diagram.vertices
+    for i, j, u, t in diagram.joins:
+        if math.dist(v[u], v[t]) > 1e-12 and (inside(*v[u]) or inside(*v[t])):
+            parent[find(i)] = find(j)
+    groups: dict[str, dict[int, list[int]]] = {}
+    for i, o in enumerate(diagram.owner):
+        if o != _GUARD and inside(*diagram.points[i]):
+            groups.setdefault(o, {}).setdefault(find(i), []).append(i)
+    out = []
+    for o, comps in groups.items():
+        if len(comps) > 1 and o in first:
+            root = find(first[o])
+            for r, members in comps.items():
+                if r != root and root in comps:
+                    out.append((o, comps[root], members))
+    return out
+
+
+def _segments_cross(p1, p2, p3, p4) -> bool:
+    def ccw(a, b, c):
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    return ccw(p1, p2, p3) * ccw(p1, p2, p4) < 0 and ccw(p3, p4, p1) * ccw(p3, p4, p2) < 0
+
+
+def _adjacency(board: Board) -> dict[str, set[str]]:
+    adjacent: dict[str, set[str]] = {p: set() for p in board.provinces}
+    for b in board.borders:
+        if b.kind == "bridge":
+            continue  # bridges are drawn as lines: the two ends need not touch
+        a, c = split_location(b.a)[0], split_location(b.b)[0]
+        if a != c:
+            adjacent[a].add(c)
+            adjacent[c].add(a)
+    return adjacent
+
+
+def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int = 10, debug: bool = False):
+    """Seeds whose Voronoi regions touch where the board has a border, and (nearly) only there.
+
+    Each space is the region nearest to its star: chains of seeds from its position (and its extra seeds)
+    half-way along each of its borders, drawn straight to the neighbour. Two bordering spaces then meet
+    half-way, and each space is one piece. Border lines that would cross others are left out, the most
+    crossed (then the longest) first: five spaces meeting at a point, as at the Bering Strait, cannot all
+    share edges in the plane. Where two spaces without a border still touch (across a four-sided face), a
+    chain of a space bordering both is run to their common edge; a few rounds of that, the best one kept.
+    Returns the seeds, their owners and the borders not shown."""
+    centre, radius, inside, clip = frame_info
+    adjacent = _adjacency(board)
+    points: dict[str, list[tuple[float, float]]] = {}
+    for xy, o in zip(seeds, owner):
+        points.setdefault(o, []).append(tuple(xy))
+    seeds, owner = list(seeds), list(owner)
+    first = {o: owner.index(o) for o in points}
+    spacing = 5.0 * pt
+
+    def chain(o: str, start, end, t1: float) -> None:
+        (x0, y0), (x1, y1) = start, end
+        n = max(1, int(math.ceil(math.hypot(x1 - x0, y1 - y0) * t1 / spacing)))
+        for k in range(1, n + 1):
+            t = t1 * k / n
+            seeds.append((x0 + t * (x1 - x0), y0 + t * (y1 - y0)))
+            owner.append(o)
+
+    for o, pts in points.items():  # a space's extra seeds are joined to its position
+        for extra in pts[1:]:
+            chain(o, pts[0], extra, 0.999)
+    links = {}
+    for a in sorted(adjacent):
+        for c in sorted(adjacent[a]):
+            if a < c:
+                links[(a, c)] = min(((p, q) for p in points[a] for q in points[c]), key=lambda pq: math.dist(*pq))
+    dropped = []
+    while True:  # leave out the border lines that cross others, the most crossed (then longest) first
+        crossings: dict[tuple[str, str], int] = {}
+        items = list(links.items())
+        for i, (e, (p1, p2)) in enumerate(items):
+            for f, (p3, p4) in items[i + 1:]:
+                if not set(e) & set(f) and _segments_cross(p1, p2, p3, p4):
+                    crossings[e] = crossings.get(e, 0) + 1
+                    crossings[f] = crossings.get(f, 0) + 1
+        if not crossings:
+            break
+        worst = max(crossings, key=lambda e: (crossings[e], math.dist(*links[e]), e))
+        dropped.append(worst)
+        del links[worst]
+    for (a, c), (p, q) in links.items():
+        chain(a, p, q, 0.47)
+        chain(c, q, p, 0.47)
+
+    tolerance = 2.0 * pt
+    best = None
+    for round_ in range(rounds + 1):
+        diagram = Diagram(seeds, owner, centre, radius)
+        contacts = _contacts(diagram, clip)
+        false = []
+        for pair, (length, sx, sy) in contacts.items():
+            a, c = tuple(pair)
+            if not (a.startswith("!") or c.startswith("!")) and c not in adjacent[a] and length > tolerance:
+                false.append((length, a, c, (sx / length, sy / length)))
+        pieces = _fragments(diagram, inside, first)
+        missing = [e for e in links if contacts.get(frozenset(e), [0.0])[0] <= 0]
+        score = sum(x[0] for x in false) / pt + 20 * len(pieces) + 20 * len(missing)
+        if debug:
+            print("round", round_, len(seeds), "false", sorted((round(x[0] / pt, 1), x[1], x[2]) for x in false),
+                  "fragments", [(o, len(p)) for o, _, p in pieces], "missing", missing)
+        if best is None or score < best[0]:
+            best = (score, diagram, len(seeds))
+        if not false:
+            break
+        arr = np.asarray(seeds)
+        by_owner: dict[str, list[int]] = {}
+        for i, o in enumerate(owner):
+            by_owner.setdefault(o, []).append(i)
+
+        def nearest(o: str, x: float, y: float) -> tuple[float, float]:
+            idx = by_owner[o]
+            j = idx[int(np.argmin(np.hypot(arr[idx, 0] - x, arr[idx, 1] - y)))]
+            return float(arr[j, 0]), float(arr[j, 1])
+
+        for _, a, c, (mx, my) in sorted(false, reverse=True):
+            candidates = (adjacent[a] & adjacent[c]) or (adjacent[a] | adjacent[c])
+            if candidates:
+                third = min(sorted(candidates), key=lambda o: math.dist(nearest(o, mx, my), (mx, my)))
+                chain(third, nearest(third, mx, my), (mx, my), 1.0)
+    diagram, n = best[1], best[2]
+    seeds, owner = seeds[:n], owner[:n]
+    # A piece of a space cut off from the rest (a chain that ran through a neighbour) joins the space
+    # around it.
+    for _ in range(3):
+        pieces = _fragments(diagram, inside, first)
+        if not pieces:
+            break
+        index = {}
+        for k, (xy, o) in enumerate(zip(seeds, owner)):
+            index.setdefault((round(xy[0], 9), round(xy[1], 9)), k)
+        around: dict[int, dict[str, int]] = {}
+        for a_, b_, u, t in diagram.half:
+            pass
+        nbrs: dict[int, set[int]] = {}
+        for tri_pts in diagram.triangles.tolist():
+            for k in range(3):
+                i, j = tri_pts[k], tri_pts[(k + 1) % 3]
+                nbrs.setdefault(i, set()).add(j)
+                nbrs.setdefault(j, set()).add(i)
+        for o, _, piece in pieces:
+            members = set(piece)
+            counts: dict[str, int] = {}
+            for i in piece:
+                for j in nbrs.get(i, ()):
+                    if j not in members and diagram.owner[j] not in (o, _GUARD):
+                        counts[diagram.owner[j]] = counts.get(diagram.owner[j], 0) + 1
+            if not counts:
+                continue
+            new_owner = max(sorted(counts), key=lambda k: counts[k])
+            for i in piece:
+                k = index.get((round(diagram.points[i][0], 9), round(diagram.points[i][1], 9)))
+                if k is not None and k >= len(first):
+                    owner[k] = new_owner
+        diagram = Diagram(seeds, owner, centre, radius)
+    return diagram, dropped
+
+
+def _smooth(diagram: Diagram, iterations: int = 4) -> np.ndarray:
+    """Voronoi vertices with the boundaries between owners smoothed (Laplacian, junctions kept), so the
+    chains of seeds leave no saw-tooth edges."""
+    v = diagram.vertices.copy()
+    links: dict[int, set[int]] = {}
+    for a, b, u, t in diagram.half:
+        if u != t:
+            links.setdefault(u, set()).add(t)
+            links.setdefault(t, set()).add(u)
+    movable = [k for k, ns in links.items() if len(ns) == 2]
+    if not movable:
+        return v
+    idx = np.array(movable)
+    nb = np.array([sorted(links[k]) for k in movable])
+    for _ in range(iterations):
+        v[idx] = 0.5 * v[idx] + 0.25 * (v[nb[:, 0]] + v[nb[:, 1]])
+    return v
+
+
+def _loops(diagram: Diagram, vertices: np.ndarray) -> dict[str, list[list[tuple[float, float]]]]:
+    """Each owner's region as closed loops of its boundary half-edges (the region on their left)."""
+    out_edges: dict[str, dict[int, list[int]]] = {}
+    for a, b, u, t in diagram.half:
+        if a != _GUARD:
+            out_edges.setdefault(a, {}).setdefault(u, []).append(t)
+    loops: dict[str, list] = {}
+    for o, edges in out_edges.items():
+        for start in list(edges):
+            while edges.get(start):
+                loop = [start]
+                cur = edges[start].pop()
+                guard = 0
+                while cur != start and guard < 100000:
+                    loop.append(cur)
+                    nxt = edges.get(cur)
+                    if not nxt:
+                        break
+                    cur = nxt.pop()
+                    guard += 1
+                if len(loop) >= 3:
+                    loops.setdefault(o, []).append([(float(vertices[k][0]), float(vertices[k][1])) for k in loop])
+    return loops
+
+
+def _border_lines(diagram: Diagram, vertices: np.ndarray, inside) -> list[tuple[str, str, list]]:
+    """The boundaries between two owners as polylines (each once)."""
+    segs: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for a, b, u, t in diagram.half:
+        if a < b and _GUARD not in (a, b) and u != t:
+            segs.setdefault((a, b), []).append((u, t))
+    out = []
+    for (a, b), edges in segs.items():
+        nxt = {u: t for u, t in edges}
+        prev = {t: u for u, t in edges}
+        done = set()
+        for u, t in edges:
+            if u in done:
+                continue
+            start = u
+            while start in prev and prev[start] not in done and prev[start] != u:
+                start = prev[start]
+            line = [start]
+            done.add(start)
+            cur = nxt.get(start)
+            while cur is not None and cur not in done:
+                line.append(cur)
+                done.add(cur)
+                cur = nxt.get(cur)
+            if cur is not None and cur == start:
+                line.append(start)
+            pts = [(float(vertices[k][0]), float(vertices[k][1])) for k in line]
+            if len(pts) >= 2 and any(inside(*p) for p in pts):
+                out.append((a, b, pts))
+    return out
+
+
 def _drawing(board: Board) -> dict[str, Any]:
     raw = getattr(board, "raw", None) or {}
     return dict(raw.get("drawing") or {})
-
-
-def _loc_key(location: str) -> str:
-    return location
 
 
 def geometry(board: Board) -> Geometry:
@@ -215,7 +532,7 @@ def geometry(board: Board) -> Geometry:
     return cache["geometry"]
 
 
-def _build_geometry(board: Board) -> Geometry:
+def _build_geometry(board: Board, debug: bool = False) -> Geometry:
     spec = _drawing(board)
     proj_spec = dict(spec.get("projection") or {})
     positioned = all(p.position is not None for p in board.provinces.values())
@@ -234,18 +551,14 @@ def _build_geometry(board: Board) -> Geometry:
         anchor = {pid: (float(layout[pid][0]) * 40, float(layout[pid][1]) * 40) for pid in board.provinces}
         project = None  # type: ignore[assignment]
 
-    seeds: list[tuple[float, float]] = []
-    owner: list[str] = []
-    for pid, xy in anchor.items():
-        seeds.append(xy)
-        owner.append(pid)
+    seeds: list[tuple[float, float]] = list(anchor.values())
+    owner: list[str] = list(anchor)
     if project is not None:
         for pid, extra in (spec.get("seeds") or {}).items():
-            if str(pid) not in board.provinces:
-                continue
-            for latlon in extra or []:
-                seeds.append(project(latlon))
-                owner.append(str(pid))
+            if str(pid) in board.provinces:
+                for latlon in extra or []:
+                    seeds.append(project(latlon))
+                    owner.append(str(pid))
         for entry in spec.get("impassable") or []:
             name = str(entry.get("name", "impassable"))
             for latlon in entry.get("seeds") or ([entry["pos"]] if "pos" in entry else []):
@@ -257,36 +570,45 @@ def _build_geometry(board: Board) -> Geometry:
     frame_spec = dict(spec.get("frame") or {})
     shape = str(frame_spec.get("shape", "disc" if polar else "rectangle"))
     if shape == "disc":
-        cx, cy = frame_spec.get("centre", (0.0, 0.0)) if project is None else (0.0, 0.0)
+        cx, cy = (0.0, 0.0) if project is not None else (float(np.mean(xs)), float(np.mean(ys)))
         if "centre" in frame_spec and project is not None:
             cx, cy = project(frame_spec["centre"])
-        radius = float(frame_spec.get("radius", max(math.hypot(x - cx, y - cy) for x, y in seeds) * 1.08))
-        frame = [(cx + radius * math.cos(2 * math.pi * k / 240), cy + radius * math.sin(2 * math.pi * k / 240))
-                 for k in range(240)]
+        radius = float(frame_spec.get("radius", max(math.hypot(x - cx, y - cy) for x, y in seeds) * 1.06))
+        frame = [(cx + radius * math.cos(2 * math.pi * k / 360), cy + radius * math.sin(2 * math.pi * k / 360))
+                 for k in range(360)]
+        bounds = (cx - radius, cx + radius, cy - radius, cy + radius)
     else:
         m = frame_spec.get("margin", 2.0)
         ml, mr, mb, mt = (m, m, m, m) if isinstance(m, (int, float)) else (float(v) for v in m)
         x0, x1, y0, y1 = min(xs) - ml, max(xs) + mr, min(ys) - mb, max(ys) + mt
         frame = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
-    fx = [x for x, _ in frame]
-    fy = [y for _, y in frame]
-    bounds = (min(fx), max(fx), min(fy), max(fy))
+        bounds = (x0, x1, y0, y1)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        radius = math.hypot(x1 - x0, y1 - y0) / 2
+    inside = _inside_frame(shape, bounds, (cx, cy), radius)
+    clip = _clip_segment(shape, bounds, (cx, cy), radius)
+    pt = (bounds[1] - bounds[0]) / (FIG_WIDTH_IN * 72.0)
 
-    raw_cells = voronoi_cells(seeds, frame)
-    cells: dict[str, list] = {}
-    impassable: dict[str, list] = {}
-    segments = []
-    for i, poly in enumerate(raw_cells):
-        if not poly:
-            continue
-        target = impassable if owner[i].startswith("!") else cells
-        target.setdefault(owner[i].lstrip("!") if owner[i].startswith("!") else owner[i], []).append(
-            [(x, y) for x, y, _ in poly])
-        for k, (x, y, label) in enumerate(poly):
-            if label < 0 or label < i or owner[label] == owner[i]:
-                continue
-            nx_, ny_, _ = poly[(k + 1) % len(poly)]
-            segments.append((owner[i], owner[label], (x, y), (nx_, ny_)))
+    if spec.get("fit_borders", True):
+        diagram, dropped = _fit_borders(board, seeds, owner, ((cx, cy), radius, inside, clip), pt, debug=debug)
+    else:
+        diagram, dropped = Diagram(seeds, owner, (cx, cy), radius), []
+    vertices = _smooth(diagram)
+    loops = _loops(diagram, vertices)
+    outlines = {o: ls for o, ls in loops.items() if not o.startswith("!")}
+    impassable = {o[1:]: ls for o, ls in loops.items() if o.startswith("!")}
+    borders = _border_lines(diagram, vertices, inside)
+
+    adjacent = _adjacency(board)
+    contacts = _contacts(diagram, clip)
+    unmatched = {
+        "not touching": sorted((a, c) for a in adjacent for c in adjacent[a]
+                               if a < c and contacts.get(frozenset((a, c)), [0.0])[0] <= 0),
+        "touching": sorted(tuple(sorted(pair)) for pair, (length, _, _) in contacts.items()
+                           if not any(o.startswith("!") for o in pair)
+                           and next(iter(pair - {min(pair)}), None) not in adjacent.get(min(pair), ())
+                           and length > 2.0 * pt),
+    }
 
     location = {}
     if project is not None:
@@ -299,12 +621,12 @@ def _build_geometry(board: Board) -> Geometry:
     label_case = str(spec.get("label_case", "id"))
     labels = {}
     for pid in board.provinces:
-        text = pid.title() if label_case == "title" else (pid.upper() if label_case == "upper" else pid)
-        labels[pid] = text
+        labels[pid] = pid.title() if label_case == "title" else (pid.upper() if label_case == "upper" else pid)
     labels.update({str(k): str(v) for k, v in (spec.get("labels") or {}).items()})
     offsets = {str(k): (float(v[0]), float(v[1])) for k, v in (spec.get("label_offsets") or {}).items()}
     bridges = [(split_location(b.a)[0], split_location(b.b)[0]) for b in board.borders if b.kind == "bridge"]
-    return Geometry(anchor, location, cells, impassable, segments, frame, bounds, offsets, labels, bridges)
+    return Geometry(anchor, location, outlines, impassable, borders, frame, bounds, offsets, labels, bridges,
+                    unmatched)
 
 
 # ----- results (the JSON report) -------------------------------------------------------------------------------
@@ -396,11 +718,11 @@ def _known(board: Board, location: str) -> bool:
 class MapStyle:
     """Sizes in points (1/72 inch; the picture is 10 inches wide)."""
 
-    unit: float = 7.2  # half the width of a unit silhouette
-    label: float = 7.2  # label font size
-    centre: float = 3.0  # radius of a supply-centre marker
-    label_gap: float = 10.5  # from a space's anchor down to its label's centre
-    dislodged_offset: tuple[float, float] = (11.0, 8.0)
+    unit: float = 8.0  # half the width of a unit silhouette
+    label: float = 7.6  # label font size
+    centre: float = 3.2  # radius of a supply-centre marker
+    label_gap: float = 11.0  # from a space's anchor down to its label's centre
+    dislodged_offset: tuple[float, float] = (12.0, 9.0)
 
 
 class _Painter:
@@ -474,14 +796,16 @@ class _Painter:
         frame = Polygon(self.geo.frame, closed=True, facecolor=TERRAIN_FILL["sea"], edgecolor="none", zorder=0)
         frame.set_gid("frame")
         ax.add_patch(frame)
+        self.clip = frame
         for name, polys in self.geo.impassable.items():
-            patch = PathPatch(_compound(polys), facecolor=IMPASSABLE_FILL, edgecolor="#A09A90", hatch="...",
+            patch = PathPatch(_compound(polys), facecolor=IMPASSABLE_FILL, edgecolor="#A09A90", hatch="....",
                               linewidth=0, zorder=1)
             _hatch_colour(patch, "#A09A90")
             patch.set_gid(f"impassable-{_id(name)}")
+            patch.set_clip_path(frame)
             ax.add_patch(patch)
         for pid in self.board.provinces:
-            polys = self.geo.cells.get(pid)
+            polys = self.geo.outlines.get(pid)
             if not polys:
                 continue
             surface = self.board.surface(pid, self.season)
@@ -491,8 +815,9 @@ class _Painter:
                                   zorder=1)
                 _hatch_colour(patch, ICE_HATCH)
             else:
-                patch = PathPatch(_compound(polys), facecolor=fill, edgecolor="none", linewidth=0, zorder=1)
+                patch = PathPatch(_compound(polys), facecolor=fill, edgecolor=fill, linewidth=0.3, zorder=1)
             patch.set_gid(f"space-{_id(pid)}")
+            patch.set_clip_path(frame)
             ax.add_patch(patch)
         outline = Polygon(self.geo.frame, closed=True, facecolor="none", edgecolor="#4A4A48", linewidth=1.4,
                           zorder=6)
@@ -505,8 +830,10 @@ class _Painter:
         return self.board.surface(owner, self.season)
 
     def _draw_borders(self) -> None:
+        from matplotlib.collections import LineCollection
+
         groups: dict[str, list] = {}
-        for a, b, p, q in self.geo.segments:
+        for a, b, line in self.geo.borders:
             sa, sb = sorted((self._surface(a), self._surface(b)))
             if "impassable" in (sa, sb):
                 kind = "coast" if "sea" in (sa, sb) else "land"
@@ -518,16 +845,15 @@ class _Painter:
                 kind = "coast"
             else:
                 kind = "ice"
-            groups.setdefault(kind, []).append((p, q))
-        from matplotlib.collections import LineCollection
-
+            groups.setdefault(kind, []).append(line)
         for kind in ("water", "ice", "land", "coast"):
             if kind not in groups:
                 continue
             colour, width = BORDER_STYLE[kind]
             lc = LineCollection(groups[kind], colors=colour, linewidths=width, zorder=3 if kind != "coast" else 4,
-                                capstyle="round")
+                                capstyle="round", joinstyle="round")
             lc.set_gid(f"borders-{kind}")
+            lc.set_clip_path(self.clip)
             self.ax.add_collection(lc)
 
     def _draw_bridges(self) -> None:
@@ -541,7 +867,7 @@ class _Painter:
         x, y = self.geo.anchor[pid]
         dx, dy = self.geo.label_offset.get(pid, (0.0, 0.0))
         text = self.geo.labels.get(pid, pid)
-        half = _text_width(text, self.style.label) / 2
+        half = _text_width(text, self.style.label, bold=True) / 2
         return x + (dx + half + self.style.centre + 2.2) * self.pt, y + (dy - self.style.label_gap) * self.pt
 
     def _draw_centres(self) -> None:
@@ -564,7 +890,7 @@ class _Painter:
             dx, dy = self.geo.label_offset.get(pid, (0.0, 0.0))
             surface = self.board.surface(pid, self.season)
             t = self.ax.text(x + dx * self.pt, y + (dy - self.style.label_gap) * self.pt, self.geo.labels[pid],
-                             ha="center", va="center", fontsize=self.style.label, zorder=8,
+                             ha="center", va="center", fontsize=self.style.label, zorder=9.8,
                              color=SEA_TEXT if surface == "sea" else TEXT,
                              fontstyle="italic" if surface == "sea" else "normal",
                              fontweight="bold" if p.centre else "normal")
@@ -836,8 +1162,18 @@ def _id(text: str) -> str:
 
 
 def _text_width(text: str, size: float, bold: bool = False) -> float:
-    """A rough width of DejaVu Sans text in points (for laying out the legend)."""
-    return len(text) * size * (0.66 if bold else 0.6)
+    """The width of text in points, as matplotlib lays it out with its bundled DejaVu Sans."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    key = (text, size, bold)
+    if key not in _WIDTHS:
+        prop = FontProperties(family="DejaVu Sans", weight="bold" if bold else "normal", size=size)
+        _WIDTHS[key] = float(TextPath((0, 0), text, size=size, prop=prop).get_extents().width) if text.strip() else 0.0
+    return _WIDTHS[key]
+
+
+_WIDTHS: dict[tuple[str, float, bool], float] = {}
 
 
 def _rc() -> dict[str, Any]:

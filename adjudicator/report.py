@@ -128,8 +128,8 @@ def game_result_text(board: Any, result: Any) -> str:
     """The report of another game's turn: each order or step with its outcome and reason, then the trace."""
     lines = [f"{board.title}", "=" * len(board.title), ""]
     for r in result.report:
-        who = f"{r.power}: " if r.power else ""
-        lines.append(f"  {who}{r.text:<40} {_MARK.get(r.status, r.status):<8} {r.reason}")
+        order = f"{r.power}: {r.text}" if r.power else r.text
+        lines.append(f"  {order:<48} {_MARK.get(r.status, r.status):<8} {r.reason}")
     if result.trace:
         lines += ["", "What happened:"] + [f"  {t}" for t in result.trace]
     for key, value in result.summary.items():

@@ -149,9 +149,6 @@ class PhaseInput:
         return PhaseInput(self.state, orders, [peer_text(o) for o in orders], self.retreats)
 
 
-_BOARD: Board | None = None
-
-
 def peer_text(entry: tuple[str, str]) -> str:
     return peer_order(parse_order(load_variant("standard"), entry[1]))
 
@@ -307,14 +304,17 @@ def _retreat_orders(board: Board, state: GameState, rng: random.Random, odd: flo
                 bad = [loc for loc in graph.successors(d.unit.location) if f"{unit} R {loc}" not in texts]
                 choice = rng.random()
                 if bad and choice < 0.5:
-                    oddities[len(out)] = "retreat-not-allowed"
-                    out.append((power, f"{unit} R {rng.choice(sorted(bad))}"))
+                    label, text = "retreat-not-allowed", f"{unit} R {rng.choice(sorted(bad))}"
                 elif choice < 0.75:
-                    oddities[len(out)] = "retreat-twice"
-                    out.append((power, rng.choice(texts)))
+                    label, text = "retreat-twice", rng.choice(texts)
                 else:
-                    oddities[len(out)] = "retreat-support"
-                    out.append((power, f"{unit} H"))
+                    label, text = "retreat-hold", f"{unit} H"
+                # before or after the unit's other order (if it has one)
+                where = len(out) - 1 if out and out[-1][1].split()[:2] == text.split()[:2] and rng.random() < 0.5 \
+                    else len(out)
+                oddities = {(j + 1 if j >= where else j): lab for j, lab in oddities.items()}
+                oddities[where] = label
+                out.insert(where, (power, text))
     return out, oddities
 
 
@@ -434,14 +434,17 @@ def random_orders(board: Board, state: GameState, rng: random.Random, odd: float
 
 # ----- the two engines ----------------------------------------------------------------------------------
 def run_ours(board: Board, inp: PhaseInput) -> tuple[PhaseResult, float]:
-    """This engine: parse every order from its text, adjudicate. Returns the result and the seconds taken."""
-    t0 = time.perf_counter()
-    orders = [parse_order(board, text).with_power(power, text=text) for power, text in inp.orders]
-    result = adjudicate(board, inp.state, orders)
-    return result, time.perf_counter() - t0
-
-
-_PEER_GAME: Any = None
+    """This engine: parse every order from its text, adjudicate. Returns the result and the seconds taken
+    (the cyclic garbage collector is paused while timing, for both engines: its pauses land on whichever
+    engine happens to run when they come; garbage is collected between phases)."""
+    gc.disable()
+    try:
+        t0 = time.perf_counter()
+        orders = [parse_order(board, text).with_power(power, text=text) for power, text in inp.orders]
+        result = adjudicate(board, inp.state, orders)
+        return result, time.perf_counter() - t0
+    finally:
+        gc.enable()
 
 
 def peer_position(board: Board, inp: PhaseInput) -> Any:
@@ -455,7 +458,8 @@ def peer_position(board: Board, inp: PhaseInput) -> Any:
     game.set_current_phase(peer_phase_code(state.phase))
     for power in board.powers:
         units = [peer_unit(u.type, u.location) for u in state.units.values() if u.power == power]
-        units += ["*" + peer_unit(d.unit.type, d.unit.location) for d in state.dislodged.values() if d.unit.power == power]
+        units += ["*" + peer_unit(d.unit.type, d.unit.location) for d in state.dislodged.values()
+                  if d.unit.power == power]
         game.set_units(peer_power(power), units, reset=True)
         game.set_centers(peer_power(power), [peer_loc(c) for c, o in state.owners.items() if o == power], reset=True)
     if state.phase.type == "Retreat":
@@ -465,14 +469,17 @@ def peer_position(board: Board, inp: PhaseInput) -> Any:
     return game
 
 
-def run_peer(game: Any, inp: PhaseInput) -> float:
+def run_peer(game: Any, orders: dict[str, list[str]]) -> float:
     """The peer: set every power's orders, process. Returns the seconds taken."""
-    t0 = time.perf_counter()
-    for power, orders in inp.peer_orders.items():
-        if orders:
-            game.set_orders(power, orders)
-    game.process()
-    return time.perf_counter() - t0
+    gc.disable()
+    try:
+        t0 = time.perf_counter()
+        for power, texts in orders.items():
+            game.set_orders(power, texts)
+        game.process()
+        return time.perf_counter() - t0
+    finally:
+        gc.enable()
 
 
 # ----- outcomes -----------------------------------------------------------------------------------------
@@ -533,26 +540,330 @@ def peer_outcome(game: Any) -> Outcome:
 
 
 # ----- classification of differences --------------------------------------------------------------------
-# Each class: (key, explained?, description). See benchmarks/README.md for the evidence behind each.
-CLASSES = {
-    "civil-disorder": (True, "adjustment: missing removals made by the DATC 2023 civil-disorder rule (farthest from "
-                             "the nearest owned centre, any moves) where the peer uses the older rule (distance to "
-                             "a home centre, fleets by sea only)"),
-    "unexplained": (False, "not explained"),
+# A difference is explained when a rule the two engines are known to treat differently accounts for all of
+# it: the phase is adjudicated again with that rule emulated (on this engine's side: the orders rewritten the
+# way the peer reads them; or on the peer's side: the orders this engine refuses taken away from the peer)
+# and the two positions then agree. Every class is documented in benchmarks/README.md; a class not listed in
+# EXPLAINED (for example the peer refusing an order that this engine's legal-order list offers) counts as
+# unexplained until someone looks at it.
+EXPLAINED = {
+    "explicit-convoy-fallback":
+        "DATC 4.A.3/6.G.8: an army ordered 'via convoy' to an adjacent province that no fleet is ordered to convoy "
+        "moves over land in the peer (the DATC v2 preference); DATC v3.0 (this engine): the move fails",
+    "civil-disorder":
+        "DATC 4.D.8/6.J: missing removals; this engine uses the 2023 rule (distance to the nearest owned centre, "
+        "moves over land and sea alike), the peer the older one (distance to a home centre, fleets by sea only)",
+    "several-orders":
+        "DATC 4.D.3: a unit given several different orders holds in this engine (DATC preference c); the peer "
+        "keeps the last order it accepts",
+    "peer-refuses[wrong-unit-type]":
+        "DATC 4.C.2: an order naming the wrong unit type is carried out by this engine (type ignored, the "
+        "preference); the peer refuses it",
+    "peer-refuses[build-no-type]":
+        "DATC 4.C.3: a build without unit type in an inland centre builds an army in this engine (preference c); "
+        "the peer refuses it",
+    "refused-by-us[extra-build]":
+        "DATC 4.D.4/4.D.7: too many build orders; this engine executes adjustment orders top to bottom, a Waive "
+        "taking one build like a build order does (the first legal orders count); the peer drops Waive orders "
+        "while builds are ordered",
+    "peer-bug:via-self-dislodgement":
+        "peer bug 1 (benchmarks/README.md): for a move written with VIA, the peer counts a support given by the "
+        "power of the unit attacked towards dislodging it (DATC 6.D.12 forbids it)",
+    "peer-bug:convoy-retreats":
+        "peer bug 2 (benchmarks/README.md): a unit dislodged by a convoyed army may, in the peer, retreat to every "
+        "neighbour, occupied or left empty by a standoff (DATC 6.H.6)",
+    "peer-refuses[army-coast]":
+        "DATC 4.B.6/6.B.12: an army move naming a coast is carried out by this engine (coast ignored); the peer "
+        "refuses it",
 }
 
+# Odd orders that are expected to change nothing (both engines refuse them, or both read them alike).
+_ORDER_KINDS = ("hold", "move", "support", "convoy")
 
-def classify(board: Board, inp: PhaseInput, result: PhaseResult, ours: Outcome, peer: Outcome, game: Any) -> str:
-    """The class of a difference (a key of CLASSES)."""
-    state = inp.state
-    if state.phase.type == "Adjustment":
-        cd = [r for r in result.report if r.status == "default" and r.text.startswith("remove")]
-        if cd:
-            cd_powers = {r.unit.power for r in cd}
-            changed = {x[0] for x in ours.units ^ peer.units}
-            if changed <= cd_powers and len(ours.units) == len(peer.units) and ours.centres == peer.centres:
-                return "civil-disorder"
+
+def _parsed(board: Board, orders: list[tuple[int, str, str]]) -> list[tuple[int, str, Order]]:
+    return [(i, power, parse_order(board, text)) for i, power, text in orders]
+
+
+def ours_with(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]]) -> PhaseResult:
+    """This engine on the input's position with other orders ((index, power, text) triples)."""
+    parsed = [parse_order(board, text).with_power(power, text=text, line=i) for i, power, text in orders]
+    return adjudicate(board, inp.state, parsed)
+
+
+def peer_with(board: Board, inp: PhaseInput, keep: set[int] | None) -> Outcome:
+    game = peer_position(board, inp)
+    run_peer(game, inp.peer_orders(keep))
+    return peer_outcome(game)
+
+
+def peer_refused(board: Board, inp: PhaseInput) -> set[int]:
+    """The orders the peer refuses when given, each alone, on this position."""
+    refused = set()
+    for i, ((power, _), text) in enumerate(zip(inp.orders, inp.peer)):
+        if text == "WAIVE":
+            continue
+        game = peer_position(board, inp)
+        game.set_orders(peer_power(power), [text])
+        if not game.get_orders(peer_power(power)):
+            refused.add(i)
+    return refused
+
+
+def our_refused(result: PhaseResult) -> set[int]:
+    """The orders (by index, from `ours_with`) this engine refuses: illegal, or not for a unit of the power (an
+    order that is one of several different orders to a unit is not refused: the unit holds because of it)."""
+    return {r.line for r in result.report if r.line is not None and r.status in ("illegal", "ignored")
+            and "several different orders" not in r.reason}
+
+
+def _fallback(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: dict) -> list | None:
+    """The peer's reading of 4.A.3: 'via convoy' to an adjacent province with no convoy ordered goes by land."""
+    season = inp.state.phase.season
+    parsed = _parsed(board, orders)
+    out, changed = [], False
+    for (i, power, text), (_, _, o) in zip(orders, parsed):
+        if o.kind == "move" and o.via_convoy and (o.unit.type or ARMY) == ARMY \
+                and board.can_move(ARMY, o.unit.province, o.dest, season):
+            fleets = []
+            for _, p, c in parsed:
+                unit = inp.state.units.get(c.unit.province) if c.unit else None
+                if c.kind == "convoy" and c.target.province == o.unit.province and c.dest == o.dest \
+                        and unit is not None and unit.power == p and unit.type == FLEET:
+                    fleets.append(c.unit.province)
+            if not board.convoy_route_exists(o.unit.province, o.dest, season, fleets):
+                text = text.replace(" via convoy", "")
+                changed = True
+        out.append((i, power, text))
+    return out if changed else None
+
+
+def _last_order(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: dict) -> list | None:
+    """The peer's reading of 4.D.3: of several orders to one unit, the last one it accepts counts."""
+    if inp.state.phase.type != "Movement":
+        return None
+    refused = ctx.peer_refused
+    last: dict[tuple[str, str], int] = {}
+    count: Counter = Counter()
+    for (i, power, text), (_, _, o) in zip(orders, _parsed(board, orders)):
+        unit = inp.state.units.get(o.unit.province) if o.unit else None
+        if unit is None or unit.power != power:
+            continue
+        count[(power, o.unit.province)] += 1
+        if i not in refused:
+            last[(power, o.unit.province)] = i
+    keys = {k for k, n in count.items() if n > 1}
+    if not keys:
+        return None
+    out = []
+    for (i, power, text), (_, _, o) in zip(orders, _parsed(board, orders)):
+        key = (power, o.unit.province) if o.unit else None
+        if key in keys and last.get(key) != i:
+            continue
+        out.append((i, power, text))
+    return out
+
+
+def old_civil_disorder(board: Board, state: GameState, power: str, candidates: list[Unit]) -> list[Unit]:
+    """The units a power loses in civil disorder by the peer's (pre-2023) rule, worked out independently here:
+    farthest from any of its home centres (owned or not) first, armies counting moves over any border and fleets
+    only fleet moves; on a tie fleets first, then by the peer's unit name (`A BUD` < `A VIE`)."""
+    season = state.phase.season
+    homes = set(board.home_centres(power))
+
+    def distance(unit: Unit) -> int:
+        if not homes:
+            return 99999
+        graph = board.army_moves(season) if unit.type == ARMY else board.fleet_moves(season)
+        if unit.type == ARMY:
+            neighbours = lambda loc: board.graph.adj[loc]  # noqa: E731
+        else:
+            neighbours = graph.successors
+        seen, frontier, d = {unit.location}, [unit.location], 0
+        while frontier:
+            if any(split_location(loc)[0] in homes for loc in frontier):
+                return d
+            nxt = []
+            for loc in frontier:
+                for n in neighbours(loc):
+                    if n not in seen:
+                        seen.add(n)
+                        nxt.append(n)
+            frontier, d = nxt, d + 1
+        return 99999
+
+    return sorted(candidates, key=lambda u: (-distance(u), u.type != FLEET, peer_unit(u.type, u.location)))
+
+
+def _civil_disorder(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: Any) -> list | None:
+    """The removals the peer made by its civil-disorder rule, ordered explicitly, when they are exactly what that
+    rule (worked out independently by `old_civil_disorder`) removes."""
+    if inp.state.phase.type != "Adjustment":
+        return None
+    result = ours_with(board, inp, orders)
+    defaulted = Counter(r.unit.power for r in result.report if r.status == "default" and r.text.startswith("remove"))
+    if not defaulted:
+        return None
+    peer_units = set(ctx.peer.units)
+    by_order = {u.province for u in result.removed} - {r.unit.province for r in result.report
+                                                       if r.status == "default" and r.unit is not None}
+    extra = []
+    for power, missing in defaulted.items():
+        left = [u for u in inp.state.units_of(power) if u.province not in by_order]
+        expected = set(old_civil_disorder(board, inp.state, power, left)[:missing])
+        removed_by_peer = {u for u in left if (u.power, u.type, u.location) not in peer_units}
+        if removed_by_peer != expected:
+            return None  # the peer did something its own rule does not say
+        extra += [(-1, power, f"Remove {u.type} {u.location}") for u in sorted(expected)]
+    return orders + extra
+
+
+def _drop_peer_refused(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: dict) -> list | None:
+    """The orders the peer refuses, taken away from this engine's orders too."""
+    drop = ctx.peer_refused - ctx.our_refused
+    if not drop:
+        return None
+    return [(i, p, t) for i, p, t in orders if i not in drop]
+
+
+_TRANSFORMS = [("explicit-convoy-fallback", _fallback), ("peer-refuses", _drop_peer_refused),
+               ("several-orders", _last_order), ("civil-disorder", _civil_disorder)]
+
+
+def _via_self_supports(board: Board, inp: PhaseInput) -> set[int]:
+    """Supports, by the power whose unit stands in the destination, for a move the peer reads with VIA: the
+    peer counts them towards dislodging that unit (peer bug 1 in benchmarks/README.md)."""
+    parsed = [parse_order(board, t) for _, t in inp.orders]
+    via = {(o.unit.province, o.dest) for (p, _), o, pt in zip(inp.orders, parsed, inp.peer)
+           if o.kind == "move" and pt.endswith(" VIA")}
+    out = set()
+    for i, ((power, _), o) in enumerate(zip(inp.orders, parsed)):
+        if o.kind == "support" and o.dest and (o.target.province, o.dest) in via:
+            defender = inp.state.units.get(o.dest)
+            supporter = inp.state.units.get(o.unit.province)
+            if defender is not None and supporter is not None and supporter.power == power == defender.power:
+                out.add(i)
+    return out
+
+
+def _normalised_peer(board: Board, inp: PhaseInput, game: Any, result: PhaseResult) -> Outcome:
+    """The peer's position with its retreat options cleaned of occupied and standoff provinces (peer bug 2 in
+    benchmarks/README.md: after a convoyed attack it offers every neighbour); when that leaves no retreat at
+    all, the peer's (needless) retreat phase is played out with no orders, as its game would go on."""
+    raw = peer_outcome(game)
+    occupied = {split_location(loc)[0] for _, _, loc in raw.units}
+    contested = set(result.contested)
+    by_convoy = set()  # the dislodged units whose attacker the peer moved by convoy
+    for unit, site in getattr(game, "dislodged", {}).items():
+        attacker = next((u for u in game.command if u[2:5] == site[:3] and game.command[u][0] == "-"), None)
+        if attacker and game._is_moving_via_convoy(attacker):
+            by_convoy.add(our_loc(unit.split()[1]))
+    dislodged = set()
+    for power, t, loc, options in raw.dislodged:
+        if loc not in by_convoy:
+            dislodged.add((power, t, loc, options))
+            continue
+        kept = tuple(o for o in options if split_location(o)[0] not in occupied | contested)
+        if kept:
+            dislodged.add((power, t, loc, kept))
+    if dislodged == set(raw.dislodged):
+        return raw
+    if not dislodged and game.phase_type == "R":
+        game.process()
+        return peer_outcome(game)
+    return Outcome(raw.units, frozenset(dislodged), raw.centres, raw.phase)
+
+
+class _Context:
+    """What the classifier learns about a phase, computed when first needed."""
+
+    def __init__(self, board: Board, inp: PhaseInput, peer: Outcome):
+        self.board, self.inp, self.peer = board, inp, peer
+        self._peer_refused: set[int] | None = None
+        self._our_refused: set[int] | None = None
+
+    @property
+    def peer_refused(self) -> set[int]:
+        if self._peer_refused is None:
+            self._peer_refused = peer_refused(self.board, self.inp)
+        return self._peer_refused
+
+    @property
+    def our_refused(self) -> set[int]:
+        if self._our_refused is None:
+            orders = [(i, p, t) for i, (p, t) in enumerate(self.inp.orders)]
+            self._our_refused = our_refused(ours_with(self.board, self.inp, orders))
+        return self._our_refused
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, key)
+
+
+def classify(board: Board, inp: PhaseInput, result: PhaseResult, ours: Outcome, peer: Outcome) -> str:
+    """The class of a difference: the rules (emulated) that account for all of it, or `unexplained`."""
+    from itertools import combinations
+
+    orders = [(i, p, t) for i, (p, t) in enumerate(inp.orders)]
+    ctx = _Context(board, inp, peer)
+
+    def label(name: str) -> str:
+        if name == "peer-refuses":
+            idx = ctx.peer_refused - ctx.our_refused
+        elif name == "refused-by-us":
+            idx = ctx.our_refused - ctx.peer_refused
+        else:
+            return name
+        kinds = sorted({inp.odd.get(i, "legal") for i in idx})
+        return f"{name}[{','.join(kinds)}]"
+
+    def peer_variants():
+        """(names, peer outcome) for the peer run as it is and with its known bugs and refusals taken out."""
+        all_orders = set(range(len(inp.orders)))
+        via_self = _via_self_supports(board, inp)
+        yield [], None, False
+        yield ["peer-bug:convoy-retreats"], None, True
+        if via_self:
+            yield ["peer-bug:via-self-dislodgement"], all_orders - via_self, False
+            yield ["peer-bug:via-self-dislodgement", "peer-bug:convoy-retreats"], all_orders - via_self, True
+        if ctx.our_refused - ctx.peer_refused:
+            keep = all_orders - (ctx.our_refused - ctx.peer_refused)
+            yield ["refused-by-us"], keep, False
+            yield ["refused-by-us", "peer-bug:convoy-retreats"], keep, True
+            if via_self:
+                yield ["refused-by-us", "peer-bug:via-self-dislodgement"], keep - via_self, False
+
+    cache: dict[tuple, Outcome] = {}
+
+    def peer_outcome_for(keep: set[int] | None, normalise: bool, ours_result: PhaseResult) -> Outcome:
+        key = (None if keep is None else frozenset(keep), normalise)
+        if key not in cache:
+            game = peer_position(board, inp)
+            run_peer(game, inp.peer_orders(keep))
+            cache[key] = _normalised_peer(board, inp, game, ours_result) if normalise else peer_outcome(game)
+        return cache[key]
+
+    for size in range(0, len(_TRANSFORMS) + 1):
+        for combo in combinations(_TRANSFORMS, size):
+            current, used = orders, []
+            for name, transform in combo:
+                changed = transform(board, inp, current, ctx)
+                if changed is None:
+                    break
+                current, used = changed, used + [name]
+            else:
+                mine_result = ours_with(board, inp, current) if used else result
+                mine = our_outcome(mine_result) if used else ours
+                for names, keep, normalise in peer_variants():
+                    if not used and not names:
+                        continue
+                    if mine == peer_outcome_for(keep, normalise, mine_result):
+                        return "+".join([label(n) for n in used] + [label(n) for n in names])
     return "unexplained"
+
+
+def explained(cls: str) -> bool:
+    """Whether every part of a class is a documented rule difference."""
+    return all(part in EXPLAINED for part in cls.split("+"))
 
 
 # ----- case files ---------------------------------------------------------------------------------------
@@ -620,11 +931,11 @@ class Stats:
 
     @property
     def unexplained(self) -> int:
-        return sum(n for kind in self.differences.values() for cls, n in kind.items() if not CLASSES[cls][0])
+        return sum(n for kind in self.differences.values() for cls, n in kind.items() if not explained(cls))
 
 
 def play(board: Board, stats: Stats, rng: random.Random, years: int, movement_budget: int | None,
-         keep_examples: int = 5, memory_sample: int = 0) -> None:
+         odd: float = 0.0, keep_examples: int = 3, memory_sample: int = 0) -> None:
     """One random game: every phase adjudicated by both engines, continued from this engine's result."""
     state = opening_state(board)
     last_year = state.phase.year + years - 1
@@ -632,18 +943,18 @@ def play(board: Board, stats: Stats, rng: random.Random, years: int, movement_bu
     while state.phase.year <= last_year:
         if movement_budget is not None and len(stats.ours["Movement"]) >= movement_budget:
             return
-        inp = random_orders(board, state, rng)
+        inp = random_orders(board, state, rng, odd)
         kind = state.phase.type
         result, t_ours = run_ours(board, inp)
         game = peer_position(board, inp)
-        t_peer = run_peer(game, inp)
+        t_peer = run_peer(game, inp.peer_orders())
         stats.ours[kind].append(t_ours)
         stats.peer[kind].append(t_peer)
         if len(stats.samples[kind]) < memory_sample:
             stats.samples[kind].append(inp)
         ours, peer = our_outcome(result), peer_outcome(game)
         if ours != peer:
-            cls = classify(board, inp, result, ours, peer, game)
+            cls = classify(board, inp, result, ours, peer)
             stats.differences[kind][cls] += 1
             if len(stats.examples[cls]) < keep_examples:
                 stats.examples[cls].append((inp, result, ours.diff(peer)))
@@ -660,7 +971,7 @@ def peak_memory(board: Board, inputs: list[PhaseInput]) -> tuple[int, int]:
         gc.collect()
         tracemalloc.start()
         tracemalloc.reset_peak()
-        run_peer(game, inp)
+        run_peer(game, inp.peer_orders())
         best_peer = max(best_peer, tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
         gc.collect()
@@ -700,7 +1011,7 @@ def report(board: Board, stats: Stats, out: Path | None, memory: dict[str, tuple
     for kind in PHASE_TYPES:
         for cls, n in sorted(stats.differences[kind].items()):
             total[cls] += n
-            lines.append(f"  {kind:<11} {cls:<28} {n:>6}  ({'explained' if CLASSES[cls][0] else 'UNEXPLAINED'})")
+            lines.append(f"  {kind:<11} {cls:<44} {n:>6}  ({'explained' if explained(cls) else 'UNEXPLAINED'})")
     if not total:
         lines.append("  (none)")
     if out is not None and stats.examples:
@@ -708,12 +1019,50 @@ def report(board: Board, stats: Stats, out: Path | None, memory: dict[str, tuple
         for cls, examples in stats.examples.items():
             for i, (inp, result, diff) in enumerate(examples, 1):
                 name = f"{cls} {i} ({inp.state.phase})"
-                comments = [f"Difference with the diplomacy package ({cls}): {CLASSES[cls][1]}.",
-                            "POSTSTATE is this engine's result; the peer's differs by:"] + [f"  {d}" for d in diff]
-                (out / f"{cls}_{i}.txt").write_text(case_text(board, inp, result, name, comments), encoding="utf-8")
+                odd = [f"odd order ({label}): {inp.orders[j][0]}: {inp.orders[j][1]}" for j, label in sorted(inp.odd.items())]
+                why = "; ".join(EXPLAINED.get(part, f"{part}: not explained") for part in cls.split("+"))
+                comments = [f"Difference with the diplomacy package ({cls}): {why}.",
+                            "POSTSTATE is this engine's result; the peer's differs by:"] + [f"  {d}" for d in diff] + odd
+                (out / f"{_file_name(cls)}_{i}.txt").write_text(case_text(board, inp, result, name, comments), encoding="utf-8")
         lines.append(f"case files of the first differences of each class: {out}")
     lines.append(f"unexplained differences: {stats.unexplained}")
     return lines
+
+
+def check_cases(paths: list[str]) -> int:
+    """Run case files through both engines and print where the peer's position differs from this engine's
+    (and from the case's expected position, which is this engine's when the case passes)."""
+    from adjudicator.cases.runner import build_state, collect_files, run_case
+    from adjudicator.cases.datc import read_cases
+
+    board = load_variant("standard")
+    differing = 0
+    for path in collect_files(paths):
+        for case in read_cases(path):
+            notes: list[str] = []
+            state = build_state(board, case, notes)
+            orders = [(board.power_names.lookup_lenient(line.power)[0], line.text) for line in case.get("ORDERS")]
+            inp = PhaseInput(state, orders, [peer_order(parse_order(board, t)) for _, t in orders])
+            if state.phase.type == "Retreat":
+                occupied = set(state.units)
+                inp.retreats = {p: retreat_options(board, state.phase.season, d, occupied, state.contested)
+                                for p, d in state.dislodged.items()}
+            outcome = run_case(case)
+            result, _ = run_ours(board, inp)
+            game = peer_position(board, inp)
+            run_peer(game, inp.peer_orders())
+            diff = our_outcome(result).diff(peer_outcome(game))
+            verdict = "passes" if outcome.passed else "FAILS"
+            print(f"{path}: {case.name}: this engine {verdict} the case; the peer "
+                  + ("agrees" if not diff else "differs:"))
+            for line in diff:
+                print(f"    {line}")
+            differing += bool(diff)
+    return differing
+
+
+def _file_name(cls: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in cls)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -722,10 +1071,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--phases", type=int, default=None, help="stop after this many movement phases")
     ap.add_argument("--years", type=int, default=10, help="years per game (default 10)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--odd", type=float, default=0.1,
+                    help="chance per power and phase of one odd order (illegal, foreign, repeated, badly written; "
+                         "DATC chapter 4) besides the legal ones (default 0.1; 0: legal orders only)")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out", help="where difference cases go")
     ap.add_argument("--memory-sample", type=int, default=100,
                     help="phases of each type measured for peak memory (separately from timing; 0: skip)")
+    ap.add_argument("--cases", nargs="+", metavar="PATH",
+                    help="instead: run these case files through both engines and show where the peer differs")
     args = ap.parse_args(argv)
+    if args.cases:
+        check_cases(args.cases)
+        return 0
     if args.games is None and args.phases is None:
         args.games = 10
     try:
@@ -742,7 +1099,7 @@ def main(argv: list[str] | None = None) -> int:
             break
         if args.phases is not None and len(stats.ours["Movement"]) >= args.phases:
             break
-        play(board, stats, rng, args.years, args.phases, memory_sample=args.memory_sample)
+        play(board, stats, rng, args.years, args.phases, odd=args.odd, memory_sample=args.memory_sample)
     memory = {k: peak_memory(board, v) for k, v in stats.samples.items() if v}
     elapsed = time.perf_counter() - started
     for line in report(board, stats, args.out, memory):

@@ -7,7 +7,7 @@ cases:
     prestate: {...}            # the state, as the game file writes it (omitted: the game's initial state)
     orders: |
       USA: move 1 ship from A to B; move 1 ship from B to C
-    poststate: {...}           # the expected state; only the keys given are compared
+    poststate: {...}           # the expected state; only the keys given are compared (null: must be absent)
     results:                   # optional: expected outcome of each report line, in order
       - {status: succeeds}
       - {status: illegal, reason: moved twice}     # reason: a part of the reason text
@@ -66,7 +66,8 @@ def _differences(expected: Any, actual: Any, where: str) -> list[str]:
         out = []
         for key, value in expected.items():
             if key not in actual:
-                out.append(f"{where}/{key}: expected {value!r}, missing")
+                if value is not None:  # an expected null means "absent"
+                    out.append(f"{where}/{key}: expected {value!r}, missing")
             else:
                 out += _differences(value, actual[key], f"{where}/{key}")
         return out

@@ -16,7 +16,7 @@ import networkx as nx
 
 from adjudicator.errors import VariantError
 from adjudicator.names import NameIndex
-from adjudicator.yamlio import line_of
+from adjudicator.yamlio import line_of, plain
 
 KINDS = ("polar", "sea", "coastal")
 DEPOSITS = ("gas", "oil", "concretions")
@@ -95,7 +95,8 @@ class Board:
     country_names: NameIndex
     law_names: NameIndex
     source: str | None = None
-    rulebook: dict[str, Any] = field(default_factory=dict)
+    rulebook: dict[str, Any] = field(default_factory=dict)  # the counts found, checked against the file's
+    raw: dict[str, Any] = field(default_factory=dict)  # the variant file's data, plain (the API shows it)
 
     def __hash__(self) -> int:  # boards are cached by identity (the parser cache needs hashing)
         return id(self)
@@ -112,6 +113,11 @@ class Board:
     def china(self) -> str:
         """The one country that is not an Arctic region country (its ships move north automatically)."""
         return next(c for c in self.countries.values() if not c.arctic).id
+
+    @property
+    def pole(self) -> str:
+        """The polar sector."""
+        return next(s.id for s in self.sectors.values() if s.is_polar)
 
     @property
     def arctic_countries(self) -> list[str]:
@@ -367,4 +373,4 @@ def load_board(data: dict, source: str | None = None) -> Board:
     return Board(str(data.get("name", "arctic2019")), str(data.get("title", "2019: The ARCTIC")),
                  str(data.get("rules", "arctic2019")), countries, laws, str(data["start_law"]), majority, fee, last_turn,
                  {str(k): int(v) for k, v in ring_cost.items()}, sectors, graph,
-                 NameIndex.build(entries), country_names, law_names, source, rulebook)
+                 NameIndex.build(entries), country_names, law_names, source, rulebook, plain(data))

@@ -30,7 +30,7 @@ class Context:
     state: State
     fleet: Fleet
     decisions: dict[str, Keep] = field(default_factory=dict)  # sector -> the owner's decision
-    used: dict[str, list[str]] = field(default_factory=dict)  # sector -> what the decision did
+    used: dict[str, list[tuple[bool, str]]] = field(default_factory=dict)  # sector -> (done as asked, what)
     trace: list[str] = field(default_factory=list)
 
     def snapshot(self) -> tuple:

@@ -85,9 +85,9 @@ def platform_after_change(ctx: Context, sector: str, old: str | None, new: str |
             payee = "the bank (China has no treasury)"  # "all payments to China go to the bank" (B19)
         p.legal = True
         note = f"{p.owner} pays ${fee} to {payee}: the protected platform in {sector} becomes legal under {ctx.name(new)}"
-        ctx.used.setdefault(sector, []).append(note)
+        ctx.used.setdefault(sector, []).append((True, note))
         return [note]
-    if decision is None:
+    if decision is None:  # P12: no payment without the owner's word
         why = f"{p.owner} did not say to keep it ('keep platform in {sector}' pays ${fee})"
     elif not decision.pay:
         why = f"{p.owner} declines to pay ${fee}"
@@ -95,8 +95,8 @@ def platform_after_change(ctx: Context, sector: str, old: str | None, new: str |
         why = f"{p.owner} cannot pay ${fee} (has ${cash})"
     del state.platforms[sector]
     note = (f"{p.owner}'s protected platform in {sector} is destroyed: {ctx.name(new)} takes the sector and {why}")
-    if decision is not None:
-        ctx.used.setdefault(sector, []).append(note)
+    if decision is not None:  # carried out when declined, failed when the owner could not pay
+        ctx.used.setdefault(sector, []).append((not decision.pay, note))
     return [note]
 
 

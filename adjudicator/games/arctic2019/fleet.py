@@ -10,7 +10,7 @@ Tag = tuple[bool, bool]  # (moved this turn, attacked a platform this turn)
 FRESH: Tag = (False, False)
 
 # Which ships a step uses first, when several kinds could serve.
-MOVE_FIRST: list[Tag] = [(False, True), (False, False)]  # B21: ships that attacked a platform move first
+MOVE_FIRST: list[Tag] = [(False, True), (False, False)]  # B21, P5: ships that attacked a platform move first
 ATTACK_FIRST: list[Tag] = [(True, False), (False, False)]  # ships that have moved attack first (keeps moves)
 ARRIVED: list[Tag] = [(True, True), (True, False)]
 ANY: list[Tag] = [(False, False), (False, True), (True, False), (True, True)]

@@ -49,7 +49,7 @@ def move(ctx: Context, step: Move) -> Outcome:
     notes = [f"{ships_text(n, ctx.adjective(c))} {src} -> {dst} ({board.adjacency_kind(src, dst)})"]
     cause: dict[str, Any] = {"moved": n, "from": src, "to": dst}
     holder = controller(board, ctx.state, dst)
-    if board.sectors[dst].is_polar and holder is not None and holder != c:
+    if board.sectors[dst].is_polar and holder is not None and holder != c:  # Chinese ships too (P9)
         k = min(n, fleet.count(dst, holder))
         if k:  # "attacks are mandatory in the polar sector" (no conflict needed; control unchanged by the attack)
             fleet.take(dst, c, k, ARRIVED)
@@ -99,10 +99,11 @@ def defence(ctx: Context, sector: str, attacker: str) -> tuple[int, str, dict[st
     neutral: dict[str, int] = {}
     if holder is not None:  # an illegal platform has no country defending its sector, hence no neutral ships
         for country in ctx.fleet.countries(sector):
+            # P8: judged in the sector
             if country not in (attacker, holder) and not in_conflict(board, state, country, holder, sector):
                 neutral[country] = ctx.fleet.count(sector, country)
     parts = [f"{'legal' if p.legal else 'illegal'} platform {base}"]
-    parts += [f"{ships_text(k, 'neutral ' + ctx.adjective(country))} {k}" for country, k in neutral.items()]
+    parts += [ships_text(k, "neutral " + ctx.adjective(country)) for country, k in neutral.items()]
     return base + sum(neutral.values()), " + ".join(parts), neutral
 
 
@@ -127,7 +128,7 @@ def platform_attack(ctx: Context, step: PlatformAttack) -> Outcome:
                       f"which controls {s}, is not in conflict with {ctx.name(c)}", controller=holder)
     total = fleet.count(s, c)
     able = fleet.count(s, c, can_attack)
-    n = step.ships if step.ships is not None else able
+    n = step.ships if step.ships is not None else able  # P6: without a number, every able ship
     if total == 0 or (step.ships is not None and total < step.ships):
         raise Refused("no_ships", f"no ships: {ctx.name(c)} has {ships_text(total)} in {board.sector_name(s)}"
                       + (f", not {step.ships}" if step.ships is not None else ""), have=total)
@@ -135,7 +136,7 @@ def platform_attack(ctx: Context, step: PlatformAttack) -> Outcome:
         raise Refused("platform_attack_used",
                       f"already attacked: only {able} of {ctx.name(c)}'s {ships_text(total)} in {s} may still attack "
                       f"a platform; a ship attacks a platform before or after its move, not both", able=able)
-    defenders = fleet.count(s, holder) if holder is not None else 0
+    defenders = fleet.count(s, holder) if holder is not None else 0  # P7: cleared by ship attacks first
     if defenders:
         raise Refused("defenders_present",
                       f"defenders present: {ships_text(defenders, ctx.adjective(holder))} in {s} must first be "

@@ -153,9 +153,10 @@ def parse_sheet(board: Board, text: str, file: str | None = None) -> list[Step]:
             step = parser.parse(rest, line=number, file=file, column_offset=rest_offset)
             step = replace(step, text=rest.strip(), line=number)
             if isinstance(step, Keep):
-                steps.append(replace(step, player=player, country=None))
+                text = f"{player}: {step.text}" if player else step.text
+                steps.append(replace(step, player=player, country=None, text=text))
             elif player is not None:
-                raise _unknown_country(board, player, file, number, offset)
+                raise _unknown_country(board, player, file, number, offset + len(piece) - len(piece.lstrip()))
             elif isinstance(step, EndTurn):
                 if prefix_country is not None:
                     raise OrderError("the end of the turn is no country's step; write 'end of turn' alone",
@@ -188,9 +189,7 @@ def _prefix(board: Board, piece: str, offset: int, line: int, file: str | None
 
 
 def _unknown_country(board: Board, name: str, file: str | None, line: int, offset: int) -> AdjudicatorError:
-    try:
-        board.country_names.lookup(name, "country")
-    except (UnknownName, AmbiguousName) as exc:
-        return OrderError(f"{exc.message}; countries are {', '.join(c.name for c in board.countries.values())}",
-                          file=file, line=line, column=offset + 1, suggestions=exc.suggestions)
-    raise AssertionError("unreachable")  # pragma: no cover
+    """The error for a prefix that names no country (before a step that is a country's)."""
+    countries = ", ".join(c.name for c in board.countries.values())
+    return OrderError(f"unknown country {name!r}; countries are {countries}", file=file, line=line,
+                      column=offset + 1, suggestions=board.country_names.suggest(name))

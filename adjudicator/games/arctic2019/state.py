@@ -28,7 +28,7 @@ from typing import Any
 
 from adjudicator.errors import StateError
 from adjudicator.names import AmbiguousName, UnknownName
-from adjudicator.yamlio import line_of
+from adjudicator.yamlio import line_of, plain
 
 from .board import Board
 
@@ -219,7 +219,7 @@ def state_from_data(board: Board, data: Any, file: str | None = None) -> State:
     history = data.get("history") or []
     if not isinstance(history, list):
         raise r.fail("history must be a list", data, "/history")
-    state.history = _plain(history)
+    state.history = plain(history)
     return state
 
 
@@ -271,7 +271,7 @@ def _read_control(r: _Reader, state: State, data: dict, gone: str | None) -> Non
             raise r.fail("Norway has joined the EU: its control markers are EU markers now", raw, pointer)
         state.control[sector] = country
         given[sector] = str(sector_key)
-    kind = sea_control_now(board, state)
+    kind = sea_control_now(board, state)  # P11: under laws A and B the law decides
     if kind == "ships":
         return
     for sector in non_coastal(board):
@@ -307,8 +307,8 @@ def _read_platforms(r: _Reader, state: State, data: dict, gone: str | None) -> N
             raise r.fail(f"{board.sector_name(sector)} has no deposit: no platform can stand there", node, pointer)
         if sector in state.platforms:
             raise r.fail(f"two platforms in {board.sector_name(sector)}: a sector has at most one", node, pointer)
-        owner = str(entry["owner"]).strip()
-        if not owner or entry["owner"] is None:
+        owner = "" if entry["owner"] is None else str(entry["owner"]).strip()
+        if not owner:
             raise r.fail("a platform's owner is a player's name", node, pointer + "/owner")
         protector = entry.get("protected_by")
         if protector is not None:
@@ -317,7 +317,7 @@ def _read_platforms(r: _Reader, state: State, data: dict, gone: str | None) -> N
                 raise r.fail("only lobbyists of Arctic region countries protect platforms", node, pointer)
             if protector == gone:
                 raise r.fail("Norway has joined the EU: its lobbyists no longer protect platforms", node, pointer)
-        legal_now = s.is_coastal or controller(board, state, sector) is not None
+        legal_now = s.is_coastal or controller(board, state, sector) is not None  # P10
         legal = entry.get("legal", legal_now)
         if not isinstance(legal, bool):
             raise r.fail("legal must be true or false", node, pointer + "/legal")
@@ -379,17 +379,6 @@ def _read_politics(r: _Reader, state: State, data: dict, start: State, gone: str
     raw_cash = r.mapping(data.get("cash"), data, "/cash", "cash (player -> money)")
     for player, money in raw_cash.items():
         state.cash[str(player)] = r.number(money, raw_cash, f"/cash/{player}", f"{player}'s cash")
-
-
-def _plain(value: Any) -> Any:
-    """YAML line-tracking containers back to plain dicts, lists and strings."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
-    return value
 
 
 # --- writing ---------------------------------------------------------------------------------------------

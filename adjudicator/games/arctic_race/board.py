@@ -120,7 +120,8 @@ def _fail(message: str, source: str | None, node: Any, fallback: Any = None) -> 
 def _mapping(data: Any, key: str, source: str | None) -> dict:
     value = data.get(key)
     if not isinstance(value, dict):
-        raise _fail(f"`{key}` must be a mapping (see shared/boards/arctic-race-board.md section 6)", source, value, data)
+        raise _fail(f"`{key}` must be a mapping (see shared/boards/arctic-race-board.md section 6)", source, value,
+                    data)
     return value
 
 

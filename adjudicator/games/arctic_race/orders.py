@@ -65,6 +65,7 @@ class Turn:
     tokens: tuple[str, ...] = ()  # new holders of the start token, in order (R16)
     text: str = ""  # as written, after the player prefix
     line: int | None = None
+    body_column: int = 0  # where the text after the player's name begins (1-based)
 
     def describe(self) -> str:
         """The turn in canonical words."""
@@ -153,7 +154,7 @@ class _ToSteps(Transformer):
         action = next(v for k, v in parts if k == "action")
         return Turn(player, card, action["action"], action.get("racer"), action.get("backward", False),
                     action.get("destination"), tuple(v for k, v in parts if k == "roll"),
-                    tuple(v for k, v in parts if k == "token"), text=str(children[0].end_column))
+                    tuple(v for k, v in parts if k == "token"), body_column=children[0].end_column)
 
     def setup_players(self, children):
         return SetupPart("players", tuple(self._player(t) for t in children if t.type == "PLAYER"))
@@ -200,6 +201,6 @@ def parse_steps(board: RaceBoard, text: str, file: str | None = None) -> list[St
     for piece, line, offset in split_steps(text):
         step: Any = parser.parse(piece, line=line, file=file, column_offset=offset)
         if isinstance(step, Turn):  # the report shows the turn without its player prefix, as Diplomacy's does
-            piece = piece[int(step.text) - 1:].lstrip(" \t:")
+            piece = piece[step.body_column - 1:].lstrip(" \t:")
         steps.append(replace(step, text=piece, line=line))
     return steps

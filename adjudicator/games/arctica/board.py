@@ -4,6 +4,7 @@ the line of the problem."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ BONUS_KINDS = ("bp", "cards", "wheels", "flora")  # what a bonus can give (arcti
 COST_KINDS = ("flora", "cards")  # what a cost can take: Release-Zone Flora, cards from the hand
 STEP_KINDS = ("melt", "majority", "events")  # the End of Round steps this engine resolves, in rulebook order
 TOKEN_DESTINATIONS = ("release",)  # where a tile choice may send the token
+PLAYER_NAME = re.compile(r"[^\W\d_][\w'’-]*")  # one word, so `Name:` starts a player's order (AR8)
 
 
 @dataclass(frozen=True)
@@ -333,7 +335,9 @@ def load_board(data: dict, source: str | None = None) -> Board:
                   _int(data.get("hand_limit", 10), "hand_limit", source, data, 1),
                   _int(data.get("tokens_per_group", 6), "tokens_per_group", source, data, 1), faces, regions,
                   sections, tiles, subregions, spaces, lines, rounds, setup, _circle_graph(clockwise),
-                  _space_graph(spaces, lines), _names(raw_groups, sections, spaces, regions, subregions))
+                  _space_graph(spaces, lines),
+                  _names(raw_groups, sections, {str(k): [str(x) for x in (v or {}).get("spellings") or []]
+                                                for k, v in raw_sections.items()}, spaces, regions, subregions))
     return board
 
 
@@ -367,7 +371,10 @@ def _load_setup(raw: dict, sections, tiles, regions, groups, faces, rounds, sour
     start_bp = {int(n): tuple(int(v) for v in values) for n, values in _mapping(raw, "start_bp", source, raw).items()}
     players = []
     for p in _list(raw, "players", source, raw):
-        players.append(Seat(str(p.get("name")), _ref(p.get("start_group"), groups, "group", source, p)))
+        name = str(p.get("name") if isinstance(p, dict) else p)
+        if not PLAYER_NAME.fullmatch(name) or name in (s.name for s in players):
+            raise _fail(f"setup player {name!r}: one word, different from the others", source, p)
+        players.append(Seat(name, _ref(p.get("start_group"), groups, "group", source, p)))
     if len(players) not in start_bp:
         raise _fail(f"setup.start_bp has no line for {len(players)} players", source, raw)
     return Setup(tile_order, face_of, tokens, stacks, start_tile,
@@ -395,15 +402,15 @@ def _space_graph(spaces: dict[str, Space], lines: dict[str, Line]) -> nx.Graph:
     return graph
 
 
-def _names(raw_groups, sections, spaces, regions, subregions) -> dict[str, NameIndex]:
-    """Spellings orders may use for each kind of name."""
+def _names(raw_groups, sections, section_spellings, spaces, regions, subregions) -> dict[str, NameIndex]:
+    """Spellings orders may use for each kind of name (ids, display names, and any `spellings` in the file)."""
     group_entries = []
     for gid, raw in raw_groups.items():
         spellings = [str(s) for s in (raw or {}).get("spellings") or []]
         group_entries.append((str(gid), str((raw or {}).get("name", gid)), [str(gid), *spellings]))
     return {
         "group": NameIndex.build(group_entries),
-        "section": NameIndex.build((s, s, [s, f"section {s[1:]}" if s[1:].isdigit() else s]) for s in sections),
+        "section": NameIndex.build((s, s, [s, *section_spellings.get(s, [])]) for s in sections),
         "space": NameIndex.build((s, s, [s]) for s in spaces),
         "region": NameIndex.build((r, v.name, [r, v.name]) for r, v in regions.items()),
         "subregion": NameIndex.build((s, s, [s]) for s in subregions),

@@ -12,7 +12,7 @@ from adjudicator.games.arctica.board import Board
 from adjudicator.games.arctica.bonuses import pay
 from adjudicator.games.arctica.orders import SUPPLY, Event, Flight
 from adjudicator.games.arctica.refusals import Refused
-from adjudicator.games.arctica.rounds import begin_step, card_shows
+from adjudicator.games.arctica.rounds import begin_step, card_shows, token_regions
 from adjudicator.games.arctica.state import State, Token
 from adjudicator.names import AmbiguousName, UnknownName
 
@@ -32,7 +32,7 @@ def _tile(board: Board, state: State, event: Event) -> tuple[int, str]:
     name = board.regions[event.region].name
     if not card_shows(board, state, "events"):
         raise Refused("no-events-this-round", f"the End of Round card of round {state.round} shows no Events")
-    drawn = state.region_tokens[state.round - 1] if state.round <= len(state.region_tokens) else []
+    drawn = token_regions(state)
     if event.region not in drawn:
         raise Refused("region-not-drawn", f"round {state.round}'s Double Region token shows "
                                           f"{' and '.join(board.regions[r].name for r in drawn)}, not {name}")

@@ -7,13 +7,15 @@ flights of an event are the `flee` lines that follow its `event` line.
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass, field, replace
 from typing import Union
 
 from lark import Token as LarkToken, Transformer
 
 from adjudicator.errors import OrderError
-from adjudicator.games.arctica.board import Board
+from adjudicator.games.arctica.board import PLAYER_NAME, Board
 from adjudicator.grammar_tools import GrammarParser, alternation
 
 SUPPLY = "supply"
@@ -101,10 +103,13 @@ class NextRound:
 
 
 Order = Union[Migration, Colony, Flight, Melt, Majority, Event, NextRound]
+PLAYER_ORDERS = (Migration, Colony, Flight)
+_PLAYER_PREFIX = re.compile(rf"\s*({PLAYER_NAME.pattern})\s*:")  # `Remi:` before a player's order
+_NAME_THEN_ACTION = re.compile(rf"\s*({PLAYER_NAME.pattern})\s+(?:migrat|coloni|colony|flee)", re.IGNORECASE)
 
 # What each terminal means to a player, for "expected ..." messages.
 _WORDS = {
-    "PLAYER": "a player's name", "COLON": "':'", "COMMA": "','", "MIGRATE": "'migrate'", "COLONY": "'colony'",
+    "COLON": "':'", "COMMA": "','", "MIGRATE": "'migrate'", "COLONY": "'colony'",
     "FLEE": "'flee'", "MOVES": "'moves'", "FROM": "'from'", "ON": "'on'", "TO": "'to'", "AND": "'and'",
     "THEN": "'then'", "RETURN": "'return'", "STAY": "'stay'", "SUPPLY": "'supply'", "MELT": "'melt'",
     "MAJORITY": "'majority'", "EVENT": "'event'", "DOTS": "'dots'", "NEXT": "'next round'", "ROUND": "'round'",
@@ -140,26 +145,17 @@ class _ToOrder(Transformer):
     def migrate(self, children):
         numbers = self._tokens(children, "INT")
         allowance = int(numbers[0]) if numbers else DEFAULT_ALLOWANCE
-        return ("migrate", allowance, tuple(c for c in children if isinstance(c, Move)))
+        return Migration("", allowance, tuple(c for c in children if isinstance(c, Move)))
 
     def colony(self, children):
-        return ("colony", self._name("group", self._tokens(children, "GROUP")[0]),
-                tuple(self._name("space", t) for t in self._tokens(children, "SPACE")))
+        return Colony("", self._name("group", self._tokens(children, "GROUP")[0]),
+                      tuple(self._name("space", t) for t in self._tokens(children, "SPACE")))
 
     def flight(self, children):
         to = self._tokens(children, "SECTION")
-        return ("flight", self._name("group", self._tokens(children, "GROUP")[0]),
-                self._name("space", self._tokens(children, "SPACE")[0]),
-                self._name("section", to[0]) if to else SUPPLY, self._choice(children))
-
-    def player_order(self, children):
-        player = str(children[0])
-        kind, *rest = children[-1]
-        if kind == "migrate":
-            return Migration(player, rest[0], rest[1])
-        if kind == "colony":
-            return Colony(player, rest[0], rest[1])
-        return Flight(player, *rest)
+        return Flight("", self._name("group", self._tokens(children, "GROUP")[0]),
+                      self._name("space", self._tokens(children, "SPACE")[0]),
+                      self._name("section", to[0]) if to else SUPPLY, self._choice(children))
 
     def melt(self, children):
         return Melt()
@@ -180,26 +176,37 @@ class _ToOrder(Transformer):
         return NextRound()
 
 
+@functools.lru_cache(maxsize=None)
 def _parser(board: Board) -> GrammarParser:
     """The (cached) grammar of a board: its names become the GROUP, SECTION, SPACE, REGION, SUBREGION terminals."""
-    cached = getattr(board, "_order_parser", None)
-    if cached is None:
-        kinds = {"GROUP": "group", "SECTION": "section", "SPACE": "space", "REGION": "region", "SUBREGION": "subregion"}
-        terminals = {t: alternation(board.names[k].all_spellings()) for t, k in kinds.items()}
-        cached = GrammarParser("arctica", terminals, _ToOrder(board), {t: board.names[k] for t, k in kinds.items()},
-                               _WORDS)
-        board._order_parser = cached  # the board is not frozen; one parser per loaded board
-    return cached
+    kinds = {"GROUP": "group", "SECTION": "section", "SPACE": "space", "REGION": "region", "SUBREGION": "subregion"}
+    terminals = {t: alternation(board.names[k].all_spellings()) for t, k in kinds.items()}
+    return GrammarParser("arctica", terminals, _ToOrder(board), {t: board.names[k] for t, k in kinds.items()}, _WORDS)
 
 
 def parse_order(board: Board, text: str, line: int | None = None, file: str | None = None,
                 column_offset: int = 0) -> Order:
-    """One order or step; an OrderError names the column, what was expected, and close names."""
-    order = _parser(board).parse(text, line=line, file=file, column_offset=column_offset)
-    text = text.strip()
-    if isinstance(order, (Migration, Colony, Flight)):  # the report names the player apart
-        text = text.split(":", 1)[1].strip()
-    return replace(order, text=text, line=line)
+    """One order (`<Player>: <action>`) or step; an OrderError names the column, what was expected, and
+    close names."""
+    where = {"file": file, "line": line}
+    prefix = _PLAYER_PREFIX.match(text)
+    missing_colon = None if prefix else _NAME_THEN_ACTION.match(text)
+    if missing_colon:
+        raise OrderError(f"a ':' is missing after the player's name, like '{missing_colon.group(1)}: "
+                         f"{text[missing_colon.end(1):].strip()}'", column=column_offset + missing_colon.end(1) + 1,
+                         **where)
+    body, shift = (text[prefix.end():], prefix.end()) if prefix else (text, 0)
+    lead = len(body) - len(body.lstrip())
+    order = _parser(board).parse(body.strip(), column_offset=column_offset + shift + lead, **where)
+    if isinstance(order, PLAYER_ORDERS):
+        if not prefix:
+            raise OrderError(f"whose order is {body.strip()!r}? Start it with the player's name, like "
+                             f"'Remi: {body.strip()}'", column=column_offset + 1, **where)
+        return replace(order, player=prefix.group(1), text=body.strip(), line=line)
+    if prefix:
+        raise OrderError(f"{body.strip()!r} is an End of Round step, not a player's order: write it without "
+                         f"'{prefix.group(1)}:'", column=column_offset + 1, **where)
+    return replace(order, text=text.strip(), line=line)
 
 
 def parse_sheet(board: Board, text: str, file: str | None = None) -> list[Order]:

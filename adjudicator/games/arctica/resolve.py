@@ -103,6 +103,7 @@ class _Turn:
         for i, flight in enumerate(order.flights):
             if refused is None:
                 self.report.append(OrderResult(flight.player, flight.text, SUCCEEDS, outcome[i], line=flight.line))
+                self.trace.append(f"{flight.player}: {outcome[i]}")
             elif refused.index == i:
                 self.report.append(OrderResult(flight.player, flight.text, ILLEGAL, refused.reason, line=flight.line,
                                                cause={"code": refused.code}))

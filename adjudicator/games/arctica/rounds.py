@@ -20,11 +20,14 @@ def card_shows(board: Board, state: State, kind: str) -> bool:
     return kind in board.rounds[state.round].steps
 
 
+def token_regions(state: State) -> list[str]:
+    """The two regions of this round's Double Region token (none after the last token)."""
+    return list(state.region_tokens[state.round - 1]) if state.round <= len(state.region_tokens) else []
+
+
 def scored_regions(board: Board, state: State) -> list[str]:
     """The regions whose majority is checked this round: the Double Region token's, or all."""
-    if board.rounds[state.round].scored == "all":
-        return list(board.regions)
-    return list(state.region_tokens[state.round - 1]) if state.round <= len(state.region_tokens) else []
+    return list(board.regions) if board.rounds[state.round].scored == "all" else token_regions(state)
 
 
 def begin_step(board: Board, state: State, kind: str, region: str | None = None) -> None:
@@ -47,5 +50,6 @@ def next_round(board: Board, state: State) -> str:
     state.end_steps = []
     card = board.rounds[state.round]
     regions = scored_regions(board, state)
-    return (f"round {state.round} begins: majorities {'/'.join(map(str, card.majority))} in "
-            f"{' and '.join(board.regions[r].name for r in regions)}")
+    names = [board.regions[r].name for r in regions]
+    where = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"round {state.round} begins: majorities {'/'.join(map(str, card.majority))} in {where}"

@@ -21,19 +21,17 @@ A token is written `<player> <group>`. Numbers left out are 0; keys left out tak
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from adjudicator.errors import StateError
-from adjudicator.games.arctica.board import STEP_KINDS, Board
+from adjudicator.games.arctica.board import PLAYER_NAME, STEP_KINDS, Board
 from adjudicator.names import AmbiguousName, NameIndex, UnknownName
 from adjudicator.yamlio import line_of
 
 MELTED = "melted"
 NUMBERS = ("bp", "hand", "flora", "wheels", "wheel_flora")
 POOLS = ("release", "supply")
-PLAYER_NAME = re.compile(r"[^\W\d_][\w'’-]*")
 RESERVED = {"melt", "melts", "melting", "majority", "majorities", "event", "events", "next"}  # step keywords
 
 

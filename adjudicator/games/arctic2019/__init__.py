@@ -1,0 +1,55 @@
+"""2019: The ARCTIC: ship movement, conflicts, China's automatic move and the Arctic Council's end of turn, on
+the project's machinery (board as data in `variants/arctic2019.yaml`, orders through `grammar/arctic2019.lark`,
+step-by-step resolution with reasons, YAML case files in `datc_cases/arctic2019/`).
+
+The data flows one way: `board.py` (variant file -> Board with a networkx graph), `orders.py` (text -> steps,
+`steps.py`), `resolve.py` (steps -> results -> next state, through `movement.py`, `diplomacy.py`, `council.py`
+and `control.py`), `state.py` (game-file data <-> State).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.games import GameResult
+
+from . import board as _board
+from . import orders as _orders
+from . import resolve as _resolve
+from . import state as _state
+from .board import Board
+from .state import State
+from .steps import Step
+
+
+class Arctic2019Rules:
+    """The GameRules of 2019: The ARCTIC."""
+
+    name = "arctic2019"
+
+    def load_board(self, data: dict, source: str | None) -> Board:
+        """The board from the variant file's data (VariantError with the YAML line)."""
+        return _board.load_board(data, source)
+
+    def initial_state(self, board: Board) -> State:
+        """The position after set-up."""
+        return _state.initial_state(board)
+
+    def state_from_data(self, board: Board, data: dict, file: str | None) -> State:
+        """A state from game-file data (StateError with line and pointer)."""
+        return _state.state_from_data(board, data, file)
+
+    def state_to_data(self, board: Board, state: State) -> dict[str, Any]:
+        """The state as plain data, in a fixed order."""
+        return _state.state_to_data(board, state)
+
+    def parse_orders(self, board: Board, text: str, file: str | None) -> list[Step]:
+        """The steps of an order sheet (OrderError with line and column)."""
+        return _orders.parse_sheet(board, text, file)
+
+    def adjudicate(self, board: Board, state: State, orders: list[Step]) -> GameResult:
+        """Resolve the steps in order; refused steps change nothing."""
+        return _resolve.adjudicate(board, state, orders)
+
+
+RULES = Arctic2019Rules()

@@ -1,0 +1,227 @@
+"""Orders per second through the Lark order grammar (`adjudicator.orders.parse.parse_order`).
+
+    python benchmarks/parse_throughput.py                 # 20,000 orders, best of 5 rounds
+    python benchmarks/parse_throughput.py --profile       # and where the time goes
+
+The orders are a realistic mix: the legal orders of positions from seeded random standard games (every kind:
+hold, move, via convoy, support, convoy, retreat, disband, build, remove, waive), each written in one of the
+spellings people use: the canonical abbreviations (`F nth S A yor - bel`), upper case without spaces
+(`A PAR-BUR`), full names (`Fleet North Sea supports Army Yorkshire -> Belgium`), other abbreviations and
+aliases (`F NAO - MAO`, `A Lvp to Edi by convoy`), coasts in every form (`stp/nc`, `Spain (south coast)`,
+`bul.ec`), nationality in the supported unit (`A mun S German A ber - sil`). Each respelt order must parse
+to the same order as its canonical spelling (checked before timing).
+
+The goal is 50,000 orders/s. `--profile` splits the time between Lark (lexer and LALR parser, measured by
+parsing with the same grammar and a transformer that does nothing) and this project's transformer and name
+lookup, and prints the hottest functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from adjudicator.board import Board, split_location  # noqa: E402
+from adjudicator.catalogue import load_variant  # noqa: E402
+from adjudicator.judge.adjustment import adjustment_due  # noqa: E402
+from adjudicator.orders.legal import legal_orders  # noqa: E402
+from adjudicator.orders.parse import parse_order, parser_for  # noqa: E402
+from adjudicator.phase import adjudicate  # noqa: E402
+from adjudicator.state import opening_state  # noqa: E402
+
+STYLES = ("canonical", "upper", "full names", "aliases", "nationality")
+
+
+def canonical_orders(board: Board, rng: random.Random, wanted: int) -> list[str]:
+    """Legal orders of positions met in random games (with this engine only), every phase type."""
+    out: list[str] = []
+    state = opening_state(board)
+    while len(out) < wanted:
+        chosen: list[tuple[str, str]] = []
+        for power in board.powers:
+            options = legal_orders(board, state, power)
+            for key, texts in options.items():
+                out += rng.sample(texts, min(len(texts), 4))
+                if key == "builds":
+                    due = adjustment_due(state, power)
+                    chosen += [(power, t) for t in rng.sample(texts, min(due, len(texts)))]
+                elif key == "removals":
+                    chosen += [(power, t) for t in rng.sample(texts, min(-adjustment_due(state, power), len(texts)))]
+                else:
+                    moves = [t for t in texts if " - " in t or " R " in t] or texts
+                    chosen.append((power, rng.choice(moves)))
+        orders = [parse_order(board, t).with_power(p, text=t) for p, t in chosen]
+        result = adjudicate(board, state, orders)
+        state = result.next_state
+        if result.winner or state.phase.year > 1912:
+            state = opening_state(board)
+    return out[:wanted]
+
+
+def _place(board: Board, location: str, style: str, rng: random.Random) -> str:
+    province, coast = split_location(location)
+    p = board.provinces[province]
+    if style == "upper":
+        name = province.upper()
+    elif style == "full names":
+        name = p.name
+    elif style == "aliases" and p.aliases:
+        name = rng.choice(p.aliases)
+    else:
+        name = province
+    if not coast:
+        return name
+    if style == "full names":
+        return f"{name} ({board.coast_names[coast][0]})"
+    if style == "aliases":
+        return rng.choice([f"{name}({coast})", f"{name} {coast.upper()}", f"{name}.{coast}", f"{name}/{coast}"])
+    return f"{name}/{coast.upper() if style == 'upper' else coast}"
+
+
+def respell(board: Board, text: str, style: str, rng: random.Random) -> str:
+    """A canonical order (`F nth S A yor - bel`) in another spelling."""
+    words = text.split()
+    out: list[str] = []
+    unit_seen = 0
+    for i, w in enumerate(words):
+        base = w.split("/")[0]
+        if base in board.provinces:
+            out.append(_place(board, w, style, rng))
+        elif w in ("A", "F") and i + 1 < len(words) and words[i + 1].split("/")[0] in board.provinces:
+            unit_seen += 1
+            if style == "full names":
+                out.append("Army" if w == "A" else "Fleet")
+            elif style == "nationality" and unit_seen == 2:
+                out.append(rng.choice(["Austrian", "English", "French", "German", "Italian", "Russian", "Turkish"])
+                           + " " + w)
+            else:
+                out.append(w)
+        elif style == "full names":
+            out.append({"-": rng.choice(["->", "to", "moves to"]), "S": "supports", "C": "convoys", "H": "holds",
+                        "R": "retreats to", "via": "via", "convoy": "convoy", "Build": "Build", "Remove": "Remove",
+                        "Disband": "Disband", "Waive": "Waive"}.get(w, w))
+        elif style == "aliases":
+            out.append({"-": rng.choice(["-", "to", "=>"]), "via": "by", "S": "Supports", "C": "Convoys",
+                        "H": "Hold", "R": "R"}.get(w, w))
+        else:
+            out.append(w)
+    result = " ".join(out)
+    if style == "upper":
+        result = result.upper().replace(" - ", "-")
+    return result
+
+
+def order_mix(board: Board, count: int, seed: int) -> list[str]:
+    """`count` orders in a mix of spellings, each checked to mean what its canonical spelling means."""
+    rng = random.Random(seed)
+    canonical = canonical_orders(board, rng, min(count, 4000))
+    mix = []
+    for i in range(count):
+        text = canonical[i % len(canonical)]
+        style = STYLES[i % len(STYLES)]
+        spelt = respell(board, text, style, rng)
+        want, got = parse_order(board, text), parse_order(board, spelt)
+        if (want.describe(), want.via_convoy) != (got.describe(), got.via_convoy):
+            raise AssertionError(f"{spelt!r} parses as {got.describe()!r}, not as {want.describe()!r}")
+        mix.append(spelt)
+    return mix
+
+
+def rate(fn, orders: list[str], rounds: int) -> float:
+    """Orders per second, best of `rounds` (the garbage collector paused while timing)."""
+    best = float("inf")
+    for _ in range(rounds):
+        gc.collect()
+        gc.disable()
+        try:
+            t0 = time.perf_counter()
+            for text in orders:
+                fn(text)
+            best = min(best, time.perf_counter() - t0)
+        finally:
+            gc.enable()
+    return len(orders) / best
+
+
+def lark_only(board: Board):
+    """The same grammar, compiled with the same options (and plugins, such as lark-cython, if the project uses
+    them), with a transformer that does nothing: Lark's own time (lexer, LALR parser, callbacks)."""
+    from lark import Lark, Transformer
+
+    class Nothing(Transformer):
+        def __default__(self, data, children, meta):
+            return None
+
+    compiled = parser_for(board).grammar.parser
+    options = {k: v for k, v in compiled.options.options.items() if k not in ("transformer", "source_path")}
+    return Lark(compiled.source_grammar, **options, transformer=Nothing())
+
+
+def profile(board: Board, orders: list[str], total: float, rounds: int) -> None:
+    """Where the time of parse_order goes: Lark's part, this project's part, and the hottest functions."""
+    bare = lark_only(board)
+    lark_rate = rate(bare.parse, orders, rounds)
+    per_order, lark_us = 1e6 / total, 1e6 / lark_rate
+    print(f"\nwhere the time goes (us per order): all {per_order:.1f}; Lark alone (lexer + LALR parser, with a "
+          f"transformer that does nothing) {lark_us:.1f} ({100 * lark_us / per_order:.0f}%); this project "
+          f"(transformer, name lookup, Order objects, error wrapping) {per_order - lark_us:.1f} "
+          f"({100 * (per_order - lark_us) / per_order:.0f}%)")
+    prof = cProfile.Profile()
+    prof.enable()
+    for text in orders:
+        parse_order(board, text)
+    prof.disable()
+    stream = io.StringIO()
+    stats = pstats.Stats(prof, stream=stream).sort_stats("tottime")
+    by_file: dict[str, float] = {}
+    for (file, _, _), (_, _, tottime, _, _) in stats.stats.items():
+        if "/lark/" in file:
+            key = "lark/" + file.split("/lark/")[1]
+        elif "adjudicator" in file:
+            key = "adjudicator/" + file.split("adjudicator/")[-1]
+        else:
+            key = "builtins and re" if file == "~" else Path(file).name
+        by_file[key] = by_file.get(key, 0.0) + tottime
+    whole = sum(by_file.values())
+    print("own time by file under cProfile: " + ", ".join(
+        f"{k} {100 * v / whole:.0f}%" for k, v in sorted(by_file.items(), key=lambda kv: -kv[1]) if v / whole >= 0.02))
+    stats.print_stats(12)
+    print("\n".join(stream.getvalue().splitlines()[6:24]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--orders", type=int, default=20000)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--variant", default="standard")
+    ap.add_argument("--profile", action="store_true", help="split the time between Lark and the transformer")
+    args = ap.parse_args(argv)
+    board = load_variant(args.variant)
+    orders = order_mix(board, args.orders, args.seed)
+    parse_order(board, orders[0])  # build the parser before timing
+    total = rate(lambda t: parse_order(board, t), orders, args.rounds)
+    print(f"parse_order: {total:,.0f} orders/s ({1e6 / total:.1f} us per order) over {len(orders):,} orders "
+          f"(best of {args.rounds}); goal 50,000 orders/s: {'met' if total >= 50000 else 'NOT met'}")
+    for style in STYLES:
+        subset = [o for i, o in enumerate(orders) if STYLES[i % len(STYLES)] == style]
+        print(f"  {style:<12} {rate(lambda t: parse_order(board, t), subset, args.rounds):>10,.0f} orders/s"
+              f"   e.g. {subset[3]!r}")
+    if args.profile:
+        profile(board, orders, total, args.rounds)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
