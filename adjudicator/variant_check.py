@@ -125,8 +125,11 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
     # One-sided adjacency: a unit able to stand at both ends crosses one way but not back.
     for season in board.seasons:
         for unit_type, graph in (("army", board.army_moves(season)), ("fleet", board.fleet_moves(season))):
-            stand = (lambda loc: board.army_can_stand(loc, season) and not board.is_island(loc)) if unit_type == "army" \
-                else (lambda loc: board.fleet_can_stand(loc, season))
+            def stand(loc: str, unit_type: str = unit_type, season: str = season) -> bool:
+                if unit_type == "army":
+                    return board.army_can_stand(loc, season) and not board.is_island(loc)
+                return board.fleet_can_stand(loc, season)
+
             for o, d in graph.edges:
                 if stand(o) and stand(d) and not graph.has_edge(d, o):
                     problems.append(Problem(path, _border_line(board, o, d),

@@ -234,7 +234,7 @@ def _read_ships(r: _Reader, state: State, data: dict, gone: str | None) -> None:
             country = r.country(country_key, by_country, pointer)
             n = r.number(n, by_country, pointer, f"the number of {country} ships in {sector}")
             if country == gone and n:
-                raise r.fail(f"Norway has joined the EU: its ships are EU ships now", by_country, pointer)
+                raise r.fail("Norway has joined the EU: its ships are EU ships now", by_country, pointer)
             if n:
                 state.ships.setdefault(sector, {})
                 state.ships[sector][country] = state.ships[sector].get(country, 0) + n

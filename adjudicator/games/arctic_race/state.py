@@ -29,7 +29,7 @@ from typing import Any
 
 from adjudicator.errors import StateError
 from adjudicator.names import AmbiguousName, UnknownName
-from adjudicator.yamlio import line_of
+from adjudicator.yamlio import line_of, plain
 
 from .board import WATER, RaceBoard
 from .scoring import standings
@@ -217,13 +217,13 @@ def state_from_data(board: RaceBoard, data: Any, file: str | None = None) -> Rac
         if extra:
             raise r.fail(f"a game still to be set up has no {', '.join(extra)}; set it up with the orders "
                          f"`players ...`, `start ...` and `tiles ...`", data, f"/{extra[0]}")
-        return RaceState(history=_plain(history))
+        return RaceState(history=plain(history))
 
     players = r.players("players", [])
     if not board.min_players <= len(players) <= board.max_players:
         raise r.fail(f"{len(players)} players: the game is for {board.min_players} to {board.max_players}",
                      data.get("players"), "/players")
-    state = RaceState(phase=phase, players=players, history=_plain(history))
+    state = RaceState(phase=phase, players=players, history=plain(history))
     state.start_token = r.player(data.get("start_token", players[0]), players, data, "/start_token")
     state.round = r.number(data.get("round", 1), "the round", data, "/round")
     if state.round < 1:
@@ -353,15 +353,6 @@ def _read_tiles(r: _Reader, state: RaceState) -> None:
                          f"{'open water' if icon == WATER else 'a ' + icon + ' space'} (R17, R23)",
                          r.data.get("racers"), pointer)
 
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
-    return value
 
 
 # ---------------------------------------------------------------- writing

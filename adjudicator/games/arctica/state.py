@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from adjudicator.errors import StateError
 from adjudicator.games.arctica.board import PLAYER_NAME, STEP_KINDS, Board
 from adjudicator.names import AmbiguousName, NameIndex, UnknownName
-from adjudicator.yamlio import line_of
+from adjudicator.yamlio import line_of, plain
 
 MELTED = "melted"
 NUMBERS = ("bp", "hand", "flora", "wheels", "wheel_flora")
@@ -215,7 +215,7 @@ def state_from_data(board: Board, data: Any, file: str | None = None) -> State:
         raise r.fail("history must be a list", history, "/history")
     state = State(round_, players, faces, circle, covered, stacks, tokens, end_steps,
                   _sorted_circle(board, players, circle_tokens), _sorted_spaces(board, players, space_tokens),
-                  player_state, _plain(history))
+                  player_state, plain(history))
     problem = position_problem(board, state)
     if problem:
         message, pointer = problem
@@ -454,13 +454,3 @@ def _player_data(board: Board, me: PlayerState) -> dict[str, Any]:
     data["supply"] = {g: me.supply.get(g, 0) for g in board.groups}
     return data
 
-
-def _plain(value: Any) -> Any:
-    """YAML line-tracking containers back to plain dicts, lists and strings."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
-    return value
