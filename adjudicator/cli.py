@@ -210,6 +210,41 @@ def list_orders(game: str, power: str | None, as_json: bool) -> None:
 
 
 @main.command()
+@click.argument("game", type=click.Path())
+@click.option("--orders", "results_path", type=click.Path(),
+              help="A phase report as JSON (`adjudicate GAME ORDERS --json`), drawn on GAME's position.")
+@click.option("-o", "--output", required=True, type=click.Path(), help="board.png or board.svg")
+@click.option("--width", default=1000, show_default=True, type=click.IntRange(200, 8000), help="PNG width in pixels.")
+def render(game: str, results_path: str | None, output: str, width: int) -> None:
+    """Draw the game's position (and a phase's orders) as PNG or SVG."""
+    import json
+    from pathlib import Path
+
+    from adjudicator.catalogue import is_diplomacy
+    from adjudicator.gamefile import write_atomic
+    from adjudicator.render import render_png, render_svg
+
+    board, state = _load_game(game)
+    if not is_diplomacy(board):
+        fail(AdjudicatorError(f"board pictures are drawn for Diplomacy variants, not for {board.title}", file=game))
+    suffix = Path(output).suffix.lower()
+    if suffix not in (".png", ".svg"):
+        fail(AdjudicatorError("the output must end in .png or .svg", file=output))
+    results = None
+    if results_path:
+        try:
+            results = json.loads(Path(results_path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            fail(AdjudicatorError(f"cannot read the results JSON: {exc}", file=results_path))
+    try:
+        image = render_svg(board, state, results) if suffix == ".svg" else render_png(board, state, results, width=width)
+        write_atomic(output, image)
+    except AdjudicatorError as exc:
+        fail(exc)
+    click.echo(f"wrote {output}")
+
+
+@main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="Worker processes.")

@@ -240,13 +240,16 @@ def dump_game(board: Any, state: Any) -> str:
     return yaml.dump(game_to_data(board, state), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
-def write_atomic(path: str | Path, text: str) -> None:
+def write_atomic(path: str | Path, data: str | bytes) -> None:
     """Write a file so that it is either fully written or untouched (temporary file, then rename)."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent or Path(".")))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # the permissions a plain open() would give, not mkstemp's 0600
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

@@ -1,22 +1,31 @@
 """Board pictures: any position of a Diplomacy variant, and the orders of a phase, as SVG or PNG.
 
-The board data has a position (latitude, longitude) for every space but no outlines. Each space is drawn as
-the region of the map nearer to it than to any other space: a Voronoi cell of the projected positions,
-computed by clipping the map's frame (a disc or a rectangle) with one half-plane per other space. A space
-may list extra seed points (`drawing: seeds:`) whose cells join its own, so long or bent places (Norway,
-the Mid-Atlantic) get a fitting shape; `drawing: impassable:` seeds fill places no unit may enter
-(Switzerland, Ireland). Each cell is filled by its terrain in the position's season, and the edges between
-cells of different spaces are the borders, styled by what lies on either side (coastlines are heavier).
-
-Everything is drawn with matplotlib (Agg for PNG, its own SVG writer; text is written as paths so the SVG
-shows the same on any machine). Each space and each unit is one SVG element with an id (`space-Kar`,
-`unit-Russia-A-Arc`, `dislodged-...`, `centre-...`), so tests and scripts can find them.
-
     render_svg(board, state, results=None) -> str
     render_png(board, state, results=None, width=1000) -> bytes
 
-`results` is a phase's report as JSON: the `orders` list of `PhaseResult.to_json()` (or the whole dict, as
-`adjudicator adjudicate --json` prints it), entries with `power`, `order`, `status`, `understood_as`, `unit`.
+`results` is a phase's report as JSON: the `orders` list of `PhaseResult.to_json()` (or that whole dict, as
+`adjudicator adjudicate --json` prints it), entries with `power`, `status`, `understood_as` and `unit`.
+
+The board data gives each space a position (latitude, longitude) and no outline. The positions are
+projected (azimuthal equidistant: about the centre the variant's `drawing:` section names, or about the
+North Pole when the positions ring it, as the Arctic's do), and each space is drawn as the part of the map
+nearest to its *star*: its position joined half-way to each space it borders. That is a Voronoi diagram of
+points laid along those lines (from matplotlib's Delaunay triangulation), so spaces that share a border
+touch half-way between them, and each space is one piece; where two spaces without a border still touch,
+a space bordering both is pushed between them. The boundaries are then smoothed, simplified, and clipped to
+the frame (a disc or a rectangle). Each space is filled by its terrain in the position's season (land, sea,
+or hatched ice), and each boundary drawn by what lies on either side (coastlines are heavier).
+
+A variant's optional `drawing:` section (see variants/standard.yaml) may give: `projection: {name:
+azimuthal-equidistant | north-polar, centre: [lat, lon], central_longitude, rotation}`, `frame: {shape: disc
+| rectangle, radius, margin}`, `seeds: {id: [[lat, lon], ...]}` (extra points of long spaces), `impassable:
+[{name, pos | seeds}]`, `coasts: {id/coast: [lat, lon]}` (where a fleet on a coast stands; otherwise a spot
+towards the coast's seas), `label_case: id | title | upper`, `labels: {id: text}`, `label_offsets: {id:
+[right, up]}` (points) and `fit_borders: false` (plain Voronoi cells). Without it, everything is inferred.
+
+Everything is drawn with matplotlib (Agg for PNG, its SVG writer with text as paths, so the SVG looks the
+same anywhere). Each space and each unit is one SVG element with an id (`space-Kar`, `unit-Russia-A-Arc`,
+`dislodged-France-A-bur`, `centre-Arc`, `order-3-move`), so tests and scripts can find them.
 """
 
 from __future__ import annotations
@@ -24,8 +33,10 @@ from __future__ import annotations
 import io
 import math
 import re
+import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 import matplotlib
 import numpy as np
@@ -35,17 +46,18 @@ from matplotlib.patches import Circle, FancyArrowPatch, PathPatch, Polygon, Rect
 from matplotlib.path import Path
 
 from adjudicator.board import ARMY, FLEET, Board, split_location
+from adjudicator.errors import VariantError
 from adjudicator.state import GameState
 
-__all__ = ["render_svg", "render_png", "MapStyle"]
+__all__ = ["MapStyle", "render_png", "render_svg"]
 
+PROJECTIONS = ("azimuthal-equidistant", "north-polar")
 FIG_WIDTH_IN = 10.0  # the picture's width in inches; at 100 dpi it is 1000 pixels wide
 
 # Colours for terrain, lines and text (the power colours come from the variant file).
 TERRAIN_FILL = {"land": "#EEE2C4", "sea": "#BCD7EC", "ice": "#FAFCFF"}
 ICE_HATCH = "#8DB3CF"
 IMPASSABLE_FILL = "#CFCBC3"
-FRAME_BACKGROUND = "#FFFFFF"
 TEXT = "#1E1E1E"
 SEA_TEXT = "#1B3F66"
 BORDER_STYLE = {  # (colour, width in points, dashes)
@@ -110,18 +122,17 @@ def _centre_of(positions) -> tuple[tuple[float, float], bool]:
     return (lat, lon), False
 
 
-def _coast_spot(board: Board, anchor, pid: str, coast: str) -> tuple[float, float]:
-    """Where a fleet on a coast is drawn when the data does not say: from the province's anchor a little
+def _coast_spot(board: Board, anchor, pid: str, coast: str, pt: float) -> tuple[float, float]:
+    """Where a fleet on a coast is drawn when the data does not say: from the province's position a little
     towards the seas that coast touches."""
     loc = f"{pid}/{coast}"
-    seas = set()
+    seas: set[str] = set()
     for b in board.borders:
-        if b.kind in ("water", "coast"):
-            if b.a == loc:
-                seas.add(split_location(b.b)[0])
-            elif b.b == loc:
-                seas.add(split_location(b.a)[0])
-    seas = [s for s in seas if board.provinces[s].kind != "land" or True]
+        if loc in (b.a, b.b):
+            if b.kind == "water":
+                seas.add(split_location(b.b if b.a == loc else b.a)[0])
+            elif b.kind == "coast":
+                seas.update(b.seas)
     x, y = anchor[pid]
     if not seas:
         return x, y
@@ -131,7 +142,7 @@ def _coast_spot(board: Board, anchor, pid: str, coast: str) -> tuple[float, floa
     d = math.hypot(dx, dy)
     if d < 1e-9:
         return x, y
-    step = min(d * 0.45, 3.0)
+    step = min(d * 0.45, 16.0 * pt)
     return x + dx / d * step, y + dy / d * step
 
 
@@ -149,7 +160,8 @@ class Geometry:
     label_offset: dict[str, tuple[float, float]] = field(default_factory=dict)  # points
     labels: dict[str, str] = field(default_factory=dict)
     bridges: list[tuple[str, str]] = field(default_factory=list)
-    unmatched: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # borders the shapes could not show
+    # what the shapes could not show: bordering spaces that do not touch, touching spaces with no border
+    unmatched: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
 
 _GUARD = "#guard"
@@ -167,13 +179,12 @@ class Diagram:
                  radius: float) -> None:
         from matplotlib.tri import Triangulation
 
-        pts, own, seen = [], [], set()
-        for (x, y), o in zip(points, owner):
-            key = (round(x, 9), round(y, 9))
-            if key not in seen:
-                seen.add(key)
-                pts.append((x, y))
-                own.append(o)
+        pts, own, seen = [], list(owner), set()
+        for x, y in points:  # every point is kept (indices match the caller's); repeats are nudged apart
+            while (round(x, 9), round(y, 9)) in seen:
+                x += radius * 1e-6
+            seen.add((round(x, 9), round(y, 9)))
+            pts.append((x, y))
         for k in range(96):
             a = 2 * math.pi * k / 96
             pts.append((centre[0] + 4 * radius * math.cos(a), centre[1] + 4 * radius * math.sin(a)))
@@ -326,19 +337,20 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
     crossed (then the longest) first: five spaces meeting at a point, as at the Bering Strait, cannot all
     share edges in the plane. Where two spaces without a border still touch (across a four-sided face), a
     chain of a space bordering both is run to their common edge; a few rounds of that, the best one kept.
-    Returns the seeds, their owners and the borders not shown."""
+    Returns the Voronoi diagram."""
     centre, radius, inside, clip = frame_info
     adjacent = _adjacency(board)
     points: dict[str, list[tuple[float, float]]] = {}
     for xy, o in zip(seeds, owner):
         points.setdefault(o, []).append(tuple(xy))
     seeds, owner = list(seeds), list(owner)
-    first = {o: owner.index(o) for o in points}
+    first = {o: owner.index(o) for o in points}  # each space's position: its first seed
+    given = len(seeds)  # the positions and the variant's own seeds, never given away
     spacing = 5.0 * pt
 
     def chain(o: str, start, end, t1: float) -> None:
         (x0, y0), (x1, y1) = start, end
-        n = max(1, int(math.ceil(math.hypot(x1 - x0, y1 - y0) * t1 / spacing)))
+        n = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) * t1 / spacing))
         for k in range(1, n + 1):
             t = t1 * k / n
             seeds.append((x0 + t * (x1 - x0), y0 + t * (y1 - y0)))
@@ -352,7 +364,6 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
         for c in sorted(adjacent[a]):
             if a < c:
                 links[(a, c)] = min(((p, q) for p in points[a] for q in points[c]), key=lambda pq: math.dist(*pq))
-    dropped = []
     while True:  # leave out the border lines that cross others, the most crossed (then longest) first
         crossings: dict[tuple[str, str], int] = {}
         items = list(links.items())
@@ -364,7 +375,6 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
         if not crossings:
             break
         worst = max(crossings, key=lambda e: (crossings[e], math.dist(*links[e]), e))
-        dropped.append(worst)
         del links[worst]
     for (a, c), (p, q) in links.items():
         chain(a, p, q, 0.47)
@@ -395,7 +405,7 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
         for i, o in enumerate(owner):
             by_owner.setdefault(o, []).append(i)
 
-        def nearest(o: str, x: float, y: float) -> tuple[float, float]:
+        def nearest(o: str, x: float, y: float, arr=arr, by_owner=by_owner) -> tuple[float, float]:
             idx = by_owner[o]
             j = idx[int(np.argmin(np.hypot(arr[idx, 0] - x, arr[idx, 1] - y)))]
             return float(arr[j, 0]), float(arr[j, 1])
@@ -413,12 +423,6 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
         pieces = _fragments(diagram, inside, first)
         if not pieces:
             break
-        index = {}
-        for k, (xy, o) in enumerate(zip(seeds, owner)):
-            index.setdefault((round(xy[0], 9), round(xy[1], 9)), k)
-        around: dict[int, dict[str, int]] = {}
-        for a_, b_, u, t in diagram.half:
-            pass
         nbrs: dict[int, set[int]] = {}
         for tri_pts in diagram.triangles.tolist():
             for k in range(3):
@@ -436,11 +440,10 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
                 continue
             new_owner = max(sorted(counts), key=lambda k: counts[k])
             for i in piece:
-                k = index.get((round(diagram.points[i][0], 9), round(diagram.points[i][1], 9)))
-                if k is not None and k >= len(first):
-                    owner[k] = new_owner
+                if i >= given:
+                    owner[i] = new_owner
         diagram = Diagram(seeds, owner, centre, radius)
-    return diagram, dropped
+    return diagram
 
 
 def _smooth(diagram: Diagram, iterations: int = 4) -> np.ndarray:
@@ -462,7 +465,50 @@ def _smooth(diagram: Diagram, iterations: int = 4) -> np.ndarray:
     return v
 
 
-def _loops(diagram: Diagram, vertices: np.ndarray) -> dict[str, list[list[tuple[float, float]]]]:
+def _simplify(diagram: Diagram, vertices: np.ndarray, tolerance: float) -> set[int]:
+    """The boundary vertices that Douglas-Peucker simplification of each boundary line (between junctions)
+    leaves out. Loops and border lines both skip them, so the fills and the lines stay together."""
+    links: dict[int, set[int]] = {}
+    for a, b, u, t in diagram.half:
+        if u != t:
+            links.setdefault(u, set()).add(t)
+            links.setdefault(t, set()).add(u)
+    drop: set[int] = set()
+    seen: set[int] = set()
+
+    def dp(line: list[int]) -> None:
+        if len(line) < 3:
+            return
+        p, q = vertices[line[0]], vertices[line[-1]]
+        d = q - p
+        norm = math.hypot(d[0], d[1])
+        pts = vertices[line[1:-1]]
+        if norm < 1e-12:
+            dist = np.hypot(pts[:, 0] - p[0], pts[:, 1] - p[1])
+        else:
+            dist = np.abs(d[0] * (pts[:, 1] - p[1]) - d[1] * (pts[:, 0] - p[0])) / norm
+        k = int(np.argmax(dist))
+        if dist[k] <= tolerance:
+            drop.update(line[1:-1])
+        else:
+            dp(line[:k + 2])
+            dp(line[k + 1:])
+
+    for start, ns in links.items():
+        if len(ns) == 2:
+            continue
+        for n in ns:  # walk each line from a junction
+            line = [start, n]
+            while len(links[line[-1]]) == 2 and line[-1] not in seen:
+                seen.add(line[-1])
+                a, b = links[line[-1]]
+                line.append(a if a != line[-2] else b)
+            if len(line) > 2:  # (a line already walked from its other end stops at once)
+                dp(line)
+    return drop
+
+
+def _loops(diagram: Diagram, vertices: np.ndarray, drop: set[int] = frozenset()) -> dict[str, list[list[tuple[float, float]]]]:
     """Each owner's region as closed loops of its boundary half-edges (the region on their left)."""
     out_edges: dict[str, dict[int, list[int]]] = {}
     for a, b, u, t in diagram.half:
@@ -482,12 +528,13 @@ def _loops(diagram: Diagram, vertices: np.ndarray) -> dict[str, list[list[tuple[
                         break
                     cur = nxt.pop()
                     guard += 1
+                loop = [k for k in loop if k not in drop]
                 if len(loop) >= 3:
                     loops.setdefault(o, []).append([(float(vertices[k][0]), float(vertices[k][1])) for k in loop])
     return loops
 
 
-def _border_lines(diagram: Diagram, vertices: np.ndarray, inside) -> list[tuple[str, str, list]]:
+def _border_lines(diagram: Diagram, vertices: np.ndarray, inside, drop: set[int] = frozenset()) -> list[tuple[str, str, list]]:
     """The boundaries between two owners as polylines (each once)."""
     segs: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for a, b, u, t in diagram.half:
@@ -513,7 +560,8 @@ def _border_lines(diagram: Diagram, vertices: np.ndarray, inside) -> list[tuple[
                 cur = nxt.get(cur)
             if cur is not None and cur == start:
                 line.append(start)
-            pts = [(float(vertices[k][0]), float(vertices[k][1])) for k in line]
+            pts = [(float(vertices[k][0]), float(vertices[k][1])) for k in line if k not in drop or k == line[0]
+                   or k == line[-1]]
             if len(pts) >= 2 and any(inside(*p) for p in pts):
                 out.append((a, b, pts))
     return out
@@ -537,12 +585,20 @@ def _build_geometry(board: Board, debug: bool = False) -> Geometry:
     proj_spec = dict(spec.get("projection") or {})
     positioned = all(p.position is not None for p in board.provinces.values())
     polar = False
+    name = str(proj_spec.get("name", "azimuthal-equidistant"))
+    if name not in PROJECTIONS:
+        raise VariantError(f"drawing: unknown projection {name!r}; use one of {', '.join(PROJECTIONS)}",
+                           file=board.source)
     if positioned:
         centre = proj_spec.get("centre")
-        if centre is None:  # no drawing data: centre on the positions, or on the pole they surround
+        if name == "north-polar":
+            centre, polar = (90.0, 0.0), True
+        elif centre is None:  # no drawing data: centre on the positions, or on the pole they surround
             centre, polar = _centre_of([p.position for p in board.provinces.values()])
         proj = Projection(tuple(centre), float(proj_spec.get("rotation", 0.0)), proj_spec.get("central_longitude"))
-        project = lambda latlon: proj(float(latlon[0]), float(latlon[1]))  # noqa: E731
+        def project(latlon, proj=proj) -> tuple[float, float]:
+            return proj(float(latlon[0]), float(latlon[1]))
+
         anchor = {pid: project(p.position) for pid, p in board.provinces.items()}
     else:  # a variant without drawing data: a force-directed layout of its graph
         import networkx as nx
@@ -590,25 +646,28 @@ def _build_geometry(board: Board, debug: bool = False) -> Geometry:
     pt = (bounds[1] - bounds[0]) / (FIG_WIDTH_IN * 72.0)
 
     if spec.get("fit_borders", True):
-        diagram, dropped = _fit_borders(board, seeds, owner, ((cx, cy), radius, inside, clip), pt, debug=debug)
+        diagram = _fit_borders(board, seeds, owner, ((cx, cy), radius, inside, clip), pt, debug=debug)
     else:
-        diagram, dropped = Diagram(seeds, owner, (cx, cy), radius), []
+        diagram = Diagram(seeds, owner, (cx, cy), radius)
     vertices = _smooth(diagram)
-    loops = _loops(diagram, vertices)
+    drop = _simplify(diagram, vertices, 0.25 * pt)
+    loops = _loops(diagram, vertices, drop)
     outlines = {o: ls for o, ls in loops.items() if not o.startswith("!")}
     impassable = {o[1:]: ls for o, ls in loops.items() if o.startswith("!")}
-    borders = _border_lines(diagram, vertices, inside)
+    borders = _border_lines(diagram, vertices, inside, drop)
 
     adjacent = _adjacency(board)
     contacts = _contacts(diagram, clip)
-    unmatched = {
-        "not touching": sorted((a, c) for a in adjacent for c in adjacent[a]
-                               if a < c and contacts.get(frozenset((a, c)), [0.0])[0] <= 0),
-        "touching": sorted(tuple(sorted(pair)) for pair, (length, _, _) in contacts.items()
-                           if not any(o.startswith("!") for o in pair)
-                           and next(iter(pair - {min(pair)}), None) not in adjacent.get(min(pair), ())
-                           and length > 2.0 * pt),
-    }
+    not_touching, touching = [], []
+    for a in sorted(adjacent):
+        for c in sorted(adjacent[a]):
+            if a < c and contacts.get(frozenset((a, c)), [0.0])[0] <= 0:
+                not_touching.append((a, c))
+    for pair, (length, _, _) in contacts.items():
+        a, c = sorted(pair)
+        if a in adjacent and c in adjacent and c not in adjacent[a] and length > 2.0 * pt:
+            touching.append((a, c))
+    unmatched = {"not touching": not_touching, "touching": sorted(touching)}
 
     location = {}
     if project is not None:
@@ -616,7 +675,7 @@ def _build_geometry(board: Board, debug: bool = False) -> Geometry:
             location[str(loc)] = project(latlon)
     for pid, p in board.provinces.items():
         for c in p.coasts:
-            location.setdefault(f"{pid}/{c}", _coast_spot(board, anchor, pid, c))
+            location.setdefault(f"{pid}/{c}", _coast_spot(board, anchor, pid, c, pt))
 
     label_case = str(spec.get("label_case", "id"))
     labels = {}
@@ -654,6 +713,7 @@ class DrawnOrder:
     dest: str | None = None
     target: str | None = None  # supported / convoyed unit's location
     target_dest: str | None = None
+    number: int = 0  # place in the report, from 1 (the SVG id is order-<number>-<kind>)
 
     @property
     def ok(self) -> bool:
@@ -671,14 +731,14 @@ def _orders_of(results: Any) -> list[dict]:
 def parse_results(board: Board, results: Any) -> list[DrawnOrder]:
     """The drawable orders of a report (orders for no unit, and unreadable ones, are left out)."""
     out = []
-    for entry in _orders_of(results):
+    for number, entry in enumerate(_orders_of(results), start=1):
         status = str(entry.get("status", ""))
         if status == "ignored":
             continue
         text = entry.get("understood_as")
         if not text:
             continue
-        unit = entry.get("unit") or {}
+        unit = entry.get("unit") if isinstance(entry.get("unit"), dict) else {}
         for kind, pattern in _PATTERNS:
             m = pattern.match(str(text).strip())
             if not m:
@@ -686,20 +746,17 @@ def parse_results(board: Board, results: Any) -> list[DrawnOrder]:
             g = m.groups()
             if kind == "move":
                 d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0], dest=g[2])
-                if g[3]:
-                    d.kind = "move"
             elif kind == "hold":
                 d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0])
             elif kind == "retreat":
                 d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0], dest=g[2])
-            elif kind == "support":
-                d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0], target=g[3], target_dest=g[4])
-            elif kind == "convoy":
+            elif kind in ("support", "convoy"):
                 d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0], target=g[3], target_dest=g[4])
             elif kind == "disband":
                 d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0])
             else:
                 d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0])
+            d.number = number
             if unit.get("location") and kind != "build":
                 d.origin = str(unit["location"])
                 d.unit_type = str(unit.get("type") or d.unit_type or "") or None
@@ -722,18 +779,19 @@ class MapStyle:
     label: float = 7.6  # label font size
     centre: float = 3.2  # radius of a supply-centre marker
     label_gap: float = 11.0  # from a space's anchor down to its label's centre
-    dislodged_offset: tuple[float, float] = (12.0, 9.0)
+    dislodged_offset: tuple[float, float] = (13.0, 6.0)  # right, up
 
 
 class _Painter:
     def __init__(self, board: Board, state: GameState, results: Any, style: MapStyle | None = None) -> None:
+        if not isinstance(board, Board):
+            raise TypeError(f"board pictures are drawn for Diplomacy variants (rules: diplomacy), not for "
+                            f"{getattr(board, 'title', type(board).__name__)}")
         self.board = board
         self.state = state
         self.style = style or MapStyle()
         self.geo = geometry(board)
-        self.spec = _drawing(board)
         self.season = board.season_key(state.phase.season)
-        self.results = results
         self.orders = parse_results(board, results)
         self.colours = self._colours()
         xmin, xmax, ymin, ymax = self.geo.bounds
@@ -761,7 +819,7 @@ class _Painter:
         x, y = self.at(location)
         if dislodged:
             dx, dy = self.style.dislodged_offset
-            x, y = x + dx * self.pt, y - dy * self.pt
+            x, y = x + dx * self.pt, y + dy * self.pt
         return x, y
 
     # -- the picture
@@ -798,7 +856,7 @@ class _Painter:
         ax.add_patch(frame)
         self.clip = frame
         for name, polys in self.geo.impassable.items():
-            patch = PathPatch(_compound(polys), facecolor=IMPASSABLE_FILL, edgecolor="#A09A90", hatch="....",
+            patch = PathPatch(_compound(polys), facecolor=IMPASSABLE_FILL, edgecolor="#A09A90", hatch="xx",
                               linewidth=0, zorder=1)
             _hatch_colour(patch, "#A09A90")
             patch.set_gid(f"impassable-{_id(name)}")
@@ -884,7 +942,6 @@ class _Painter:
             self.ax.add_patch(marker)
 
     def _draw_labels(self) -> None:
-        halo = [patheffects.withStroke(linewidth=2.4, foreground=(1, 1, 1, 0.85))]
         for pid, p in self.board.provinces.items():
             x, y = self.geo.anchor[pid]
             dx, dy = self.geo.label_offset.get(pid, (0.0, 0.0))
@@ -894,7 +951,8 @@ class _Painter:
                              color=SEA_TEXT if surface == "sea" else TEXT,
                              fontstyle="italic" if surface == "sea" else "normal",
                              fontweight="bold" if p.centre else "normal")
-            t.set_path_effects(halo)
+            t.set_bbox({"boxstyle": "round,pad=0.12,rounding_size=0.3", "facecolor": (1, 1, 1, 0.55),
+                        "edgecolor": "none"})
             t.set_gid(f"label-{_id(pid)}")
             for c in p.coasts:
                 loc = f"{pid}/{c}"
@@ -902,7 +960,8 @@ class _Painter:
                     cx, cy = self.geo.location[loc]
                     ct = self.ax.text(cx, cy - (self.style.unit + 3.5) * self.pt, c, ha="center", va="center",
                                       fontsize=self.style.label * 0.8, color=SEA_TEXT, zorder=8, fontstyle="italic")
-                    ct.set_path_effects(halo)
+                    ct.set_bbox({"boxstyle": "round,pad=0.1,rounding_size=0.3", "facecolor": (1, 1, 1, 0.55),
+                                 "edgecolor": "none"})
                     ct.set_gid(f"coast-{_id(loc)}")
                     dot = Circle((cx, cy), 1.3 * self.pt, facecolor=SEA_TEXT, edgecolor="none", zorder=5)
                     dot.set_gid(f"coastmark-{_id(loc)}")
@@ -982,12 +1041,13 @@ class _Painter:
     def _draw_order_lines(self, below_units: bool) -> None:
         unit_pts = self.style.unit + 1.5
         dislodged = {split_location(d.unit.location)[0] for d in self.state.dislodged.values()}
-        for n, o in enumerate(self.orders):
+        for o in self.orders:
             colour = self.colour(o.power)
-            gid = f"order-{n + 1}-{o.kind}"
+            gid = f"order-{o.number}-{o.kind}"
             if o.kind in ("move", "retreat") and not below_units and o.dest:
                 from_dislodged = o.kind == "retreat" and split_location(o.origin)[0] in dislodged
-                p, q = self._route(o.origin, o.dest, from_dislodged=from_dislodged)
+                dest = split_location(o.dest)[0] if o.unit_type == ARMY else o.dest  # armies ignore coasts
+                p, q = self._route(o.origin, dest, from_dislodged=from_dislodged)
                 self._arrow(p, q, colour, ok=o.ok, style="solid", gid=gid, shrink_a=unit_pts, shrink_b=unit_pts * 0.7,
                             rad=0.12, width=2.4 if o.kind == "move" else 1.8)
             elif o.kind == "support" and below_units and o.target:
@@ -1042,8 +1102,22 @@ class _Painter:
                     self._cross_on((x, y), (x, y), 0.0, 0, 0, gid)
 
     # -- the legend
+    def _power_entry(self, power: str) -> tuple[str, float]:
+        centres = len(self.state.centres_of(power))
+        units = len(self.state.units_of(power))
+        text = f"{centres} centre{'s' if centres != 1 else ''}, {units} unit{'s' if units != 1 else ''}"
+        return text, 20 + _text_width(power, 9.5, bold=True) + 6 + _text_width(text, 9.0)
+
+    def _legend_columns(self) -> int:
+        """As many powers a row as fit, the rows filled evenly."""
+        n = len(self.board.powers)
+        widest = max((self._power_entry(p)[1] for p in self.board.powers), default=100.0) + 14
+        fit = max(1, int((FIG_WIDTH_IN * 72 - 24) // widest))
+        rows = math.ceil(n / fit)
+        return max(1, math.ceil(n / rows))
+
     def _legend_rows(self) -> int:
-        return math.ceil(len(self.board.powers) / 4)
+        return math.ceil(len(self.board.powers) / self._legend_columns())
 
     def _legend_height(self) -> float:
         rows = self._legend_rows()
@@ -1060,7 +1134,7 @@ class _Painter:
         title = f"{phase.season} {phase.year} \u00b7 {phase.type}"
         ax.text(w - 12, y, title, fontsize=12.5, fontweight="bold", va="center", ha="right", color=TEXT)
         y -= 24
-        per_row = 4
+        per_row = self._legend_columns()
         col_w = (w - 24) / per_row
         unit_pt = 6.0
         for i, power in enumerate(board.powers):
@@ -1069,12 +1143,10 @@ class _Painter:
             yy = y - r * 20
             ax.add_patch(Rectangle((x0, yy - 7), 14, 14, facecolor=self.colour(power), edgecolor="#111111",
                                    linewidth=1.0))
-            centres = len(state.centres_of(power))
-            units = len(state.units_of(power))
+            text, _ = self._power_entry(power)
             ax.text(x0 + 20, yy, power, fontsize=9.5, fontweight="bold", va="center", ha="left", color=TEXT)
-            ax.text(x0 + 20 + _text_width(power, 9.5, bold=True) + 6, yy,
-                    f"{centres} centre{'s' if centres != 1 else ''}, {units} unit{'s' if units != 1 else ''}",
-                    fontsize=9.0, va="center", ha="left", color="#333333")
+            ax.text(x0 + 20 + _text_width(power, 9.5, bold=True) + 6, yy, text, fontsize=9.0, va="center",
+                    ha="left", color="#333333")
         y -= 20 * self._legend_rows() + 4
         # key: terrain, units, centres
         x = 12
@@ -1181,28 +1253,28 @@ def _rc() -> dict[str, Any]:
             "font.family": "DejaVu Sans", "path.simplify": False}
 
 
-def _figure(board: Board, state: GameState, results: Any) -> Figure:
-    return _Painter(board, state, results).figure()
+# matplotlib's settings are global: one picture at a time per process (threads of a server included).
+_LOCK = threading.Lock()
 
 
 def render_svg(board: Board, state: GameState, results: Any = None) -> str:
     """The position (and the report's orders, when given) as an SVG document."""
-    with matplotlib.rc_context(_rc()):
-        fig = _figure(board, state, results)
-        buf = io.StringIO()
-        from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
 
+    with _LOCK, matplotlib.rc_context(_rc()):
+        fig = _Painter(board, state, results).figure()
         FigureCanvasSVG(fig)
+        buf = io.StringIO()
         fig.savefig(buf, format="svg", metadata={"Date": None})
     return buf.getvalue()
 
 
 def render_png(board: Board, state: GameState, results: Any = None, width: int = 1000) -> bytes:
     """The position (and the report's orders, when given) as a PNG image `width` pixels wide."""
-    with matplotlib.rc_context(_rc()):
-        fig = _figure(board, state, results)
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+    with _LOCK, matplotlib.rc_context(_rc()):
+        fig = _Painter(board, state, results).figure()
         FigureCanvasAgg(fig)
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=width / FIG_WIDTH_IN, metadata={"Software": None})

@@ -216,6 +216,28 @@ def legal():
     return jsonify({"phase": phase, "powers": {p: legal_orders(board, state, p) for p in powers}, "adjustments": due})
 
 
+@bp.post("/v1/render")
+def render():
+    from flask import Response
+
+    from adjudicator.render import render_png, render_svg  # matplotlib is loaded only when pictures are asked for
+
+    body = _body("RenderRequest")
+    board, state = _game(body["state"])
+    if not is_diplomacy(board):
+        raise Problem(422, "Not available", f"board pictures are drawn for Diplomacy variants, not for {board.title}")
+    results = body.get("results")
+    if results is None and body.get("orders") is not None:
+        sheet = _sheet(board, body["orders"], lenient=False)
+        try:
+            results = result_json(board, judge(board, state, sheet.orders), sheet)
+        except AdjudicatorError as exc:
+            raise from_adjudicator_error(exc, 422, "State breaks the rules", prefix="/state") from None
+    if body.get("format", "png") == "svg":
+        return Response(render_svg(board, state, results), mimetype="image/svg+xml")
+    return Response(render_png(board, state, results, width=int(body.get("width", 1000))), mimetype="image/png")
+
+
 @bp.post("/v1/datc")
 def datc():
     body = _body("DatcRequest", allow_text=True)

@@ -135,6 +135,20 @@ SCHEMAS: dict[str, Any] = {
         },
         "required": ["passed", "failed", "cases"],
     },
+    "RenderRequest": {
+        "type": "object",
+        "properties": {
+            "state": {"$ref": "#/components/schemas/GameState"},
+            "orders": {"$ref": "#/components/schemas/Orders"},
+            "results": {"description": "A phase report (the `orders` list of /v1/adjudicate, or the whole response) "
+                                       "to draw on the state it was given for",
+                        "oneOf": [{"type": "array", "items": {"type": "object"}}, {"type": "object"}]},
+            "format": {"enum": ["png", "svg"]},
+            "width": {"type": "integer", "minimum": 200, "maximum": 4000},
+        },
+        "required": ["state"],
+        "additionalProperties": False,
+    },
     "VariantSummary": {
         "type": "object",
         "properties": {"name": _STR, "title": _STR, "rules": _STR},
@@ -189,6 +203,9 @@ def openapi_document() -> dict:
             "/v1/adjudicate": _post("Adjudicate a phase", "AdjudicateRequest", "AdjudicateResponse", 404, 422),
             "/v1/orders/parse": _post("Parse orders", "ParseRequest", "ParseResponse", 404),
             "/v1/orders/legal": _post("Every legal order", "LegalRequest", "LegalResponse", 404, 422),
+            "/v1/render": _post("Draw the board (and orders)", "RenderRequest", "unused", 404, 422, ok_content={
+                "image/png": {"schema": {"type": "string", "contentMediaType": "image/png"}},
+                "image/svg+xml": {"schema": {"type": "string", "contentMediaType": "image/svg+xml"}}}),
             "/v1/datc": _post("Run a case file", "DatcRequest", "DatcResponse",
                               extra_request={"text/plain": {"schema": _STR}}),
         },

@@ -547,9 +547,10 @@ def peer_outcome(game: Any) -> Outcome:
 # EXPLAINED (for example the peer refusing an order that this engine's legal-order list offers) counts as
 # unexplained until someone looks at it.
 EXPLAINED = {
-    "explicit-convoy-fallback":
-        "DATC 4.A.3/6.G.8: an army ordered 'via convoy' to an adjacent province that no fleet is ordered to convoy "
-        "moves over land in the peer (the DATC v2 preference); DATC v3.0 (this engine): the move fails",
+    "convoy-fallback":
+        "DATC 4.A.3/6.G.8: an army that could move over land, ordered 'via convoy' or shown to mean a convoy by a "
+        "convoy order of its own power's fleet, but with no whole route of fleets ordered to convoy it, moves over "
+        "land in the peer (fallback, the DATC v2 preference); in DATC v3.0 (this engine) the move fails",
     "civil-disorder":
         "DATC 4.D.8/6.J: missing removals; this engine uses the 2023 rule (distance to the nearest owned centre, "
         "moves over land and sea alike), the peer the older one (distance to a home centre, fleets by sea only)",
@@ -562,6 +563,9 @@ EXPLAINED = {
     "peer-refuses[build-no-type]":
         "DATC 4.C.3: a build without unit type in an inland centre builds an army in this engine (preference c); "
         "the peer refuses it",
+    "refused-by-us[support-coast]":
+        "DATC 4.B.4/6.B.9: a support naming a coast the supported fleet cannot reach is illegal in this engine (a "
+        "coast in a support must be possible, and match); the peer accepts it",
     "refused-by-us[extra-build]":
         "DATC 4.D.4/4.D.7: too many build orders; this engine executes adjustment orders top to bottom, a Waive "
         "taking one build like a build order does (the first legal orders count); the peer drops Waive orders "
@@ -612,30 +616,45 @@ def peer_refused(board: Board, inp: PhaseInput) -> set[int]:
 
 def our_refused(result: PhaseResult) -> set[int]:
     """The orders (by index, from `ours_with`) this engine refuses: illegal, or not for a unit of the power (an
-    order that is one of several different orders to a unit is not refused: the unit holds because of it)."""
+    order that is one of several different orders to a unit, or that comes after another order of the unit, is
+    not refused in itself)."""
+    not_refused = ("several different orders", "already has a retreat order", "the same order was given twice")
     return {r.line for r in result.report if r.line is not None and r.status in ("illegal", "ignored")
-            and "several different orders" not in r.reason}
+            and not any(why in r.reason for why in not_refused)}
 
 
-def _fallback(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: dict) -> list | None:
-    """The peer's reading of 4.A.3: 'via convoy' to an adjacent province with no convoy ordered goes by land."""
+def _fallback(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: Any) -> list | None:
+    """The peer's reading of 4.A.3: an army that could go by land goes by convoy only when the fleets ordered to
+    convoy it form a whole route; otherwise it moves over land ('via convoy' dropped, and the convoy orders of its
+    own fleets, which show intent in DATC v3.0, read as holds)."""
     season = inp.state.phase.season
     parsed = _parsed(board, orders)
-    out, changed = [], False
+    fallback: set[tuple[str, str]] = set()
+    for i, power, o in parsed:
+        if o.kind != "move" or (o.unit.type or ARMY) != ARMY or not board.can_move(ARMY, o.unit.province, o.dest, season):
+            continue
+        army = inp.state.units.get(o.unit.province)
+        if army is None or army.type != ARMY or army.power != power:
+            continue
+        fleets, own_intent = [], False
+        for _, p, c in parsed:
+            unit = inp.state.units.get(c.unit.province) if c.unit else None
+            if c.kind == "convoy" and c.target.province == o.unit.province and c.dest == o.dest \
+                    and unit is not None and unit.power == p and unit.type == FLEET:
+                fleets.append(c.unit.province)
+                own_intent = own_intent or unit.power == army.power
+        if (o.via_convoy or own_intent) and not board.convoy_route_exists(o.unit.province, o.dest, season, fleets):
+            fallback.add((o.unit.province, o.dest))
+    if not fallback:
+        return None
+    out = []
     for (i, power, text), (_, _, o) in zip(orders, parsed):
-        if o.kind == "move" and o.via_convoy and (o.unit.type or ARMY) == ARMY \
-                and board.can_move(ARMY, o.unit.province, o.dest, season):
-            fleets = []
-            for _, p, c in parsed:
-                unit = inp.state.units.get(c.unit.province) if c.unit else None
-                if c.kind == "convoy" and c.target.province == o.unit.province and c.dest == o.dest \
-                        and unit is not None and unit.power == p and unit.type == FLEET:
-                    fleets.append(c.unit.province)
-            if not board.convoy_route_exists(o.unit.province, o.dest, season, fleets):
-                text = text.replace(" via convoy", "")
-                changed = True
+        if o.kind == "move" and (o.unit.province, o.dest) in fallback:
+            text = text.replace(" via convoy", "")
+        elif o.kind == "convoy" and (o.target.province, o.dest) in fallback:
+            text = f"{o.unit.type or FLEET} {o.unit.location} H"
         out.append((i, power, text))
-    return out if changed else None
+    return out
 
 
 def _last_order(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: dict) -> list | None:
@@ -726,8 +745,43 @@ def _drop_peer_refused(board: Board, inp: PhaseInput, orders: list[tuple[int, st
     return [(i, p, t) for i, p, t in orders if i not in drop]
 
 
-_TRANSFORMS = [("explicit-convoy-fallback", _fallback), ("peer-refuses", _drop_peer_refused),
-               ("several-orders", _last_order), ("civil-disorder", _civil_disorder)]
+def _retreat_illegal_first(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: Any) -> list | None:
+    """Bug here 1 (benchmarks/README.md): an illegal retreat order hides a later legal one for the same unit;
+    emulated by taking the illegal order out (DATC 4.E.1: it is ignored entirely)."""
+    if inp.state.phase.type != "Retreat":
+        return None
+    parsed = _parsed(board, orders)
+    count = Counter((p, o.unit.province) for _, p, o in parsed if o.unit is not None)
+    refused = {i for i, p, t in orders if count[(p, parse_order(board, t).unit.province)] > 1 if t}
+    refused = {i for i in refused if i in our_refused(ours_with(board, inp, [x for x in orders if x[0] == i]))}
+    seen_legal: set[tuple[str, str]] = set()
+    drop = set()
+    for i, power, o in parsed:
+        if o.unit is None or count[(power, o.unit.province)] < 2:
+            continue
+        key = (power, o.unit.province)
+        if i in refused and key not in seen_legal:
+            if any(j not in refused for j, p2, o2 in parsed if j > i and o2.unit is not None
+                   and (p2, o2.unit.province) == key):
+                drop.add(i)
+        elif i not in refused:
+            seen_legal.add(key)
+    if not drop:
+        return None
+    return [(i, p, t) for i, p, t in orders if i not in drop]
+
+
+# Known bugs of this engine, recognised by emulating the fix; they stay unexplained (they are to be fixed).
+BUGS_HERE = {
+    "bug-here:retreat-illegal-first":
+        "bug here 1: in a retreat phase an illegal retreat order followed by a legal one for the same unit "
+        "disbands it; DATC 4.D.3/4.E.1: the illegal order is ignored and the legal one is carried out "
+        "(benchmarks/README.md has the case)",
+}
+
+_TRANSFORMS = [("convoy-fallback", _fallback), ("peer-refuses", _drop_peer_refused),
+               ("several-orders", _last_order), ("civil-disorder", _civil_disorder),
+               ("bug-here:retreat-illegal-first", _retreat_illegal_first)]
 
 
 def _via_self_supports(board: Board, inp: PhaseInput) -> set[int]:
@@ -1020,7 +1074,8 @@ def report(board: Board, stats: Stats, out: Path | None, memory: dict[str, tuple
             for i, (inp, result, diff) in enumerate(examples, 1):
                 name = f"{cls} {i} ({inp.state.phase})"
                 odd = [f"odd order ({label}): {inp.orders[j][0]}: {inp.orders[j][1]}" for j, label in sorted(inp.odd.items())]
-                why = "; ".join(EXPLAINED.get(part, f"{part}: not explained") for part in cls.split("+"))
+                why = "; ".join(EXPLAINED.get(part) or BUGS_HERE.get(part) or f"{part}: not explained"
+                                for part in cls.split("+"))
                 comments = [f"Difference with the diplomacy package ({cls}): {why}.",
                             "POSTSTATE is this engine's result; the peer's differs by:"] + [f"  {d}" for d in diff] + odd
                 (out / f"{_file_name(cls)}_{i}.txt").write_text(case_text(board, inp, result, name, comments), encoding="utf-8")

@@ -145,3 +145,13 @@ def test_datc(client):
     assert r.get_json()["failed"] == 1 and "A yor" in r.get_json()["cases"][0]["problems"][0]
     r = client.post("/v1/datc", data="VARIANT_ALL Standard\nCASE x\nBOGUS\n", content_type="text/plain")
     assert r.status_code == 400 and r.get_json()["line"] == 3
+
+
+def test_render(client, arctic_start, standard_start):
+    r = client.post("/v1/render", json={"state": arctic_start, "format": "svg"})
+    check_response("/v1/render", "post", r)
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml" and 'id="space-Kar"' in r.get_data(as_text=True)
+    r = client.post("/v1/render", json={"state": standard_start, "orders": {"France": ["A par - bur"]}, "width": 600})
+    assert r.status_code == 200 and r.mimetype == "image/png" and r.data.startswith(b"\x89PNG")
+    r = client.post("/v1/render", json={"state": standard_start, "format": "gif"})
+    assert r.status_code == 400

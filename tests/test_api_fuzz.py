@@ -35,7 +35,7 @@ def _resolved(name: str) -> dict:
 
 
 ENDPOINTS = [("/v1/adjudicate", "AdjudicateRequest"), ("/v1/orders/parse", "ParseRequest"),
-             ("/v1/orders/legal", "LegalRequest"), ("/v1/datc", "DatcRequest")]
+             ("/v1/orders/legal", "LegalRequest"), ("/v1/datc", "DatcRequest"), ("/v1/render", "RenderRequest")]
 
 _unit = st.sampled_from(["A par", "F bre", "A mar", "F lon", "A xyz", "F stp", "F stp/nc", "A nth", "", "A"])
 _state = st.fixed_dictionaries({

@@ -210,3 +210,17 @@ def test_other_games_show_and_orders_do_not_crash(tmp_path, variant):
     assert r.exit_code == 0 and f"variant: {variant}" in r.output
     r = cli("orders", game)
     assert r.exit_code == 2 and "not available" in r.output and "Traceback" not in r.output
+
+
+def test_render_command(tmp_path):
+    game = tmp_path / "g.yaml"
+    cli("new", "--variant", "arctic", "-o", game)
+    report = tmp_path / "r.json"
+    r = cli("adjudicate", game, ROOT / "examples" / "arctic-fall-2010-orders.txt", "--json")
+    report.write_text(r.output)
+    assert cli("render", game, "--orders", report, "-o", tmp_path / "b.png", "--width", "500").exit_code == 0
+    assert (tmp_path / "b.png").read_bytes().startswith(b"\x89PNG")
+    assert cli("render", game, "-o", tmp_path / "b.svg").exit_code == 0
+    assert (tmp_path / "b.svg").read_text().count('id="unit-') == 15
+    r = cli("render", game, "-o", tmp_path / "b.gif")
+    assert r.exit_code == 2 and ".png or .svg" in r.output
