@@ -32,8 +32,8 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
     season = state.phase.season
     occupied = set(state.units)
     report: list[OrderResult] = []
-    chosen: dict[str, tuple[str, Order]] = {}  # dislodged province -> (destination location, order)
-    disbanding: dict[str, Order] = {}
+    legal: dict[str, list[tuple[str | None, Order]]] = {}  # dislodged province -> (destination or None, order)
+    refused: set[str] = set()
     for order in orders:
         d = state.dislodged.get(order.unit.province) if order.unit else None
         if d is None:
@@ -43,26 +43,41 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
             report.append(ignored(order, f"the dislodged unit in {d.unit.province} belongs to {d.unit.power}"))
             continue
         p = d.unit.province
-        if p in chosen or p in disbanding:
-            report.append(illegal(order, d.unit, "the unit already has a retreat order", "this one is ignored"))
-            continue
         if order.kind in ("disband", "remove"):
-            disbanding[p] = order
+            legal.setdefault(p, []).append((None, order))
             continue
         if order.kind not in ("move", "retreat"):
             report.append(illegal(order, d.unit, f"a dislodged unit can only retreat or disband, not {order.kind}",
                                   "the order is ignored"))
+            refused.add(p)
             continue
         options = retreat_options(board, season, d, occupied, state.contested)
         try:
             loc = resolve_destination(board, d.unit.type, d.unit.location, order.dest, order.dest_coast, season)
             if loc not in options:
                 raise Illegal(_why_not(board, d, order.dest, occupied, state.contested))
-        except Illegal as exc:
-            report.append(illegal(order, d.unit, str(exc), "the unit is disbanded"))
-            disbanding.setdefault(p, None)
+        except Illegal as exc:  # ignored (DATC 4.E.1): a legal order for the same unit still counts
+            report.append(illegal(order, d.unit, str(exc), "the order is ignored"))
+            refused.add(p)
             continue
-        chosen[p] = (loc, order)
+        legal.setdefault(p, []).append((loc, order))
+
+    chosen: dict[str, tuple[str, Order]] = {}  # dislodged province -> (destination location, order)
+    disbanding: dict[str, Order | None] = {}
+    for p, entries in legal.items():
+        if len({loc for loc, _ in entries}) > 1:  # several different orders: none is carried out (DATC 4.D.3)
+            for _, order in entries:
+                report.append(illegal(order, state.dislodged[p].unit, "the unit was given several different orders",
+                                      "it is disbanded"))
+            disbanding[p] = None
+            continue
+        for _, extra in entries[1:]:
+            report.append(ignored(extra, "the same order was given twice; it counts once"))
+        loc, order = entries[0]
+        if loc is None:
+            disbanding[p] = order
+        else:
+            chosen[p] = (loc, order)
 
     arrivals: dict[str, Unit] = {}
     by_dest: dict[str, list[str]] = {}
@@ -88,8 +103,9 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
                                       order=order, line=order.line))
     for p, d in state.dislodged.items():
         if p not in chosen and p not in disbanding:
+            why = "no retreat was carried out" if p in refused else "no retreat order"
             report.append(OrderResult(d.unit.power, f"{d.unit.type} {d.unit.location} disband", DEFAULT,
-                                      "no retreat order: the unit is disbanded", unit=d.unit))
+                                      f"{why}: the unit is disbanded", unit=d.unit))
     return arrivals, report
 
 
