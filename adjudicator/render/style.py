@@ -1,0 +1,30 @@
+"""Colours, sizes and unit silhouettes of the board pictures."""
+
+from __future__ import annotations
+
+FIG_WIDTH_IN = 10.0  # the picture's width in inches; at 100 dpi it is 1000 pixels wide
+
+# Colours for terrain, lines and text (the power colours come from the variant file).
+TERRAIN_FILL = {"land": "#EEE2C4", "sea": "#BCD7EC", "ice": "#FAFCFF"}
+ICE_HATCH = "#8DB3CF"
+IMPASSABLE_FILL = "#CFCBC3"
+TEXT = "#1E1E1E"
+SEA_TEXT = "#1B3F66"
+BORDER_STYLE = {  # (colour, width in points, dashes)
+    "coast": ("#4A4A48", 1.1),
+    "land": ("#8A7A5E", 0.6),
+    "water": ("#7FA2BF", 0.5),
+    "ice": ("#7C97AD", 0.6),
+}
+FAILED = "#C4001A"  # the cross on failed orders and the mark of dislodged units
+NEUTRAL = "#8C8C8C"
+FALLBACK_COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000",
+                    "#999999", "#FFFFFF"]
+
+# Unit silhouettes, about two units wide, centred on the origin.
+ARMY_SHAPE = [(-0.86, -0.62), (0.86, -0.62), (1.0, -0.38), (1.0, -0.08), (0.52, -0.08), (0.52, 0.1), (1.12, 0.1),
+         (1.12, 0.3), (0.46, 0.3), (0.3, 0.52), (-0.42, 0.52), (-0.58, -0.08), (-1.0, -0.08), (-1.0, -0.38)]
+FLEET_SHAPE = [(-1.05, -0.05), (-0.58, -0.05), (0.06, 0.86), (0.06, -0.05), (1.05, -0.05), (0.72, -0.62),
+          (-0.72, -0.62)]
+
+
