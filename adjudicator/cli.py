@@ -103,8 +103,8 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
 
     from adjudicator.gamefile import dump_game, write_atomic
     from adjudicator.orders.sheet import read_sheet
-    from adjudicator.phase import adjudicate as judge
-    from adjudicator.report import history_entry, result_json, result_text
+    from adjudicator.report import result_json, result_text
+    from adjudicator.turn import play_game_turn, play_phase
 
     if output and in_place:
         fail(AdjudicatorError("use either -o/--output or --in-place, not both"))
@@ -127,22 +127,17 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
                 click.echo(f"{orders}:{p.line}: {p.reason}: {p.text.strip()!r}", err=True)
             sys.exit(2)
         try:
-            result = judge(board, state, sheet.orders)
+            result = play_phase(board, state, sheet)
         except AdjudicatorError as exc:
             fail(exc.located(file=exc.file or game))
-        result.next_state.history = list(state.history) + [history_entry(result, sheet)]
         report = result_json(board, result, sheet) if as_json else result_text(board, result, sheet)
     else:
-        from adjudicator.games import get_rules
         from adjudicator.report import game_result_text
 
-        rules = get_rules(board.rules)
         try:
-            result = rules.adjudicate(board, state, rules.parse_orders(board, text, orders))
+            result = play_game_turn(board, state, text, orders)
         except AdjudicatorError as exc:
             fail(exc.located(file=exc.file or orders))
-        result.next_state.history = list(getattr(state, "history", [])) + [
-            {"orders": text, "results": [r.to_json() for r in result.report]}]
         report = result.to_json() if as_json else game_result_text(board, result)
     if as_json:
         click.echo(json.dumps(report, indent=2))

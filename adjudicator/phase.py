@@ -50,7 +50,7 @@ class PhaseResult:
         """A JSON-ready summary (the next state is serialised by the game-file module)."""
         unit = lambda u: {"power": u.power, "type": u.type, "location": u.location}  # noqa: E731
         return {
-            "phase": _phase_json(self.phase),
+            "phase": phase_json(self.phase),
             "orders": [r.to_json() for r in self.report],
             "dislodged": [{**unit(d.unit), "attacker_origin": d.attacker_origin, "by_convoy": d.by_convoy,
                            "retreats": d.retreats} for d in self.dislodged],
@@ -60,13 +60,14 @@ class PhaseResult:
             "removed": [unit(u) for u in self.removed],
             "contested": self.contested,
             "centre_changes": [{"centre": c, "from": old, "to": new} for c, old, new in self.centre_changes],
-            "skipped": [{**_phase_json(p), "reason": why} for p, why in self.skipped],
-            "next_phase": _phase_json(self.next_state.phase),
+            "skipped": [{**phase_json(p), "reason": why} for p, why in self.skipped],
+            "next_phase": phase_json(self.next_state.phase),
             "winner": self.winner,
         }
 
 
-def _phase_json(phase: Phase) -> dict[str, Any]:
+def phase_json(phase: Phase) -> dict[str, Any]:
+    """A phase as JSON-ready data."""
     return {"season": phase.season, "year": phase.year, "type": phase.type, "name": str(phase)}
 
 

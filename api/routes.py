@@ -13,15 +13,16 @@ from adjudicator.board import Board
 from adjudicator.cases.datc import parse_cases
 from adjudicator.cases.runner import run_case
 from adjudicator.catalogue import is_diplomacy, load_variant, variant_summaries
-from adjudicator.errors import AdjudicatorError, CaseFileError
+from adjudicator.errors import AdjudicatorError, CaseFileError, OrderError
 from adjudicator.gamefile import game_from_data, game_to_data
 from adjudicator.games import get_rules
 from adjudicator.judge.adjustment import adjustment_due
 from adjudicator.orders.legal import legal_orders
 from adjudicator.orders.sheet import Sheet, orders_from_lists, read_sheet
-from adjudicator.phase import adjudicate as judge
-from adjudicator.report import history_entry, result_json
+from adjudicator.phase import phase_json
+from adjudicator.report import result_json
 from adjudicator.state import opening_state
+from adjudicator.turn import play_game_turn, play_phase
 from adjudicator.yamlio import plain
 from api.problems import Problem, from_adjudicator_error
 from api.schemas import SCHEMAS, openapi_document
@@ -66,6 +67,14 @@ def _game(state_data: dict) -> tuple[Any, Any]:
         return game_from_data(state_data, None)
     except AdjudicatorError as exc:
         raise from_adjudicator_error(exc, 422, "State breaks the rules", prefix="/state") from None
+
+
+def _diplomacy_game(state_data: dict, what: str) -> tuple[Board, Any]:
+    """A Diplomacy game's board and state; 422 for the other games, which this endpoint does not serve."""
+    board, state = _game(state_data)
+    if not is_diplomacy(board):
+        raise Problem(422, "Not available", f"{what} available for Diplomacy variants, not for {board.title}")
+    return board, state
 
 
 def _sheet(board: Board, orders: Any, lenient: bool) -> Sheet:
@@ -144,31 +153,28 @@ def adjudicate():
         return jsonify(_adjudicate_game(board, state, orders))
     sheet = _sheet(board, orders, bool(body.get("lenient")))
     try:
-        result = judge(board, state, sheet.orders)
+        result = play_phase(board, state, sheet)
     except AdjudicatorError as exc:
         raise from_adjudicator_error(exc, 422, "State breaks the rules", prefix="/state") from None
-    result.next_state.history = list(state.history) + [history_entry(result, sheet)]
     data = result_json(board, result, sheet)
     data["next_state"] = game_to_data(board, result.next_state)
     return jsonify(data)
 
 
-def _adjudicate_game(board: Any, state: Any, orders: Any) -> dict:
-    rules = get_rules(board.rules)
+def _game_orders_text(orders: Any) -> str:
+    """Another game's orders as sheet text: given as text, or as lists per player."""
     if isinstance(orders, dict):
-        text = "\n".join(f"{power}: {o}" for power, lines in orders.items() for o in lines)
-    else:
-        text = orders or ""
+        return "\n".join(f"{power}: {o}" for power, lines in orders.items() for o in lines)
+    return orders or ""
+
+
+def _adjudicate_game(board: Any, state: Any, orders: Any) -> dict:
     try:
-        parsed = rules.parse_orders(board, text, None)
-    except AdjudicatorError as exc:
+        result = play_game_turn(board, state, _game_orders_text(orders))
+    except OrderError as exc:
         raise from_adjudicator_error(exc, 400, "Unreadable orders", prefix="/orders") from None
-    try:
-        result = rules.adjudicate(board, state, parsed)
     except AdjudicatorError as exc:
         raise from_adjudicator_error(exc, 422, "State breaks the rules", prefix="/state") from None
-    result.next_state.history = list(getattr(state, "history", [])) + [
-        {"orders": text, "results": [r.to_json() for r in result.report]}]
     data = result.to_json()
     data["next_state"] = game_to_data(board, result.next_state)
     return data
@@ -180,10 +186,8 @@ def parse():
     board = _board(body["variant"])
     if not is_diplomacy(board):
         rules = get_rules(board.rules)
-        text = body["orders"] if isinstance(body["orders"], str) else "\n".join(
-            f"{p}: {o}" for p, lines in body["orders"].items() for o in lines)
         try:
-            parsed = rules.parse_orders(board, text, None)
+            parsed = rules.parse_orders(board, _game_orders_text(body["orders"]), None)
         except AdjudicatorError as exc:
             raise from_adjudicator_error(exc, 400, "Unreadable orders", prefix="/orders") from None
         return jsonify({"orders": [{"text": str(getattr(o, "text", o)), "order": repr(o)} for o in parsed]})
@@ -202,16 +206,14 @@ def _order_json(order) -> dict:
 @bp.post("/v1/orders/legal")
 def legal():
     body = _body("LegalRequest")
-    board, state = _game(body["state"])
-    if not is_diplomacy(board):
-        raise Problem(422, "Not available", f"legal-order lists are not available for {board.title}")
+    board, state = _diplomacy_game(body["state"], "legal-order lists are")
     powers = list(board.powers)
     if body.get("power"):
         try:
             powers = [board.power_names.lookup(body["power"], "power")]
         except AdjudicatorError as exc:
             raise from_adjudicator_error(exc, 400, "Bad request", prefix="/power") from None
-    phase = {"season": state.phase.season, "year": state.phase.year, "type": state.phase.type, "name": str(state.phase)}
+    phase = phase_json(state.phase)
     due = {p: adjustment_due(state, p) for p in powers} if state.phase.type == "Adjustment" else {}
     return jsonify({"phase": phase, "powers": {p: legal_orders(board, state, p) for p in powers}, "adjustments": due})
 
@@ -223,14 +225,12 @@ def render():
     from adjudicator.render import render_png, render_svg  # matplotlib is loaded only when pictures are asked for
 
     body = _body("RenderRequest")
-    board, state = _game(body["state"])
-    if not is_diplomacy(board):
-        raise Problem(422, "Not available", f"board pictures are drawn for Diplomacy variants, not for {board.title}")
+    board, state = _diplomacy_game(body["state"], "board pictures are")
     results = body.get("results")
     if results is None and body.get("orders") is not None:
         sheet = _sheet(board, body["orders"], lenient=False)
         try:
-            results = result_json(board, judge(board, state, sheet.orders), sheet)
+            results = result_json(board, play_phase(board, state, sheet), sheet)
         except AdjudicatorError as exc:
             raise from_adjudicator_error(exc, 422, "State breaks the rules", prefix="/state") from None
     if body.get("format", "png") == "svg":
