@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis_jsonschema import from_schema
 
 from api import create_app
 from api.schemas import SCHEMAS
@@ -17,21 +16,49 @@ CLIENT = APP.test_client()
 START = CLIENT.get("/v1/variants/standard/start").get_json()
 
 
-def _schema(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}", "$defs": {}, "components": {"schemas": SCHEMAS}}
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-10, 10) | st.text(max_size=12),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                     max_leaves=6)
+
+
+def from_schema(schema: dict) -> st.SearchStrategy:
+    """Values valid for the subset of JSON Schema the API's schemas use (object, array, string, integer,
+    boolean, null, enum, oneOf, $ref, properties/required/additionalProperties, minimum/maximum)."""
+    if "$ref" in schema:
+        return st.deferred(lambda: from_schema(SCHEMAS[schema["$ref"].rsplit("/", 1)[1]]))
+    if "enum" in schema:
+        return st.sampled_from(schema["enum"])
+    if "oneOf" in schema:
+        return st.one_of([from_schema(s) for s in schema["oneOf"]])
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return st.one_of([from_schema({**schema, "type": k}) for k in kind])
+    if kind == "string":
+        return st.text(max_size=60)
+    if kind == "integer":
+        return st.integers(schema.get("minimum", -1000), schema.get("maximum", 5000))
+    if kind == "boolean":
+        return st.booleans()
+    if kind == "null":
+        return st.none()
+    if kind == "array":
+        return st.lists(from_schema(schema.get("items", {})) if schema.get("items") else _JSON, max_size=3)
+    if kind == "object":
+        props = schema.get("properties", {})
+        required = set(schema.get("required", ()))
+        fixed = st.fixed_dictionaries({k: from_schema(v) for k, v in props.items() if k in required},
+                                      optional={k: from_schema(v) for k, v in props.items() if k not in required})
+        extra = schema.get("additionalProperties", True)
+        if extra is False:
+            return fixed
+        values = from_schema(extra) if isinstance(extra, dict) else _JSON
+        more = st.dictionaries(st.text(max_size=8).filter(lambda k: k not in props), values, max_size=2)
+        return st.tuples(fixed, more).map(lambda pair: {**pair[1], **pair[0]})
+    return _JSON
 
 
 def _resolved(name: str) -> dict:
-    """The schema with local references inlined (hypothesis-jsonschema resolves `#/...` against the root)."""
-    def inline(node):
-        if isinstance(node, dict):
-            if "$ref" in node:
-                return inline(SCHEMAS[node["$ref"].rsplit("/", 1)[1]])
-            return {k: inline(v) for k, v in node.items()}
-        if isinstance(node, list):
-            return [inline(v) for v in node]
-        return node
-    return inline(SCHEMAS[name])
+    return {"$ref": f"#/components/schemas/{name}"}
 
 
 ENDPOINTS = [("/v1/adjudicate", "AdjudicateRequest"), ("/v1/orders/parse", "ParseRequest"),
