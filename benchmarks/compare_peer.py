@@ -7,12 +7,17 @@ then goes on from this engine's result, so both engines always start from identi
 
     python benchmarks/compare_peer.py --phases 10000 --seed 1      # 10,000 movement phases (and the rest)
     python benchmarks/compare_peer.py --games 20 --years 10        # 20 games of 10 years
+    python benchmarks/compare_peer.py --odd 0 --phases 2000        # legal orders only (default: 10% odd ones)
+    python benchmarks/compare_peer.py --games 6 --breakdown        # and each engine's time split into parts
+    python benchmarks/compare_peer.py --cases benchmarks/peer_bugs/   # case files through both engines
 
 It prints, per phase type: phases per second of each engine and their ratio, median and p99 time per phase,
 peak memory per phase (tracemalloc, in a separate run over a sample, never while timing), and the phases whose
 resulting positions differ, classified (see benchmarks/README.md); the first differences of each class are
-written as case files (the project's DATC-style format) to `--out` (default benchmarks/out/). The last line is
-"unexplained differences: N".
+written as case files (the project's DATC-style format) to `--out` (default benchmarks/out/), their expected
+position this engine's, the peer's differences in comments. The last line of the report is
+"unexplained differences: N". A difference is explained when one of the documented rule differences or peer
+bugs, emulated, accounts for all of it (see `classify`).
 
 What is timed: for this engine, parsing every order from its text and `adjudicate()`; for the peer,
 `set_orders()` for every power and `process()`. Building the peer's position from ours (and reading its
@@ -24,7 +29,6 @@ from __future__ import annotations
 import argparse
 import gc
 import random
-import statistics
 import sys
 import time
 import tracemalloc
@@ -39,7 +43,7 @@ if str(ROOT) not in sys.path:  # run from a checkout without installing
 
 from adjudicator.board import ARMY, FLEET, Board, split_location  # noqa: E402
 from adjudicator.catalogue import load_variant  # noqa: E402
-from adjudicator.judge.adjustment import adjustment_due, build_sites  # noqa: E402
+from adjudicator.judge.adjustment import adjustment_due  # noqa: E402
 from adjudicator.judge.retreat import retreat_options  # noqa: E402
 from adjudicator.orders.legal import legal_orders  # noqa: E402
 from adjudicator.orders.model import Order  # noqa: E402
@@ -145,13 +149,7 @@ class PhaseInput:
                 out.setdefault(peer_power(power), []).append(text)
         return out
 
-    def with_orders(self, orders: list[tuple[str, str]]) -> "PhaseInput":
-        return PhaseInput(self.state, orders, [peer_text(o) for o in orders], self.retreats)
-
-
-def peer_text(entry: tuple[str, str]) -> str:
-    return peer_order(parse_order(load_variant("standard"), entry[1]))
-
+    
 
 def _kind(text: str) -> str:
     t = f" {text} "
@@ -321,7 +319,6 @@ def _retreat_orders(board: Board, state: GameState, rng: random.Random, odd: flo
 def _adjustment_orders(board: Board, state: GameState, rng: random.Random, odd: float) -> tuple[list, dict[int, str]]:
     out: list[tuple[str, str]] = []
     oddities: dict[int, str] = {}
-    season = state.phase.season
     for power in board.powers:
         due = adjustment_due(state, power)
         options = legal_orders(board, state, power)
@@ -492,7 +489,7 @@ class Outcome:
     centres: frozenset  # (centre, power)
     phase: str
 
-    def diff(self, other: "Outcome") -> list[str]:
+    def diff(self, other: Outcome) -> list[str]:
         lines = []
         for label in ("units", "dislodged", "centres"):
             a, b = getattr(self, label), getattr(other, label)
@@ -555,8 +552,8 @@ EXPLAINED = {
         "DATC 4.D.8/6.J: missing removals; this engine uses the 2023 rule (distance to the nearest owned centre, "
         "moves over land and sea alike), the peer the older one (distance to a home centre, fleets by sea only)",
     "several-orders":
-        "DATC 4.D.3: a unit given several different orders holds in this engine (DATC preference c); the peer "
-        "keeps the last order it accepts",
+        "DATC 4.D.3: a unit given several different orders holds (in a retreat phase: is disbanded) in this "
+        "engine (DATC preference c); the peer keeps the last order it accepts (in a retreat phase: the first)",
     "peer-refuses[wrong-unit-type]":
         "DATC 4.C.2: an order naming the wrong unit type is carried out by this engine (type ignored, the "
         "preference); the peer refuses it",
@@ -573,17 +570,16 @@ EXPLAINED = {
     "peer-bug:via-self-dislodgement":
         "peer bug 1 (benchmarks/README.md): for a move written with VIA, the peer counts a support given by the "
         "power of the unit attacked towards dislodging it (DATC 6.D.12 forbids it)",
+    "peer-bug:h2h-self-support":
+        "peer bug 3 (benchmarks/README.md): in a head-to-head battle the peer counts a support given by the power "
+        "of the unit attacked when comparing the attack with that unit's defend strength (DATC 5.B, 6.E.2-3)",
+    "peer-bug:convoyer-self-support":
+        "peer bug 4 (benchmarks/README.md): a convoying fleet attacked with the support of its own power is taken "
+        "as dislodged and the convoy disrupted, although the support does not count (DATC 6.D.12)",
     "peer-bug:convoy-retreats":
         "peer bug 2 (benchmarks/README.md): a unit dislodged by a convoyed army may, in the peer, retreat to every "
         "neighbour, occupied or left empty by a standoff (DATC 6.H.6)",
-    "peer-refuses[army-coast]":
-        "DATC 4.B.6/6.B.12: an army move naming a coast is carried out by this engine (coast ignored); the peer "
-        "refuses it",
 }
-
-# Odd orders that are expected to change nothing (both engines refuse them, or both read them alike).
-_ORDER_KINDS = ("hold", "move", "support", "convoy")
-
 
 def _parsed(board: Board, orders: list[tuple[int, str, str]]) -> list[tuple[int, str, Order]]:
     return [(i, power, parse_order(board, text)) for i, power, text in orders]
@@ -630,7 +626,10 @@ def _fallback(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]],
     season = inp.state.phase.season
     parsed = _parsed(board, orders)
     fallback: set[tuple[str, str]] = set()
+    refused = ctx.our_refused if ctx is not None else set()
     for i, power, o in parsed:
+        if i in refused:
+            continue  # e.g. 'via convoy' where no fleet could ever carry the army: both engines refuse it
         if o.kind != "move" or (o.unit.type or ARMY) != ARMY or not board.can_move(ARMY, o.unit.province, o.dest, season):
             continue
         army = inp.state.units.get(o.unit.province)
@@ -657,27 +656,33 @@ def _fallback(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]],
     return out
 
 
-def _last_order(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: dict) -> list | None:
-    """The peer's reading of 4.D.3: of several orders to one unit, the last one it accepts counts."""
-    if inp.state.phase.type != "Movement":
+def _last_order(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: Any) -> list | None:
+    """The peer's reading of 4.D.3: of several orders to one unit, the last one it accepts counts in a movement
+    phase, the first one in a retreat phase (this engine, DATC choice c: none counts; the unit holds, or, in a
+    retreat phase, is disbanded)."""
+    kind = inp.state.phase.type
+    if kind not in ("Movement", "Retreat"):
         return None
+    units = inp.state.units if kind == "Movement" else {p: d.unit for p, d in inp.state.dislodged.items()}
     refused = ctx.peer_refused
-    last: dict[tuple[str, str], int] = {}
+    kept: dict[tuple[str, str], int] = {}
     count: Counter = Counter()
-    for (i, power, text), (_, _, o) in zip(orders, _parsed(board, orders)):
-        unit = inp.state.units.get(o.unit.province) if o.unit else None
+    parsed = _parsed(board, orders)
+    for (i, power, text), (_, _, o) in zip(orders, parsed):
+        unit = units.get(o.unit.province) if o.unit else None
         if unit is None or unit.power != power:
             continue
-        count[(power, o.unit.province)] += 1
-        if i not in refused:
-            last[(power, o.unit.province)] = i
+        key = (power, o.unit.province)
+        count[key] += 1
+        if i not in refused and (kind == "Movement" or key not in kept):
+            kept[key] = i
     keys = {k for k, n in count.items() if n > 1}
     if not keys:
         return None
     out = []
-    for (i, power, text), (_, _, o) in zip(orders, _parsed(board, orders)):
+    for (i, power, text), (_, _, o) in zip(orders, parsed):
         key = (power, o.unit.province) if o.unit else None
-        if key in keys and last.get(key) != i:
+        if key in keys and kept.get(key) != i:
             continue
         out.append((i, power, text))
     return out
@@ -784,20 +789,44 @@ _TRANSFORMS = [("convoy-fallback", _fallback), ("peer-refuses", _drop_peer_refus
                ("bug-here:retreat-illegal-first", _retreat_illegal_first)]
 
 
-def _via_self_supports(board: Board, inp: PhaseInput) -> set[int]:
-    """Supports, by the power whose unit stands in the destination, for a move the peer reads with VIA: the
-    peer counts them towards dislodging that unit (peer bug 1 in benchmarks/README.md)."""
+def _self_supports(board: Board, inp: PhaseInput) -> dict[int, str]:
+    """Supports given by the power whose unit stands in the supported move's destination (they may not help to
+    dislodge it: DATC 6.D.10-12, 6.E.2-3), where the peer gets that rule wrong, by index and bug:
+    `via` the move is written with VIA (peer bug 1), `h2h` the unit attacked moves back at the attacker
+    (peer bug 3), `convoyer` the unit attacked is a fleet ordered to convoy (peer bug 4)."""
     parsed = [parse_order(board, t) for _, t in inp.orders]
-    via = {(o.unit.province, o.dest) for (p, _), o, pt in zip(inp.orders, parsed, inp.peer)
-           if o.kind == "move" and pt.endswith(" VIA")}
-    out = set()
+    state = inp.state
+    moves: dict[str, tuple[str, bool]] = {}  # province -> (destination, written with VIA) of its owner's move
+    convoying: set[str] = set()
+    for (power, _), o, pt in zip(inp.orders, parsed, inp.peer):
+        unit = state.units.get(o.unit.province) if o.unit else None
+        if unit is None or unit.power != power:
+            continue
+        if o.kind == "move":
+            moves[o.unit.province] = (o.dest, pt.endswith(" VIA"))
+        elif o.kind == "convoy":
+            convoying.add(o.unit.province)
+    out = {}
     for i, ((power, _), o) in enumerate(zip(inp.orders, parsed)):
-        if o.kind == "support" and o.dest and (o.target.province, o.dest) in via:
-            defender = inp.state.units.get(o.dest)
-            supporter = inp.state.units.get(o.unit.province)
-            if defender is not None and supporter is not None and supporter.power == power == defender.power:
-                out.add(i)
+        if o.kind != "support" or not o.dest:
+            continue
+        defender, supporter = state.units.get(o.dest), state.units.get(o.unit.province)
+        if defender is None or supporter is None or not supporter.power == power == defender.power:
+            continue
+        dest, via = moves.get(o.target.province, (None, False))
+        if dest != o.dest:
+            continue
+        if via:
+            out[i] = "via"
+        elif moves.get(o.dest, (None, False))[0] == o.target.province:
+            out[i] = "h2h"
+        elif o.dest in convoying:
+            out[i] = "convoyer"
     return out
+
+
+_SELF_SUPPORT_BUGS = {"via": "peer-bug:via-self-dislodgement", "h2h": "peer-bug:h2h-self-support",
+                      "convoyer": "peer-bug:convoyer-self-support"}
 
 
 def _normalised_peer(board: Board, inp: PhaseInput, game: Any, result: PhaseResult) -> Outcome:
@@ -828,6 +857,15 @@ def _normalised_peer(board: Board, inp: PhaseInput, game: Any, result: PhaseResu
     return Outcome(raw.units, frozenset(dislodged), raw.centres, raw.phase)
 
 
+def _refusal_kind(reason: str, odd_label: str) -> str:
+    """What kind of order this engine refused, from its reason (the odd order's label otherwise)."""
+    if "may build only" in reason:
+        return "extra-build"
+    if "cannot reach the" in reason and "coast of" in reason:
+        return "support-coast"
+    return odd_label
+
+
 class _Context:
     """What the classifier learns about a phase, computed when first needed."""
 
@@ -835,6 +873,7 @@ class _Context:
         self.board, self.inp, self.peer = board, inp, peer
         self._peer_refused: set[int] | None = None
         self._our_refused: set[int] | None = None
+        self.reasons: dict[int, str] = {}
 
     @property
     def peer_refused(self) -> set[int]:
@@ -846,7 +885,9 @@ class _Context:
     def our_refused(self) -> set[int]:
         if self._our_refused is None:
             orders = [(i, p, t) for i, (p, t) in enumerate(self.inp.orders)]
-            self._our_refused = our_refused(ours_with(self.board, self.inp, orders))
+            result = ours_with(self.board, self.inp, orders)
+            self._our_refused = our_refused(result)
+            self.reasons = {r.line: r.reason for r in result.report if r.line is not None}
         return self._our_refused
 
     def __getitem__(self, key: str) -> Any:
@@ -867,24 +908,31 @@ def classify(board: Board, inp: PhaseInput, result: PhaseResult, ours: Outcome, 
             idx = ctx.our_refused - ctx.peer_refused
         else:
             return name
-        kinds = sorted({inp.odd.get(i, "legal") for i in idx})
+        if name == "refused-by-us":
+            kinds = sorted({_refusal_kind(ctx.reasons.get(i, ""), inp.odd.get(i, "legal")) for i in idx})
+        else:
+            kinds = sorted({inp.odd.get(i, "legal") for i in idx})
         return f"{name}[{','.join(kinds)}]"
 
     def peer_variants():
         """(names, peer outcome) for the peer run as it is and with its known bugs and refusals taken out."""
         all_orders = set(range(len(inp.orders)))
-        via_self = _via_self_supports(board, inp)
+        self_support = _self_supports(board, inp)
+        bugs = sorted({_SELF_SUPPORT_BUGS[kind] for kind in self_support.values()})
         yield [], None, False
         yield ["peer-bug:convoy-retreats"], None, True
-        if via_self:
-            yield ["peer-bug:via-self-dislodgement"], all_orders - via_self, False
-            yield ["peer-bug:via-self-dislodgement", "peer-bug:convoy-retreats"], all_orders - via_self, True
+        if self_support:
+            yield bugs, all_orders - set(self_support), False
+            yield bugs + ["peer-bug:convoy-retreats"], all_orders - set(self_support), True
+            if len(self_support) > 1:  # the peer may misuse only one of them
+                for i, kind in sorted(self_support.items()):
+                    yield [_SELF_SUPPORT_BUGS[kind]], all_orders - {i}, False
         if ctx.our_refused - ctx.peer_refused:
             keep = all_orders - (ctx.our_refused - ctx.peer_refused)
             yield ["refused-by-us"], keep, False
             yield ["refused-by-us", "peer-bug:convoy-retreats"], keep, True
-            if via_self:
-                yield ["refused-by-us", "peer-bug:via-self-dislodgement"], keep - via_self, False
+            if self_support:
+                yield ["refused-by-us"] + bugs, keep - set(self_support), False
 
     cache: dict[tuple, Outcome] = {}
 
@@ -896,7 +944,7 @@ def classify(board: Board, inp: PhaseInput, result: PhaseResult, ours: Outcome, 
             cache[key] = _normalised_peer(board, inp, game, ours_result) if normalise else peer_outcome(game)
         return cache[key]
 
-    for size in range(0, len(_TRANSFORMS) + 1):
+    for size in range(len(_TRANSFORMS) + 1):
         for combo in combinations(_TRANSFORMS, size):
             current, used = orders, []
             for name, transform in combo:
@@ -1036,6 +1084,55 @@ def peak_memory(board: Board, inputs: list[PhaseInput]) -> tuple[int, int]:
     return best_ours, best_peer
 
 
+def breakdown(board: Board, inputs: list[PhaseInput], rounds: int = 3) -> list[str]:
+    """Where each engine spends a phase (ms per phase, best of `rounds`, garbage collector paused)."""
+    from adjudicator.orders.validate import movement_commands
+    from adjudicator.state import check_position
+
+    parsed = [[parse_order(board, t).with_power(p, text=t) for p, t in inp.orders] for inp in inputs]
+    parts: dict[str, Any] = {
+        "ours: parse_order": lambda: [[parse_order(board, t) for _, t in inp.orders] for inp in inputs],
+        "ours: Order.with_power": lambda: [[o.with_power(o.power or "", text=o.text) for o in os] for os in parsed],
+        "ours: adjudicate (all)": lambda: [adjudicate(board, inp.state, os) for inp, os in zip(inputs, parsed)],
+        "ours:   check_position": lambda: [check_position(board, inp.state) for inp in inputs],
+    }
+    if inputs and inputs[0].state.phase.type == "Movement":
+        parts["ours:   movement_commands"] = lambda: [movement_commands(board, inp.state, os)
+                                                      for inp, os in zip(inputs, parsed)]
+    out = []
+    n = max(1, len(inputs))
+    for label, fn in parts.items():
+        best = float("inf")
+        for _ in range(rounds):
+            gc.collect()
+            gc.disable()
+            try:
+                t0 = time.perf_counter()
+                fn()
+                best = min(best, time.perf_counter() - t0)
+            finally:
+                gc.enable()
+        out.append(f"  {label:<28} {1000 * best / n:7.3f} ms")
+    set_time = process_time = 0.0
+    for inp in inputs:
+        game = peer_position(board, inp)
+        gc.disable()
+        try:
+            t0 = time.perf_counter()
+            for power, texts in inp.peer_orders().items():
+                game.set_orders(power, texts)
+            t1 = time.perf_counter()
+            game.process()
+            t2 = time.perf_counter()
+        finally:
+            gc.enable()
+        set_time += t1 - t0
+        process_time += t2 - t1
+    out.append(f"  {'peer: set_orders':<28} {1000 * set_time / n:7.3f} ms")
+    out.append(f"  {'peer: process':<28} {1000 * process_time / n:7.3f} ms")
+    return out
+
+
 def _ms(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -1087,8 +1184,8 @@ def report(board: Board, stats: Stats, out: Path | None, memory: dict[str, tuple
 def check_cases(paths: list[str]) -> int:
     """Run case files through both engines and print where the peer's position differs from this engine's
     (and from the case's expected position, which is this engine's when the case passes)."""
-    from adjudicator.cases.runner import build_state, collect_files, run_case
     from adjudicator.cases.datc import read_cases
+    from adjudicator.cases.runner import build_state, collect_files, run_case
 
     board = load_variant("standard")
     differing = 0
@@ -1132,6 +1229,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out", help="where difference cases go")
     ap.add_argument("--memory-sample", type=int, default=100,
                     help="phases of each type measured for peak memory (separately from timing; 0: skip)")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="also split each engine's time per phase into its parts (on the memory sample)")
     ap.add_argument("--cases", nargs="+", metavar="PATH",
                     help="instead: run these case files through both engines and show where the peer differs")
     args = ap.parse_args(argv)
@@ -1159,6 +1258,12 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     for line in report(board, stats, args.out, memory):
         print(line)
+    if args.breakdown:
+        for kind, inputs in stats.samples.items():
+            orders = sum(len(inp.orders) for inp in inputs) / max(1, len(inputs))
+            print(f"time per {kind.lower()} phase, by part ({len(inputs)} phases, {orders:.0f} orders each):")
+            for line in breakdown(board, inputs):
+                print(line)
     print(f"(wall time {elapsed:.0f} s, seed {args.seed})")
     return 0
 

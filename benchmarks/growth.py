@@ -93,9 +93,7 @@ def random_position(board: Board, rng: random.Random) -> GameState:
     for p in rng.sample(ids, len(ids) // 2):
         x, y = (int(v) for v in p[1:].split("x"))
         power = POWERS[(x // 6 + 3 * (y // 6)) % len(POWERS)] if rng.random() < 0.8 else rng.choice(POWERS)
-        if board.surface(p, season) == "sea":
-            units[p] = Unit(power, FLEET, p)
-        elif board.coastal(p, season) and rng.random() < 0.3:
+        if board.surface(p, season) == "sea" or board.coastal(p, season) and rng.random() < 0.3:
             units[p] = Unit(power, FLEET, p)
         else:
             units[p] = Unit(power, ARMY, p)
@@ -231,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         row = (len(board.provinces), units, med["total"])
         growth = ""
         if rows:
-            n1, u1, t1 = rows[-1]
+            _, u1, t1 = rows[-1]
             factor = (med["total"] / t1) ** (1 / math.log2(units / u1))
             growth = f"{factor:.2f}x"
         rows.append(row)
@@ -251,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
             prof.disable()
             pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
     if len(rows) > 1:
-        (n1, u1, t1), (n2, u2, t2) = rows[0], rows[-1]
+        (_, u1, t1), (_, u2, t2) = rows[0], rows[-1]
         overall = (t2 / t1) ** (1 / math.log2(u2 / u1))
         print(f"overall: {u1} -> {u2} units, time per phase x{t2 / t1:.1f}; per doubling of units "
               f"{overall:.2f}x (goal: near-linear, at most a bit more than 2x)")

@@ -217,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     for style in STYLES:
         subset = [o for i, o in enumerate(orders) if STYLES[i % len(STYLES)] == style]
         print(f"  {style:<12} {rate(lambda t: parse_order(board, t), subset, args.rounds):>10,.0f} orders/s"
-              f"   e.g. {subset[3]!r}")
+              f"   e.g. {max(subset[:300], key=len)!r}")
     if args.profile:
         profile(board, orders, total, args.rounds)
     return 0

@@ -72,4 +72,4 @@ def test_peer_bug_cases_still_differ_and_pass_here():
     for path in sorted(folder.glob("*.txt")):
         for case in read_cases(path):
             assert run_case(case).passed, case.name
-    assert cp.check_cases([str(folder)]) == 3  # 1a, 2a and 2b differ; the control cases 1b and 1c agree
+    assert cp.check_cases([str(folder)]) == 5  # 1a, 2a, 2b, 3a and 4 differ; the control cases 1b, 1c, 3b agree
