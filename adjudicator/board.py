@@ -8,7 +8,6 @@ that depends on the map asks this module, per season, so a variant is data and n
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,12 +142,19 @@ class Board:
             for p in self.provinces
         }
         self.centres = tuple(p.id for p in self.provinces.values() if p.centre)
+        self.location_water_adj: dict[str, set[str]] = {}  # water neighbours (provinces) of each location
+        for b in self.borders:
+            if b.kind == "water":
+                self.location_water_adj.setdefault(b.a, set()).add(split_location(b.b)[0])
+                self.location_water_adj.setdefault(b.b, set()).add(split_location(b.a)[0])
+        self._locations = {p.id: tuple(join_location(p.id, c) for c in p.coasts) if p.coasts else (p.id,)
+                           for p in self.provinces.values()}
+        self._views: dict[str, SeasonView] = {}
 
     # ----- locations ---------------------------------------------------------------------------------
     def locations(self, province: str) -> tuple[str, ...]:
         """The places a fleet may stand in a province: its coasts, or the province itself."""
-        p = self.provinces[province]
-        return tuple(join_location(province, c) for c in p.coasts) if p.coasts else (province,)
+        return self._locations[province]
 
     def home_centres(self, power: str) -> tuple[str, ...]:
         """The home supply centres of a power."""
@@ -176,9 +182,16 @@ class Board:
         return self.seasons[i - 1]
 
     # ----- terrain -----------------------------------------------------------------------------------
+    def season(self, season: str) -> SeasonView:
+        """The board as it is in a season (built on first use)."""
+        view = self._views.get(season)
+        if view is None:
+            view = self._views[season] = _season_view(self, season)
+        return view
+
     def surface(self, province: str, season: str) -> str:
         """What a province is this season: `land`, `sea` or `ice`."""
-        return _surface_table(self, season)[province]
+        return self.season(season).surface[province]
 
     def is_island(self, province: str) -> bool:
         """True for islands whose armies survive a melt but may then leave only by convoy (or bridge)."""
@@ -186,59 +199,49 @@ class Board:
 
     def coastal(self, location: str, season: str) -> bool:
         """A land location is coastal this season if one of its water borders leads to open sea."""
-        return location in _coastal_set(self, season)
+        return location in self.season(season).coastal
 
     def army_can_stand(self, province: str, season: str) -> bool:
         """Armies hold land and ice; an island army survives the melt."""
-        s = self.surface(province, season)
-        return s in ("land", "ice") or self.is_island(province)
+        return province in self.season(season).army_stand
 
     def fleet_can_stand(self, location: str, season: str) -> bool:
-        """Fleets float on open sea, or on a land location that is coastal this season."""
-        province, coast = split_location(location)
-        if province not in self.provinces:
-            return False
-        p = self.provinces[province]
-        if p.coasts and coast not in p.coasts:
-            return False
-        if not p.coasts and coast:
-            return False
-        s = self.surface(province, season)
-        return s == "sea" or (s == "land" and self.coastal(location, season))
+        """Fleets float on open sea, or on a land location (a coast of it) that is coastal this season."""
+        return location in self.season(season).fleet_stand
 
     def can_stand(self, unit_type: str, location: str, season: str) -> bool:
         """Whether a unit of this type may stand here this season."""
-        if unit_type == ARMY:
-            return split_location(location)[1] is None and location in self.provinces and self.army_can_stand(location, season)
-        return self.fleet_can_stand(location, season)
+        view = self.season(season)
+        return location in (view.army_stand if unit_type == ARMY else view.fleet_stand)
 
     # ----- movement ----------------------------------------------------------------------------------
     def army_moves(self, season: str) -> nx.DiGraph:
         """Provinces an army may move to without convoy this season (directed: island and melt rules)."""
-        return _army_graph(self, season)
+        return self.season(season).army
 
     def fleet_moves(self, season: str) -> nx.DiGraph:
         """Locations a fleet may move to this season (directed: the origin need not be legal)."""
-        return _fleet_graph(self, season)
+        return self.season(season).fleet
 
     def can_move(self, unit_type: str, origin: str, destination: str, season: str) -> bool:
         """Whether a unit may move from origin to destination (locations) without convoy this season."""
-        graph = self.army_moves(season) if unit_type == ARMY else self.fleet_moves(season)
-        return graph.has_edge(origin, destination)
+        view = self.season(season)
+        return destination in (view.army_next if unit_type == ARMY else view.fleet_next).get(origin, ())
 
     def reachable_locations(self, unit_type: str, origin: str, province: str, season: str) -> list[str]:
         """The locations of `province` a unit at `origin` can move to this season."""
-        graph = self.army_moves(season) if unit_type == ARMY else self.fleet_moves(season)
-        if origin not in graph:
-            return []
-        return [loc for loc in self.locations(province) + ((province,) if unit_type == ARMY else ()) if graph.has_edge(origin, loc)]
+        view = self.season(season)
+        if unit_type == ARMY:
+            return [province] if province in view.army_next.get(origin, ()) else []
+        nxt = view.fleet_next.get(origin, ())
+        return [loc for loc in self.locations(province) if loc in nxt]
 
     def can_support_into(self, unit_type: str, origin: str, province: str, season: str) -> bool:
         """A unit supports into a province it could move to; a fleet also into bordering ice (Arctic rule)."""
         if self.reachable_locations(unit_type, origin, province, season):
             return True
         if unit_type == FLEET and self.surface(province, season) == "ice":
-            return province in _location_water_adj(self).get(origin, ())
+            return province in self.location_water_adj.get(origin, ())
         return False
 
     # ----- convoys -----------------------------------------------------------------------------------
@@ -255,7 +258,7 @@ class Board:
         """Is there a chain of the given fleet provinces (on open sea) from origin to destination?"""
         if origin == destination or not self.convoy_origin_ok(origin, season) or not self.convoy_destination_ok(destination, season):
             return False
-        seas = {f for f in fleets if self.surface(f, season) == "sea"}
+        seas = self.season(season).sea.intersection(fleets)
         frontier = [f for f in self.water_adj[origin] if f in seas]
         seen = set(frontier)
         while frontier:
@@ -271,7 +274,7 @@ class Board:
     def convoy_fleets_on_routes(self, origin: str, destination: str, season: str, fleets: Iterable[str]) -> set[str]:
         """The fleet provinces that lie on at least one minimal convoy route (no fleet on it could be left
         out) from origin to destination: a fleet on no such route is not needed for the convoy (DATC 6.G.19)."""
-        seas = {f for f in fleets if self.surface(f, season) == "sea"}
+        seas = self.season(season).sea.intersection(fleets)
         if not self.convoy_route_exists(origin, destination, season, seas):
             return set()
         adj = self.water_adj
@@ -302,7 +305,17 @@ class Board:
     # ----- distances ---------------------------------------------------------------------------------
     def distances_from(self, sources: Iterable[str]) -> dict[str, int]:
         """Moves from the nearest source province over any border, land and sea alike (civil disorder)."""
-        return nx.multi_source_dijkstra_path_length(self.graph, set(sources), weight=lambda *_: 1)
+        distance = {s: 0 for s in sources}
+        frontier = list(distance)
+        while frontier:
+            following = []
+            for here in frontier:
+                for there in self.graph.adj[here]:
+                    if there not in distance:
+                        distance[there] = distance[here] + 1
+                        following.append(there)
+            frontier = following
+        return distance
 
 
 def _reach(board: Board, seas: set[str], start: str) -> set[str]:
@@ -317,86 +330,64 @@ def _reach(board: Board, seas: set[str], start: str) -> set[str]:
     return seen
 
 
-# ----- per-season derived data, cached on the board -------------------------------------------------------
-def _cached(fn):
-    @functools.wraps(fn)
-    def wrapper(board: Board, *args):
-        cache = board.__dict__.setdefault("_cache", {})
-        key = (fn.__name__, *args)
-        if key not in cache:
-            cache[key] = fn(board, *args)
-        return cache[key]
+# ----- per-season derived data, built once per season ---------------------------------------------------
+@dataclass(frozen=True)
+class SeasonView:
+    """What the board is in one season: each space's surface, coastal places, and who may move where."""
 
-    return wrapper
+    surface: dict[str, str]
+    sea: frozenset[str]  # provinces that are open sea
+    coastal: frozenset[str]  # land locations (and their provinces) with open sea beside them
+    army: nx.DiGraph  # army moves without convoy
+    fleet: nx.DiGraph  # fleet moves (between locations)
+    army_stand: frozenset[str]  # provinces an army may stand on
+    fleet_stand: frozenset[str]  # locations a fleet may stand on
+    army_next: dict[str, frozenset[str]]  # the same moves as plain sets, for the hot paths
+    fleet_next: dict[str, frozenset[str]]
 
 
-@_cached
-def _surface_table(board: Board, season: str) -> dict[str, str]:
-    table = {}
+def _season_view(board: Board, season: str) -> SeasonView:
+    surface = {}
     for p in board.provinces.values():
         spec = board.terrain[p.kind]
-        table[p.id] = spec.get(season, spec.get("default"))
-    return table
-
-
-@_cached
-def _location_water_adj(board: Board) -> dict[str, set[str]]:
-    """Water neighbours (provinces) of each location, coasts kept apart."""
-    adj: dict[str, set[str]] = {}
-    for b in board.borders:
-        if b.kind == "water":
-            adj.setdefault(b.a, set()).add(split_location(b.b)[0])
-            adj.setdefault(b.b, set()).add(split_location(b.a)[0])
-    return adj
-
-
-@_cached
-def _coastal_set(board: Board, season: str) -> frozenset[str]:
-    surface = _surface_table(board, season)
+        surface[p.id] = spec.get(season, spec.get("default"))
     coastal = set()
-    for location, neighbours in _location_water_adj(board).items():
+    for location, neighbours in board.location_water_adj.items():
         province = split_location(location)[0]
         if surface[province] == "land" and any(surface[n] == "sea" for n in neighbours):
             coastal.add(location)
             coastal.add(province)
-    return frozenset(coastal)
-
-
-@_cached
-def _army_graph(board: Board, season: str) -> nx.DiGraph:
-    surface = _surface_table(board, season)
-    graph = nx.DiGraph()
-    graph.add_nodes_from(board.provinces)
+    army = nx.DiGraph()
+    army.add_nodes_from(board.provinces)
+    fleet = nx.DiGraph()
+    for p in board.provinces:
+        fleet.add_nodes_from(board.locations(p))
     for b in board.borders:
         pa, pb = split_location(b.a)[0], split_location(b.b)[0]
         for o, d in ((pa, pb), (pb, pa)):
             if b.kind in ("land", "coast", "bridge"):
                 ok = surface[d] != "sea"
-            else:  # water
+            else:  # water: onto land or ice, and not off an island that is sea this season (A13)
                 ok = surface[d] in ("land", "ice") and not (board.is_island(o) and surface[o] == "sea")
             if ok:
-                graph.add_edge(o, d)
-    return graph
-
-
-@_cached
-def _fleet_graph(board: Board, season: str) -> nx.DiGraph:
-    surface = _surface_table(board, season)
-    graph = nx.DiGraph()
-    for p in board.provinces:
-        graph.add_nodes_from(board.locations(p))
-    for b in board.borders:
+                army.add_edge(o, d)
         for o, d in ((b.a, b.b), (b.b, b.a)):
             pd = split_location(d)[0]
             if b.kind == "water":
-                ok = surface[pd] == "sea" or (surface[pd] == "land" and board.coastal(d, season))
+                ok = surface[pd] == "sea" or (surface[pd] == "land" and d in coastal)
             elif b.kind == "coast":
-                ok = not b.seas or any(surface[s] == "sea" for s in b.seas)
+                ok = not b.seas or any(surface[x] == "sea" for x in b.seas)
             else:
                 ok = False
             if ok:
-                graph.add_edge(o, d)
-    return graph
+                fleet.add_edge(o, d)
+    sea = frozenset(p for p, surf in surface.items() if surf == "sea")
+    army_stand = frozenset(p for p, surf in surface.items() if surf in ("land", "ice") or board.is_island(p))
+    fleet_stand = frozenset(loc for p, prov in board.provinces.items() for loc in board.locations(p)
+                            if surface[p] == "sea" or (surface[p] == "land" and loc in coastal))
+    army_next = {o: frozenset(army.successors(o)) for o in army}
+    fleet_next = {o: frozenset(fleet.successors(o)) for o in fleet}
+    return SeasonView(surface, sea, frozenset(coastal), army, fleet, army_stand, fleet_stand, army_next, fleet_next)
 
 
 # ----- loading -----------------------------------------------------------------------------------------

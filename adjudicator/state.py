@@ -19,16 +19,13 @@ class Unit:
     power: str
     type: str
     location: str
+    province: str = field(init=False, compare=False, repr=False)  # the province the unit is in
+    coast: str | None = field(init=False, compare=False, repr=False)  # its coast, where the province has several
 
-    @property
-    def province(self) -> str:
-        """The province the unit is in."""
-        return split_location(self.location)[0]
-
-    @property
-    def coast(self) -> str | None:
-        """The coast a fleet is on, if its province has several."""
-        return split_location(self.location)[1]
+    def __post_init__(self) -> None:
+        province, coast = split_location(self.location)
+        object.__setattr__(self, "province", province)  # read on every rule check: split once
+        object.__setattr__(self, "coast", coast)
 
     def __str__(self) -> str:
         return f"{self.power}: {self.type} {self.location}"

@@ -437,7 +437,7 @@ def run_ours(board: Board, inp: PhaseInput) -> tuple[PhaseResult, float]:
     gc.disable()
     try:
         t0 = time.perf_counter()
-        orders = [parse_order(board, text).with_power(power, text=text) for power, text in inp.orders]
+        orders = [parse_order(board, text, power=power) for power, text in inp.orders]
         result = adjudicate(board, inp.state, orders)
         return result, time.perf_counter() - t0
     finally:
@@ -587,7 +587,7 @@ def _parsed(board: Board, orders: list[tuple[int, str, str]]) -> list[tuple[int,
 
 def ours_with(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]]) -> PhaseResult:
     """This engine on the input's position with other orders ((index, power, text) triples)."""
-    parsed = [parse_order(board, text).with_power(power, text=text, line=i) for i, power, text in orders]
+    parsed = [parse_order(board, text, line=i, power=power) for i, power, text in orders]
     return adjudicate(board, inp.state, parsed)
 
 
@@ -1089,10 +1089,9 @@ def breakdown(board: Board, inputs: list[PhaseInput], rounds: int = 3) -> list[s
     from adjudicator.orders.validate import movement_commands
     from adjudicator.state import check_position
 
-    parsed = [[parse_order(board, t).with_power(p, text=t) for p, t in inp.orders] for inp in inputs]
+    parsed = [[parse_order(board, t, power=p) for p, t in inp.orders] for inp in inputs]
     parts: dict[str, Any] = {
-        "ours: parse_order": lambda: [[parse_order(board, t) for _, t in inp.orders] for inp in inputs],
-        "ours: Order.with_power": lambda: [[o.with_power(o.power or "", text=o.text) for o in os] for os in parsed],
+        "ours: parse_order": lambda: [[parse_order(board, t, power=p) for p, t in inp.orders] for inp in inputs],
         "ours: adjudicate (all)": lambda: [adjudicate(board, inp.state, os) for inp, os in zip(inputs, parsed)],
         "ours:   check_position": lambda: [check_position(board, inp.state) for inp in inputs],
     }

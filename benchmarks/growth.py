@@ -184,7 +184,7 @@ def measure(board: Board, state: GameState, orders: list[tuple[str, str]]) -> di
     gc.disable()
     try:
         t0 = time.perf_counter()
-        parsed = [parse_order(board, text).with_power(power, text=text) for power, text in orders]
+        parsed = [parse_order(board, text, power=power) for power, text in orders]
         t1 = time.perf_counter()
         result = adjudicate(board, state, parsed)
         t2 = time.perf_counter()

@@ -48,11 +48,11 @@ def _orders(board: Board, lines: list[Line], notes: list[str], file: str) -> lis
     for line in lines:
         power = _power(board, line, notes)
         try:
-            order = parse_order(board, line.text, line=line.line, file=file, column_offset=line.column - 1)
+            order = parse_order(board, line.text, line=line.line, file=file, column_offset=line.column - 1, power=power)
         except AdjudicatorError as exc:
             notes.append(f"unreadable order ignored: {exc}")
             continue
-        orders.append(order.with_power(power, text=line.text, line=line.line))
+        orders.append(order)
     return orders
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from adjudicator.board import join_location
 
@@ -43,10 +43,6 @@ class Order:
     power: str | None = None
     text: str = ""
     line: int | None = None
-
-    def with_power(self, power: str, text: str | None = None, line: int | None = None) -> "Order":
-        """The same order, given by a power (from the order sheet)."""
-        return replace(self, power=power, text=self.text if text is None else text, line=line if line is not None else self.line)
 
     def describe(self) -> str:
         """A canonical spelling, e.g. `F nth S A yor - bel`."""

@@ -74,42 +74,42 @@ class _ToOrder(Transformer):
     def _via(children) -> bool:
         return any(getattr(c, "type", None) == "CONVOY_TAG" for c in children)
 
+    # Each rule gives (kind, unit, target, destination, coast, via convoy): the Order is built once, by the parser.
     def hold(self, children):
-        return Order("hold", unit=self._refs(children)[0])
+        return "hold", self._refs(children)[0], None, None, None, False
 
     def move(self, children):
         refs = self._refs(children)
         # A path (A yor - nth - bel) is ignored but for its meaning: the army goes by sea (DATC 4.A.6).
-        return Order("move", unit=refs[0], dest=refs[-1].province, dest_coast=refs[-1].coast,
-                     via_convoy=self._via(children) or len(refs) > 2)
+        return "move", refs[0], None, refs[-1].province, refs[-1].coast, self._via(children) or len(refs) > 2
 
     def retreat(self, children):
         unit, dest = self._refs(children)
-        return Order("retreat", unit=unit, dest=dest.province, dest_coast=dest.coast)
+        return "retreat", unit, None, dest.province, dest.coast, False
 
     def support_hold(self, children):
         unit, target = self._refs(children)
-        return Order("support", unit=unit, target=target)
+        return "support", unit, target, None, None, False
 
     def support_move(self, children):
         unit, target, dest = self._refs(children)
-        return Order("support", unit=unit, target=target, dest=dest.province, dest_coast=dest.coast)
+        return "support", unit, target, dest.province, dest.coast, False
 
     def convoy(self, children):
         unit, target, dest = self._refs(children)
-        return Order("convoy", unit=unit, target=target, dest=dest.province, dest_coast=dest.coast)
+        return "convoy", unit, target, dest.province, dest.coast, False
 
     def disband(self, children):
-        return Order("disband", unit=self._refs(children)[0])
+        return "disband", self._refs(children)[0], None, None, None, False
 
     def remove(self, children):
-        return Order("remove", unit=self._refs(children)[0])
+        return "remove", self._refs(children)[0], None, None, None, False
 
     def build(self, children):
-        return Order("build", unit=self._refs(children)[0])
+        return "build", self._refs(children)[0], None, None, None, False
 
     def waive(self, children):
-        return Order("waive")
+        return "waive", None, None, None, None, False
 
 
 class OrderParser:
@@ -129,12 +129,23 @@ class OrderParser:
         skip = rf"\s*(?:(?:{power})\s+)?(?:(?:{_UNIT_TYPES})\s+)?"
         self.grammar = GrammarParser(grammar, terminals, _ToOrder(board, re.compile(ref, re.IGNORECASE)),
                                      {"REF": board.names}, _TERMINAL_WORDS, skip=skip, fast=True)
+        self.readings: dict[str, tuple] = {}  # order text -> what the grammar made of it
 
-    def parse(self, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0) -> Order:
-        """Parse one order; an OrderError names the column, what was expected, and close place names."""
-        order = self.grammar.parse(text, line=line, file=file, column_offset=column_offset)
-        return Order(order.kind, order.unit, order.target, order.dest, order.dest_coast, order.via_convoy,
-                     text=text.strip(), line=line)
+    def parse(self, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0,
+              power: str | None = None, use_cache: bool = True) -> Order:
+        """Parse one order; an OrderError names the column, what was expected, and close place names.
+
+        The same text always reads the same way, so readings are kept (bounded): order texts repeat from
+        phase to phase and game to game. `use_cache=False` always runs the grammar (for measuring it)."""
+        reading = self.readings.get(text) if use_cache else None
+        if reading is None:
+            reading = self.grammar.parse(text, line=line, file=file, column_offset=column_offset)
+            if use_cache:
+                if len(self.readings) >= 100_000:
+                    self.readings.clear()
+                self.readings[text] = reading
+        kind, unit, target, dest, coast, via = reading
+        return Order(kind, unit, target, dest, coast, via, power, text.strip(), line)
 
 
 @functools.lru_cache(maxsize=None)
@@ -143,6 +154,8 @@ def parser_for(board: Board) -> OrderParser:
     return OrderParser(board)
 
 
-def parse_order(board: Board, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0) -> Order:
-    """Parse one order for a board."""
-    return parser_for(board).parse(text, line=line, file=file, column_offset=column_offset)
+def parse_order(board: Board, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0,
+                power: str | None = None, use_cache: bool = True) -> Order:
+    """Parse one order for a board (given by `power`, when known)."""
+    return parser_for(board).parse(text, line=line, file=file, column_offset=column_offset, power=power,
+                                   use_cache=use_cache)

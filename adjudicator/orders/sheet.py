@@ -115,14 +115,14 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
             continue
         lead = len(body) - len(body.lstrip())
         try:
-            order = parse_order(board, body.strip(), line=number, file=file, column_offset=offset + lead)
+            order = parse_order(board, body.strip(), line=number, file=file, column_offset=offset + lead, power=line_power)
         except OrderError as exc:
             sheet.problems.append(SheetProblem(number, exc.column, raw, exc.message, exc.suggestions))
             continue
         except AdjudicatorError as exc:  # pragma: no cover - parse_order raises OrderError
             sheet.problems.append(SheetProblem(number, None, raw, exc.message))
             continue
-        sheet.orders.append(order.with_power(line_power, text=body.strip(), line=number))
+        sheet.orders.append(order)
     return sheet
 
 
@@ -139,9 +139,9 @@ def orders_from_lists(board: Board, orders: dict[str, list[str]]) -> Sheet:
             sheet.notes.append(note)
         for i, text in enumerate(texts):
             try:
-                order = parse_order(board, str(text), line=i + 1)
+                order = parse_order(board, str(text), line=i + 1, power=name)
             except OrderError as exc:
                 sheet.problems.append(SheetProblem(i + 1, exc.column, str(text), exc.message, exc.suggestions))
                 continue
-            sheet.orders.append(order.with_power(name, text=str(text).strip(), line=i + 1))
+            sheet.orders.append(order)
     return sheet
