@@ -25,9 +25,28 @@ except ImportError:  # pragma: no cover - depends on the platform
 
 
 def alternatives(spellings: list[str]) -> str:
-    """A regex group matching any spelling, longest first, with flexible spaces."""
-    parts = [r"\s+".join(re.escape(w) for w in s.split()) for s in sorted(set(spellings), key=lambda x: (-len(x), x))]
-    return "(?:" + "|".join(parts) + ")"
+    """A regex group matching any spelling (case-folded), longest first, with flexible spaces.
+
+    The spellings are laid out as a prefix tree, so matching costs the length of the name, not the number of
+    names (a board of 10,000 spaces has more than 20,000 spellings)."""
+    trie: dict = {}
+    for spelling in set(spellings):
+        node = trie
+        for word_index, word in enumerate(spelling.lower().split()):
+            if word_index:
+                node = node.setdefault(" ", {})
+            for ch in word:
+                node = node.setdefault(ch, {})
+        node[""] = {}  # a spelling ends here
+
+    def pattern(node: dict) -> str:
+        branches = [(r"\s+" if ch == " " else re.escape(ch)) + pattern(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body  # greedy: the longer spelling is tried first
+
+    return "(?:" + pattern(trie) + ")"
 
 
 def alternation(spellings: list[str]) -> str:
