@@ -6,7 +6,7 @@ This is the function the case runner, the CLI and the API all call.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from adjudicator.board import Board
 from adjudicator.errors import StateError
@@ -31,10 +31,13 @@ class DislodgedReport:
 
 @dataclass
 class PhaseResult:
-    """Everything the judge reports for one phase, and the position that follows."""
+    """Everything the judge reports for one phase, and the position that follows.
+
+    The report (a line for every order and unit, with its reason) is written when first read: a program that
+    needs only the next position (an AI's search, a benchmark) does not pay for the sentences."""
 
     phase: Phase
-    report: list[OrderResult]
+    lines: list[OrderResult] | Callable[[], list[OrderResult]]
     next_state: GameState
     dislodged: list[DislodgedReport] = field(default_factory=list)
     destroyed: list[Unit] = field(default_factory=list)  # dislodged with no retreat
@@ -45,6 +48,13 @@ class PhaseResult:
     skipped: list[tuple[Phase, str]] = field(default_factory=list)
     winner: str | None = None
     contested: list[str] = field(default_factory=list)
+
+    @property
+    def report(self) -> list[OrderResult]:
+        """Every order's outcome and reason, and a line for each unit without an order."""
+        if callable(self.lines):
+            self.lines = self.lines()
+        return self.lines
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready summary (the next state is serialised by the game-file module)."""
@@ -93,11 +103,7 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
     units: dict[str, Unit] = {p: u for p, u in state.units.items()
                               if not (commands[p].kind == "move" and moved.success[p]) and p not in moved.dislodged}
     units.update(moved.arrivals)
-    refused = {r.unit.province for r in rejected if r.unit is not None and r.status == "illegal"}
-    for r in moved.report:
-        if r.status == DEFAULT and r.unit.province in refused:
-            r.reason = r.reason.replace("no order: holds", "holds: its order could not be carried out")
-    result = PhaseResult(state.phase, rejected + moved.report, state)
+    result = PhaseResult(state.phase, [], state)
 
     # Units the season's terrain no longer carries are disbanded (dislodged ones too: they do not retreat).
     for p, unit in list(units.items()):
@@ -116,11 +122,20 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
         else:
             result.destroyed.append(d.unit)
     result.contested = sorted(moved.contested)
-    lost = {u.province: u for u in result.disbanded_by_terrain}
-    for r in result.report:
-        if r.unit is not None and r.applied and lost.get(r.unit.province) == r.unit:
-            r.reason += (f"; disbanded: {board.provinces[r.unit.province].name} is "
-                         f"{board.surface(r.unit.province, season)} in {season} and cannot carry it")
+
+    def report() -> list[OrderResult]:
+        lines = moved.explain()
+        refused = {r.unit.province for r in rejected if r.unit is not None and r.status == "illegal"}
+        lost = {u.province: u for u in result.disbanded_by_terrain}
+        for r in lines:
+            if r.status == DEFAULT and r.unit.province in refused:
+                r.reason = r.reason.replace("no order: holds", "holds: its order could not be carried out")
+            if r.unit is not None and lost.get(r.unit.province) == r.unit:
+                r.reason += (f"; disbanded: {board.provinces[r.unit.province].name} is "
+                             f"{board.surface(r.unit.province, season)} in {season} and cannot carry it")
+        return rejected + lines
+
+    result.lines = report
 
     nxt = state.copy()
     nxt.units = units
@@ -203,7 +218,3 @@ def _advance(board: Board, state: GameState, result: PhaseResult) -> GameState:
         if step.centres:
             _update_centres(board, state, result)
 
-
-def default_report(result: PhaseResult) -> list[OrderResult]:
-    """The report lines for units that received no order."""
-    return [r for r in result.report if r.status == DEFAULT]

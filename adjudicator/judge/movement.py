@@ -7,6 +7,7 @@ backup rule: circular movement succeeds, and in a convoy paradox the convoys fai
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from adjudicator.board import Board
 from adjudicator.judge.outcome import FAILS, SUCCEEDS, VOID, OrderResult
@@ -27,8 +28,8 @@ class MovementResult:
     arrivals: dict[str, Unit] = field(default_factory=dict)  # units that moved, at their destination
     dislodged: dict[str, Dislodged] = field(default_factory=dict)  # by province
     contested: set[str] = field(default_factory=set)  # provinces left empty by a standoff
-    report: list[OrderResult] = field(default_factory=list)
     paradox: set[str] = field(default_factory=set)  # convoying fleets failed by the Szykman rule
+    explain: Callable[[], list[OrderResult]] = list  # each order's outcome and reason, written on demand
 
 
 class MovementJudge:
@@ -207,7 +208,7 @@ class MovementJudge:
             for m in movers:
                 if not success[m] and self.path(m, False) and self.head_to_head(m) != dest:
                     result.contested.add(dest)
-        result.report = [self._explain(p, result) for p in self.c]
+        result.explain = lambda: [self._explain(p, result) for p in self.c]
         return result
 
     # ----- explanations -------------------------------------------------------------------------------
