@@ -258,7 +258,8 @@ class Board:
         """Is there a chain of the given fleet provinces (on open sea) from origin to destination?"""
         if origin == destination or not self.convoy_origin_ok(origin, season) or not self.convoy_destination_ok(destination, season):
             return False
-        seas = self.season(season).sea.intersection(fleets)
+        sea = self.season(season).sea
+        seas = fleets if isinstance(fleets, frozenset) and fleets <= sea else sea.intersection(fleets)
         frontier = [f for f in self.water_adj[origin] if f in seas]
         seen = set(frontier)
         while frontier:

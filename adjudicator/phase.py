@@ -111,11 +111,12 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
             result.disbanded_by_terrain.append(unit)
             del units[p]
     dislodged: dict[str, Dislodged] = {}
+    occupied = set(units)
     for p, d in moved.dislodged.items():
         if not board.can_stand(d.unit.type, d.unit.location, season):
             result.disbanded_by_terrain.append(d.unit)
             continue
-        options = retreat_options(board, season, d, set(units), moved.contested)
+        options = retreat_options(board, season, d, occupied, moved.contested)
         if options:
             dislodged[p] = d
             result.dislodged.append(DislodgedReport(d.unit, d.attacker_origin, d.by_convoy, options))

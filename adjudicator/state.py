@@ -124,15 +124,17 @@ def make_unit(board: Board, power: str, unit_type: str, province: str, coast: st
 def check_position(board: Board, state: GameState, file: str | None = None) -> None:
     """A StateError for a position the rules cannot have: unknown powers, bad places, units where they cannot stand."""
     season = state.phase.season
+    # At a movement phase a unit may stand where the season's change has just stranded it (it is
+    # disbanded after this phase if it stays), so the previous season's terrain also counts.
+    views = [board.season(season)]
+    if state.phase.type == "Movement":
+        views.append(board.season(board.previous_season(season)))
     for province, unit in state.units.items():
         if unit.power not in board.powers:
             raise StateError(f"unknown power {unit.power!r}; powers are {', '.join(board.powers)}", file=file)
         if unit.province != province:
             raise StateError(f"unit {unit} is filed under {province}", file=file)
-        # At a movement phase a unit may stand where the season's change has just stranded it (it is
-        # disbanded after this phase if it stays), so the previous season's terrain also counts.
-        seasons = {season, board.previous_season(season)} if state.phase.type == "Movement" else {season}
-        if not any(board.can_stand(unit.type, unit.location, s) for s in seasons):
+        if not any(unit.location in (v.army_stand if unit.type == ARMY else v.fleet_stand) for v in views):
             kind = "an army" if unit.type == ARMY else "a fleet"
             raise StateError(
                 f"{unit}: {kind} cannot stand on {board.provinces[unit.province].name} in {season} "

@@ -20,7 +20,7 @@ def _ref(unit: Unit) -> UnitRef:
 
 def _movement_orders(board: Board, state: GameState, unit: Unit) -> list[Order]:
     season = state.phase.season
-    fleets = [u.province for u in state.units.values() if u.type == FLEET]
+    fleets = board.season(season).sea.intersection(u.province for u in state.units.values() if u.type == FLEET)
     me = _ref(unit)
     candidates = [Order("hold", me)]
     graph = board.army_moves(season) if unit.type == ARMY else board.fleet_moves(season)

@@ -106,7 +106,8 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     season = state.phase.season
     report: list[OrderResult] = []
     legal: dict[str, list[Command]] = {}
-    fleets = [u.province for u in state.units.values() if u.type == FLEET]
+    # Only fleets on open sea can convoy: the route searches of this phase all start from this set.
+    fleets = board.season(season).sea.intersection(u.province for u in state.units.values() if u.type == FLEET)
     for order in orders:
         try:
             unit = find_unit(state, order)
@@ -136,7 +137,7 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     return commands, report
 
 
-def _movement_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: list[str]) -> Command:
+def _movement_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
     kind = order.kind
     if kind == "hold":
         return Command(unit, "hold", order=order)
@@ -149,7 +150,7 @@ def _movement_command(board: Board, state: GameState, season: str, unit: Unit, o
     raise Illegal(f"a {kind} order cannot be given in a movement phase")
 
 
-def _move_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: list[str]) -> Command:
+def _move_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
     dest = order.dest
     if dest == unit.province:
         raise Illegal("a unit cannot move to the space it is in")
@@ -169,14 +170,14 @@ def _move_command(board: Board, state: GameState, season: str, unit: Unit, order
     return Command(unit, "move", dest=dest, dest_location=loc, order=order)
 
 
-def _could_move(board: Board, season: str, unit: Unit, dest: str, fleets: list[str]) -> bool:
+def _could_move(board: Board, season: str, unit: Unit, dest: str, fleets: frozenset[str]) -> bool:
     """Whether a unit could move to a province (any coast, or by a possible convoy), ignoring occupants."""
     if board.reachable_locations(unit.type, unit.location, dest, season):
         return True
     return unit.type == ARMY and board.convoy_route_exists(unit.province, dest, season, fleets)
 
 
-def _support_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: list[str]) -> Command:
+def _support_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
     target = order.target.province
     supported = state.units.get(target)
     if supported is None:
@@ -203,7 +204,7 @@ def _support_command(board: Board, state: GameState, season: str, unit: Unit, or
                    order=order)
 
 
-def _convoy_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: list[str]) -> Command:
+def _convoy_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
     if unit.type != FLEET:
         raise Illegal("only fleets can convoy")
     if board.surface(unit.province, season) != "sea":
