@@ -150,6 +150,7 @@ class Board:
         self._locations = {p.id: tuple(join_location(p.id, c) for c in p.coasts) if p.coasts else (p.id,)
                            for p in self.provinces.values()}
         self._views: dict[str, SeasonView] = {}
+        self._routes: dict[tuple, frozenset[str]] = {}  # recent convoy-route answers
 
     # ----- locations ---------------------------------------------------------------------------------
     def locations(self, province: str) -> tuple[str, ...]:
@@ -275,6 +276,16 @@ class Board:
     def convoy_fleets_on_routes(self, origin: str, destination: str, season: str, fleets: Iterable[str]) -> set[str]:
         """The fleet provinces that lie on at least one minimal convoy route (no fleet on it could be left
         out) from origin to destination: a fleet on no such route is not needed for the convoy (DATC 6.G.19)."""
+        fleets = fleets if isinstance(fleets, frozenset) else frozenset(fleets)
+        key = (origin, destination, season, fleets)  # every fleet convoying one army asks the same question
+        found = self._routes.get(key)
+        if found is None:
+            if len(self._routes) > 4096:
+                self._routes.clear()
+            found = self._routes[key] = frozenset(self._fleets_on_routes(origin, destination, season, fleets))
+        return set(found)
+
+    def _fleets_on_routes(self, origin: str, destination: str, season: str, fleets: frozenset[str]) -> set[str]:
         seas = self.season(season).sea.intersection(fleets)
         if not self.convoy_route_exists(origin, destination, season, seas):
             return set()
