@@ -40,6 +40,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
+if str(ROOT / "benchmarks") not in sys.path:  # the shared timing helper, when imported by the tests
+    sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from adjudicator.board import ARMY, FLEET, Board, split_location  # noqa: E402
 from adjudicator.catalogue import load_variant  # noqa: E402
@@ -50,6 +52,7 @@ from adjudicator.orders.model import Order  # noqa: E402
 from adjudicator.orders.parse import parse_order  # noqa: E402
 from adjudicator.phase import PhaseResult, adjudicate  # noqa: E402
 from adjudicator.state import GameState, Phase, Unit, opening_state  # noqa: E402
+from timing import best_of  # noqa: E402
 
 PHASE_TYPES = ("Movement", "Retreat", "Adjustment")
 
@@ -1101,16 +1104,7 @@ def breakdown(board: Board, inputs: list[PhaseInput], rounds: int = 3) -> list[s
     out = []
     n = max(1, len(inputs))
     for label, fn in parts.items():
-        best = float("inf")
-        for _ in range(rounds):
-            gc.collect()
-            gc.disable()
-            try:
-                t0 = time.perf_counter()
-                fn()
-                best = min(best, time.perf_counter() - t0)
-            finally:
-                gc.enable()
+        best = best_of(fn, rounds)
         out.append(f"  {label:<28} {1000 * best / n:7.3f} ms")
     set_time = process_time = 0.0
     for inp in inputs:

@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import io
 import pstats
 import random
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +37,7 @@ from adjudicator.orders.legal import legal_orders  # noqa: E402
 from adjudicator.orders.parse import parse_order, parser_for  # noqa: E402
 from adjudicator.phase import adjudicate  # noqa: E402
 from adjudicator.state import opening_state  # noqa: E402
+from timing import best_of  # noqa: E402
 
 STYLES = ("canonical", "upper", "full names", "aliases", "nationality")
 
@@ -140,18 +139,7 @@ def order_mix(board: Board, count: int, seed: int) -> list[str]:
 
 def rate(fn, orders: list[str], rounds: int) -> float:
     """Orders per second, best of `rounds` (the garbage collector paused while timing)."""
-    best = float("inf")
-    for _ in range(rounds):
-        gc.collect()
-        gc.disable()
-        try:
-            t0 = time.perf_counter()
-            for text in orders:
-                fn(text)
-            best = min(best, time.perf_counter() - t0)
-        finally:
-            gc.enable()
-    return len(orders) / best
+    return len(orders) / best_of(lambda: [fn(text) for text in orders], rounds)
 
 
 def lark_only(board: Board):
