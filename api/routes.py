@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any
 
@@ -190,9 +191,15 @@ def parse():
             parsed = rules.parse_orders(board, _game_orders_text(body["orders"]), None)
         except AdjudicatorError as exc:
             raise from_adjudicator_error(exc, 400, "Unreadable orders", prefix="/orders") from None
-        return jsonify({"orders": [{"text": str(getattr(o, "text", o)), "order": repr(o)} for o in parsed]})
+        return jsonify({"orders": [_step_json(o) for o in parsed]})
     sheet = _sheet(board, body["orders"], lenient=False)
     return jsonify({"orders": [_order_json(o) for o in sheet.orders], "notes": sheet.notes})
+
+
+def _step_json(step: Any) -> dict:
+    """Another game's parsed order or step: its fields when it is a dataclass, else its text."""
+    fields = plain(dataclasses.asdict(step)) if dataclasses.is_dataclass(step) else {}
+    return {"kind": type(step).__name__, "text": str(getattr(step, "text", "") or step), **fields}
 
 
 def _order_json(order) -> dict:

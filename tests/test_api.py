@@ -155,3 +155,15 @@ def test_render(client, arctic_start, standard_start):
     assert r.status_code == 200 and r.mimetype == "image/png" and r.data.startswith(b"\x89PNG")
     r = client.post("/v1/render", json={"state": standard_start, "format": "gif"})
     assert r.status_code == 400
+
+
+@pytest.mark.parametrize("variant, orders, kind", [
+    ("arctic2019", "Russia: move 1 ship from KOL to BAR", "Move"),
+    ("arctica", "Remi: migrate fish from S3", "Migration"),
+    ("arctic-race", "Red: 5 move", "Turn"),
+])
+def test_parse_other_games_gives_structured_steps(client, variant, orders, kind):
+    r = client.post("/v1/orders/parse", json={"variant": variant, "orders": orders})
+    check_response("/v1/orders/parse", "post", r)
+    step = r.get_json()["orders"][0]
+    assert r.status_code == 200 and step["kind"] == kind and step["line"] == 1
