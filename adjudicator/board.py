@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Iterable
 
 import networkx as nx
 
 from adjudicator.errors import VariantError
 from adjudicator.names import NameIndex
-from adjudicator.yamlio import line_of, load_yaml_file
+from adjudicator.yamlio import line_of
 
 SURFACES = ("land", "sea", "ice")
 BORDER_KINDS = ("land", "coast", "water", "bridge")
@@ -164,6 +163,14 @@ class Board:
     def initial_owners(self) -> dict[str, str]:
         """Centre ownership at the start of the game: each power owns its home centres."""
         return {p.id: p.home for p in self.provinces.values() if p.centre and p.home}
+
+    def coast_key(self, text: str) -> str:
+        """The coast a spelling names (`north coast`, `N.C.`, `nc` -> `nc`); an unknown spelling as written, lower-case."""
+        t = re.sub(r"\s+", " ", text.strip().lower())
+        for key, spellings in self.coast_names.items():
+            if t == key or t in (s.lower() for s in spellings):
+                return key
+        return t
 
     def season_key(self, season: str) -> str:
         """The canonical name of a season of this variant (case-insensitive; aliases such as Winter->Fall)."""
@@ -587,8 +594,3 @@ def _check_references(board: Board, source: str | None) -> None:
         for sea in b.seas:
             if sea not in board.provinces:
                 raise VariantError(f"border {b.a} - {b.b}: unknown sea {sea!r}", file=source, line=b.line)
-
-
-def load_board_file(path: str | Path) -> Board:
-    """Load a Diplomacy variant YAML file."""
-    return board_from_data(load_yaml_file(path), source=str(path))

@@ -27,7 +27,7 @@ from adjudicator.errors import AdjudicatorError, StateError
 from adjudicator.games import get_rules
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.state import PHASE_TYPES, Dislodged, GameState, Phase, Unit, check_position, parse_unit_text
-from adjudicator.yamlio import LineDict, line_of, load_yaml_file, load_yaml_text, plain
+from adjudicator.yamlio import LineDict, line_of, load_yaml_file, plain
 
 
 def _err(message: str, file: str | None, node: Any = None, pointer: str | None = None) -> StateError:
@@ -203,11 +203,6 @@ def game_from_data(data: Any, file: str | None = None) -> tuple[Any, Any]:
 def read_game_file(path: str | Path) -> tuple[Any, Any]:
     """Load a game file and its board."""
     return game_from_data(load_yaml_file(path), str(path))
-
-
-def read_game_text(text: str, file: str = "<game>") -> tuple[Any, Any]:
-    """Load a game from YAML or JSON text."""
-    return game_from_data(load_yaml_text(text, file), file)
 
 
 def game_to_data(board: Any, state: Any) -> dict[str, Any]:

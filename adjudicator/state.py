@@ -96,16 +96,8 @@ def parse_unit_text(board: Board, text: str, power: str) -> Unit:
     except (UnknownName, AmbiguousName) as exc:
         raise StateError(exc.message, suggestions=exc.suggestions) from None
     if coast:
-        coast = _coast_key(board, coast)
+        coast = board.coast_key(coast)
     return make_unit(board, power, unit_type, province, coast)
-
-
-def _coast_key(board: Board, text: str) -> str:
-    t = text.strip().lower()
-    for key, spellings in board.coast_names.items():
-        if t == key or t in (s.lower() for s in spellings):
-            return key
-    return t
 
 
 def make_unit(board: Board, power: str, unit_type: str, province: str, coast: str | None) -> Unit:

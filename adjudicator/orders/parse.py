@@ -37,13 +37,6 @@ class _ToOrder(Transformer):
         self.ref = ref
         self.known: dict[str, UnitRef] = {}  # REF text -> its reading (names resolve the same way every time)
 
-    def _coast(self, text: str) -> str:
-        t = re.sub(r"\s+", " ", text.strip().lower())
-        for key, spellings in self.board.coast_names.items():
-            if t == key or t in (s.lower() for s in spellings):
-                return key
-        return t
-
     def _ref(self, token: Any) -> UnitRef:
         raw = str(token)
         text = raw.lstrip()
@@ -62,7 +55,7 @@ class _ToOrder(Transformer):
         unit_type = m.group("type")
         coast = m.group("coast") or m.group("coast2")
         ref = UnitRef(None if unit_type is None else (ARMY if unit_type[0].lower() == "a" else FLEET), province,
-                      self._coast(coast) if coast else None, power)
+                      self.board.coast_key(coast) if coast else None, power)
         if len(self.known) < 100_000:
             self.known[text] = ref
         return ref
