@@ -22,8 +22,9 @@ def variant_names() -> list[str]:
     return sorted(p.stem for p in data_dir("variants").glob("*.yaml"))
 
 
-def variant_summaries() -> list[dict[str, str]]:
-    """Name, title and rules of each shipped variant, read from the files' headers (no board is built)."""
+@functools.lru_cache(maxsize=1)
+def variant_summaries() -> tuple[dict[str, str], ...]:
+    """Name, title and rules of each shipped variant, read once from the files (no board is built)."""
     out = []
     for name in variant_names():
         try:
@@ -33,7 +34,7 @@ def variant_summaries() -> list[dict[str, str]]:
         if isinstance(data, dict):
             out.append({"name": str(data.get("name", name)), "title": str(data.get("title", name)),
                         "rules": str(data.get("rules", "diplomacy"))})
-    return out
+    return tuple(out)
 
 
 def board_from_file(path: str | Path) -> Any:

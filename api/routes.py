@@ -108,7 +108,7 @@ def openapi():
 
 @bp.get("/v1/variants")
 def variants():
-    return jsonify(variant_summaries())
+    return jsonify(list(variant_summaries()))
 
 
 def board_json(board: Any) -> dict:
