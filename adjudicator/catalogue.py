@@ -10,7 +10,6 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from adjudicator.board import board_from_data
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.games import get_rules
 from adjudicator.resources import data_dir
@@ -37,15 +36,23 @@ def variant_summaries() -> tuple[dict[str, str], ...]:
     return tuple(out)
 
 
-def board_from_file(path: str | Path) -> Any:
-    """Load a variant file: a Diplomacy board, or the board of another game."""
-    data = load_yaml_file(path)
+def check_name(data: Any, path: str | Path) -> None:
+    """A variant file must be a mapping whose `name:` is its file's name (game files name boards by it)."""
     if not isinstance(data, dict):
         raise VariantError("a variant file must be a YAML mapping", file=str(path))
-    rules = str(data.get("rules", "diplomacy"))
-    if rules == "diplomacy":
-        return board_from_data(data, source=str(path))
-    return get_rules(rules, str(path)).load_board(data, str(path))
+    stem = Path(path).stem
+    name = data.get("name")
+    if name is not None and str(name).lower() != stem.lower():
+        raise VariantError(f"the board is named {str(name)!r} but its file is {Path(path).name!r}: a game file names "
+                           f"its board by that name, so rename the file or write `name: {stem}`",
+                           file=str(path), line=getattr(name, "line", None) or getattr(data, "line", None))
+
+
+def board_from_file(path: str | Path) -> Any:
+    """Load a variant file: a board of the game its `rules:` names (Diplomacy by default)."""
+    data = load_yaml_file(path)
+    check_name(data, path)
+    return get_rules(str(data.get("rules", "diplomacy")), str(path)).load_board(data, str(path))
 
 
 @functools.lru_cache(maxsize=None)
@@ -56,8 +63,3 @@ def load_variant(name: str) -> Any:
         if candidate.lower() == wanted:
             return board_from_file(data_dir("variants") / f"{candidate}.yaml")
     raise AdjudicatorError(f"unknown variant {name!r}; known variants: {', '.join(variant_names())}")
-
-
-def is_diplomacy(board: Any) -> bool:
-    """Whether a board is played by the Diplomacy rules (as opposed to another game's)."""
-    return getattr(board, "rules", "diplomacy") == "diplomacy"

@@ -60,32 +60,46 @@ def _load_game(path: str):
         fail(exc)
 
 
+def _refuse_overwrite(output: str | None, force: bool) -> None:
+    from pathlib import Path
+
+    if output and Path(output).exists() and not force:
+        fail(AdjudicatorError("the file exists; use --force to overwrite it", file=output))
+
+
+def _write(path: str, data: str | bytes) -> None:
+    from adjudicator.gamefile import write_atomic
+
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        fail(AdjudicatorError(f"cannot write the file: {exc.strerror or exc}; nothing was written", file=path))
+
+
 @main.command()
 @click.option("--variant", "variant_name", default="standard", show_default=True, help="Variant to start.")
 @click.option("-o", "--output", type=click.Path(), help="Write the game file here (default: print it).")
 @click.option("--force", is_flag=True, help="Overwrite an existing output file.")
 def new(variant_name: str, output: str | None, force: bool) -> None:
     """Write the opening position of a variant as a game file."""
-    from pathlib import Path
-
-    from adjudicator.catalogue import is_diplomacy, load_variant
-    from adjudicator.gamefile import dump_game, write_atomic
-    from adjudicator.games import get_rules
-    from adjudicator.state import opening_state
+    from adjudicator.catalogue import load_variant
+    from adjudicator.gamefile import dump_game
+    from adjudicator.games import rules_of
 
     try:
         board = load_variant(variant_name)
-        start = opening_state(board) if is_diplomacy(board) else get_rules(board.rules).initial_state(board)
+        rules = rules_of(board)
+        start = rules.initial_state(board)
         text = dump_game(board, start)
     except AdjudicatorError as exc:
         fail(exc)
     if output is None:
         click.echo(text, nl=False)
         return
-    if Path(output).exists() and not force:
-        fail(AdjudicatorError("the file exists; use --force to overwrite it", file=output))
-    write_atomic(output, text)
-    click.echo(f"wrote {output}: {board.title}" + (f", {start.phase}" if is_diplomacy(board) else ""))
+    _refuse_overwrite(output, force)
+    _write(output, text)
+    phase = rules.phase_name(start)
+    click.echo(f"wrote {output}: {board.title}" + (f", {phase}" if phase else ""))
 
 
 @main.command()
@@ -93,52 +107,49 @@ def new(variant_name: str, output: str | None, force: bool) -> None:
 @click.argument("orders", type=click.Path(), required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("-o", "--output", type=click.Path(), help="Write the next game file here.")
+@click.option("--force", is_flag=True, help="With -o: overwrite an existing file.")
 @click.option("--in-place", is_flag=True, help="Replace the game file with the next one (keeps GAME.bak).")
-@click.option("--strict", is_flag=True, help="Any line of the order sheet that is not an order is an error.")
-def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None, in_place: bool, strict: bool) -> None:
-    """Judge the game's current phase with an order sheet; print the report and write the next position."""
+@click.option("--strict", is_flag=True, help="Refuse the sheet, writing nothing, if any line is not an order "
+              "(by default such lines are reported and the other orders are judged).")
+def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None, force: bool, in_place: bool,
+               strict: bool) -> None:
+    """Judge the game's current phase with an order sheet; print the report and write the next position.
+
+    Lines of the sheet that are not orders are reported with line, column and reason, and the other orders
+    are judged; with --strict any such line refuses the sheet and nothing is written. A sheet for another
+    kind of phase (movement orders at an adjustment phase) is always refused, naming the game's phase."""
     import json
     import shutil
     from pathlib import Path
 
-    from adjudicator.gamefile import dump_game, write_atomic
-    from adjudicator.orders.sheet import read_sheet
-    from adjudicator.report import result_json, result_text
-    from adjudicator.turn import play_game_turn, play_phase
+    from adjudicator.gamefile import dump_game
+    from adjudicator.textio import read_text
+    from adjudicator.turn import SheetRefused, play_turn, read_sheet
 
     if output and in_place:
         fail(AdjudicatorError("use either -o/--output or --in-place, not both"))
     if output and Path(output).resolve() == Path(game).resolve():
         fail(AdjudicatorError("-o would overwrite the game file; use --in-place to replace it (a backup is kept)",
                               file=output))
-    from adjudicator.catalogue import is_diplomacy
-
+    _refuse_overwrite(output, force)
     board, state = _load_game(game)
     text = ""
     if orders is not None:
         try:
-            text = Path(orders).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            fail(AdjudicatorError(f"cannot read the order sheet: {exc}", file=orders))
-    if is_diplomacy(board):
-        sheet = read_sheet(board, text, file=orders)
-        if strict and sheet.problems:
-            for p in sheet.problems:
-                click.echo(f"{orders}:{p.line}: {p.reason}: {p.text.strip()!r}", err=True)
-            sys.exit(2)
-        try:
-            result = play_phase(board, state, sheet)
+            text = read_text(orders)
         except AdjudicatorError as exc:
-            fail(exc.located(file=exc.file or game))
-        report = result_json(board, result, sheet) if as_json else result_text(board, result, sheet)
-    else:
-        from adjudicator.report import game_result_text
-
-        try:
-            result = play_game_turn(board, state, text, orders)
-        except AdjudicatorError as exc:
-            fail(exc.located(file=exc.file or orders))
-        report = result.to_json() if as_json else game_result_text(board, result)
+            fail(exc)
+    try:
+        sheet = read_sheet(board, state, text, orders)
+        turn = play_turn(board, state, sheet, strict=strict, file=orders)
+        report = turn.report_json() if as_json else turn.report_text()
+        next_text = dump_game(board, turn.next_state)
+    except SheetRefused as exc:
+        for p in sheet.problems if strict else []:
+            click.echo(f"{orders or '<no sheet>'}:{p}", err=True)
+        fail(exc)
+    except AdjudicatorError as exc:
+        fail(exc.located(file=exc.file or game))
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
@@ -146,8 +157,11 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
     target = game if in_place else output
     if target:
         if in_place:
-            shutil.copy2(game, game + ".bak")
-        write_atomic(target, dump_game(board, result.next_state))
+            try:
+                shutil.copy2(game, game + ".bak")
+            except OSError as exc:
+                fail(AdjudicatorError(f"cannot keep a backup: {exc.strerror or exc}; nothing was written", file=game))
+        _write(target, next_text)
         if not as_json:
             click.echo(f"wrote {target}" + (f" (backup: {game}.bak)" if in_place else ""))
 
@@ -156,15 +170,10 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
 @click.argument("game", type=click.Path())
 def show(game: str) -> None:
     """Print the position of a game file."""
-    from adjudicator.catalogue import is_diplomacy
-    from adjudicator.gamefile import dump_game
-    from adjudicator.report import position_text
+    from adjudicator.games import rules_of
 
     board, state = _load_game(game)
-    if is_diplomacy(board):
-        click.echo(position_text(board, state), nl=False)
-    else:
-        click.echo(f"{board.title}\n\n" + dump_game(board, state), nl=False)
+    click.echo(rules_of(board).position_text(board, state), nl=False)
 
 
 @main.command("orders")
@@ -175,32 +184,25 @@ def list_orders(game: str, power: str | None, as_json: bool) -> None:
     """List every legal order of every unit (or build and removal) for the game's phase."""
     import json
 
-    from adjudicator.names import AmbiguousName, UnknownName
-    from adjudicator.orders.legal import legal_orders
-
-    from adjudicator.catalogue import is_diplomacy
+    from adjudicator.games import rules_of
 
     board, state = _load_game(game)
-    if not is_diplomacy(board):
-        fail(AdjudicatorError(f"legal-order lists are not available for {board.title}; see its rules file", file=game))
-    powers = list(board.powers)
-    if power:
-        try:
-            powers = [board.power_names.lookup(power, "power")]
-        except (UnknownName, AmbiguousName) as exc:
-            fail(exc)
-    data = {p: legal_orders(board, state, p) for p in powers}
+    rules = rules_of(board)
+    try:
+        data = rules.legal_orders(board, state, power)["powers"]
+    except AdjudicatorError as exc:
+        fail(exc.located(file=exc.file or game))
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"{board.title}: {state.phase}")
+    click.echo(f"{board.title}: {rules.phase_name(state) or ''}".rstrip(": "))
     for p, units in data.items():
         click.echo(f"{p}:")
         if not units:
             click.echo("  (nothing to order)")
-        for unit, orders in units.items():
-            click.echo(f"  {unit}: {len(orders)} legal")
-            for o in orders:
+        for unit, unit_orders in units.items():
+            click.echo(f"  {unit}: {len(unit_orders)} legal")
+            for o in unit_orders:
                 click.echo(f"    {o}")
 
 
@@ -209,33 +211,34 @@ def list_orders(game: str, power: str | None, as_json: bool) -> None:
 @click.option("--orders", "results_path", type=click.Path(),
               help="A phase report as JSON (`adjudicate GAME ORDERS --json`), drawn on GAME's position.")
 @click.option("-o", "--output", required=True, type=click.Path(), help="board.png or board.svg")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
 @click.option("--width", default=1000, show_default=True, type=click.IntRange(200, 8000), help="PNG width in pixels.")
-def render(game: str, results_path: str | None, output: str, width: int) -> None:
+def render(game: str, results_path: str | None, output: str, force: bool, width: int) -> None:
     """Draw the game's position (and a phase's orders) as PNG or SVG."""
     import json
     from pathlib import Path
 
-    from adjudicator.catalogue import is_diplomacy
-    from adjudicator.gamefile import write_atomic
-    from adjudicator.render import render_png, render_svg
+    from adjudicator.games import rules_of
+    from adjudicator.textio import read_text
 
-    board, state = _load_game(game)
-    if not is_diplomacy(board):
-        fail(AdjudicatorError(f"board pictures are drawn for Diplomacy variants, not for {board.title}", file=game))
     suffix = Path(output).suffix.lower()
     if suffix not in (".png", ".svg"):
         fail(AdjudicatorError("the output must end in .png or .svg", file=output))
+    _refuse_overwrite(output, force)
+    board, state = _load_game(game)
     results = None
     if results_path:
         try:
-            results = json.loads(Path(results_path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            fail(AdjudicatorError(f"cannot read the results JSON: {exc}", file=results_path))
+            results = json.loads(read_text(results_path))
+        except AdjudicatorError as exc:
+            fail(exc)
+        except json.JSONDecodeError as exc:
+            fail(AdjudicatorError(f"not valid JSON: {exc.msg}", file=results_path, line=exc.lineno, column=exc.colno))
     try:
-        image = render_svg(board, state, results) if suffix == ".svg" else render_png(board, state, results, width=width)
-        write_atomic(output, image)
+        image = rules_of(board).render(board, state, results, suffix[1:], width)
     except AdjudicatorError as exc:
-        fail(exc)
+        fail(exc.located(file=exc.file or game))
+    _write(output, image)
     click.echo(f"wrote {output}")
 
 

@@ -22,9 +22,9 @@ from typing import Any
 import yaml
 
 from adjudicator.board import Board
-from adjudicator.catalogue import is_diplomacy, load_variant
+from adjudicator.catalogue import load_variant
 from adjudicator.errors import AdjudicatorError, StateError
-from adjudicator.games import get_rules
+from adjudicator.games import rules_of
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.state import PHASE_TYPES, Dislodged, GameState, Phase, Unit, check_position, parse_unit_text
 from adjudicator.yamlio import LineDict, line_of, load_yaml_file, plain
@@ -192,12 +192,9 @@ def game_from_data(data: Any, file: str | None = None) -> tuple[Any, Any]:
         board = load_variant(str(data["variant"]))
     except AdjudicatorError as exc:
         raise _err(exc.message, file, data.get("variant"), "/variant") from None
-    if is_diplomacy(board):
-        return board, state_from_data(data, file, board)
-    rules = get_rules(board.rules, file)
     body = LineDict((k, v) for k, v in data.items() if k != "variant")
     body.line = line_of(data)
-    return board, rules.state_from_data(board, body, file)
+    return board, rules_of(board).state_from_data(board, body, file)
 
 
 def read_game_file(path: str | Path) -> tuple[Any, Any]:
@@ -207,9 +204,7 @@ def read_game_file(path: str | Path) -> tuple[Any, Any]:
 
 def game_to_data(board: Any, state: Any) -> dict[str, Any]:
     """Plain data for any game's state (with `variant` first)."""
-    if is_diplomacy(board):
-        return state_to_data(board, state)
-    return {"variant": board.name, **get_rules(board.rules).state_to_data(board, state)}
+    return {"variant": board.name, **rules_of(board).state_to_data(board, state)}
 
 
 class _Dumper(yaml.SafeDumper):

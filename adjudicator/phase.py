@@ -12,7 +12,7 @@ from adjudicator.board import Board
 from adjudicator.errors import StateError
 from adjudicator.judge.adjustment import adjudicate_adjustments, adjustment_due, build_sites
 from adjudicator.judge.movement import MovementJudge
-from adjudicator.judge.outcome import DEFAULT, OrderResult
+from adjudicator.judge.outcome import DEFAULT, FAILS, OrderResult
 from adjudicator.judge.retreat import adjudicate_retreats, retreat_options
 from adjudicator.orders.model import Order
 from adjudicator.orders.validate import Command, movement_commands
@@ -126,15 +126,21 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
 
     def report() -> list[OrderResult]:
         lines = moved.explain()
-        refused = {r.unit.province for r in rejected if r.unit is not None and r.status == "illegal"}
+        # A unit whose order was refused gets one line: the refusal, with what the unit did instead.
+        refused = {r.unit.province: r for r in rejected if r.unit is not None and r.status == "illegal"}
         lost = {u.province: u for u in result.disbanded_by_terrain}
+        kept = []
         for r in lines:
-            if r.status == DEFAULT and r.unit.province in refused:
-                r.reason = r.reason.replace("no order: holds", "holds: its order could not be carried out")
             if r.unit is not None and lost.get(r.unit.province) == r.unit:
                 r.reason += (f"; disbanded: {board.provinces[r.unit.province].name} is "
                              f"{board.surface(r.unit.province, season)} in {season} and cannot carry it")
-        return rejected + lines
+            refusal = refused.get(r.unit.province) if r.status in (DEFAULT, FAILS) and r.order is None else None
+            if refusal is not None:
+                refusal.reason += "; the unit holds" + r.reason[len("no order: holds"):]
+                refusal.cause.update(r.cause)
+                continue
+            kept.append(r)
+        return rejected + kept
 
     result.lines = report
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from adjudicator.board import Board
 from adjudicator.judge.adjustment import adjustment_due
-from adjudicator.orders.sheet import Sheet
+from adjudicator.sheets import Sheet
 from adjudicator.phase import PhaseResult
 from adjudicator.state import GameState
 
@@ -15,8 +15,9 @@ _MARK = {"succeeds": "ok", "fails": "FAILS", "void": "void", "illegal": "ILLEGAL
 
 
 def position_summary(board: Board, state: GameState) -> list[dict[str, Any]]:
-    """Each power's centres and units, and the builds (+) or removals (-) it is due."""
+    """Each power's centres and units, and the builds (+) or removals (-) due when the phase is an adjustment."""
     out = []
+    adjusting = state.phase.type == "Adjustment"
     for power in board.powers:
         centres = state.centres_of(power)
         units = state.units_of(power)
@@ -24,7 +25,7 @@ def position_summary(board: Board, state: GameState) -> list[dict[str, Any]]:
             "power": power,
             "centres": centres,
             "units": [f"{u.type} {u.location}" for u in units],
-            "adjustment": adjustment_due(state, power),
+            "adjustment": adjustment_due(state, power) if adjusting else 0,
         })
     return out
 
@@ -52,13 +53,8 @@ def result_json(board: Board, result: PhaseResult, sheet: Sheet | None = None) -
 
 def result_text(board: Board, result: PhaseResult, sheet: Sheet | None = None) -> str:
     """The report as a game master mails it."""
-    lines = [f"{board.title}: {result.phase}", "=" * (len(board.title) + len(str(result.phase)) + 2), ""]
-    if sheet and sheet.problems:
-        lines.append("Lines that are not orders:")
-        lines += [f"  {p}" for p in sheet.problems]
-        lines.append("")
-    if sheet and sheet.notes:
-        lines += [f"Note: {n}" for n in sheet.notes] + [""]
+    lines = [f"{board.title}: {result.phase}", "=" * (len(board.title) + len(str(result.phase)) + 2), "",
+             *_problem_lines(sheet)]
     by_power: dict[str, list] = {}
     for r in result.report:
         by_power.setdefault(r.power or "?", []).append(r)
@@ -124,9 +120,20 @@ def position_text(board: Board, state: GameState) -> str:
     return "\n".join(lines) + "\n"
 
 
-def game_result_text(board: Any, result: Any) -> str:
+def _problem_lines(sheet: Sheet | None) -> list[str]:
+    lines: list[str] = []
+    if sheet and sheet.problems:
+        lines.append("Lines that are not orders:")
+        lines += [f"  {p}" for p in sheet.problems]
+        lines.append("")
+    if sheet and sheet.notes:
+        lines += [f"Note: {n}" for n in sheet.notes] + [""]
+    return lines
+
+
+def game_result_text(board: Any, result: Any, sheet: Sheet | None = None) -> str:
     """The report of another game's turn: each order or step with its outcome and reason, then the trace."""
-    lines = [f"{board.title}", "=" * len(board.title), ""]
+    lines = [f"{board.title}", "=" * len(board.title), "", *_problem_lines(sheet)]
     for r in result.report:
         order = f"{r.power}: {r.text}" if r.power else r.text
         lines.append(f"  {order:<48} {_MARK.get(r.status, r.status):<8} {r.reason}")
@@ -135,3 +142,23 @@ def game_result_text(board: Any, result: Any) -> str:
     for key, value in result.summary.items():
         lines.append(f"{key}: {value}")
     return "\n".join(lines) + "\n"
+
+
+def board_json(board: Board) -> dict:
+    """A Diplomacy board as JSON: every space with its names, kind, terrain by season and centre; borders; powers."""
+    return {
+        "name": board.name, "title": board.title, "rules": board.rules,
+        "seasons": board.seasons,
+        "calendar": [{"season": s.season, "type": s.type, "centres": s.centres} for s in board.calendar],
+        "start": {"season": board.start_phase[0], "year": board.start_phase[1], "type": board.start_phase[2]},
+        "victory": board.victory,
+        "powers": [{"name": p.name, "adjective": p.adjective, "aliases": list(p.aliases), "colour": p.colour,
+                    "home_centres": list(board.home_centres(p.name))} for p in board.powers.values()],
+        "spaces": [{"id": p.id, "name": p.name, "aliases": list(p.aliases), "kind": p.kind, "centre": p.centre,
+                    "home": p.home, "coasts": list(p.coasts),
+                    "terrain": {s: board.surface(p.id, s) for s in board.seasons},
+                    "position": list(p.position) if p.position else None} for p in board.provinces.values()],
+        "borders": [{"a": b.a, "b": b.b, "kind": b.kind, "seas": list(b.seas)} for b in board.borders],
+        "build_sites": [{"power": s.power, "province": s.province, "units": list(s.unit_types),
+                         "needs_ownership": s.needs_ownership} for s in board.build_sites],
+    }

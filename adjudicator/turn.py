@@ -1,28 +1,66 @@
-"""One turn as the command-line tool and the API both play it: orders in, results out, history kept."""
+"""One turn as every shell plays it (CLI, API, hosted games): a read sheet in, the result out, history kept.
+
+The same road for every game: `rules_of(board)` reads the sheet, judges it and writes the report."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.board import Board
-from adjudicator.games import GameResult, get_rules
-from adjudicator.orders.sheet import Sheet
-from adjudicator.phase import PhaseResult, adjudicate
-from adjudicator.report import history_entry
-from adjudicator.state import GameState
+from adjudicator.errors import AdjudicatorError
+from adjudicator.games import GameRules, rules_of
+from adjudicator.sheets import Sheet
 
 
-def play_phase(board: Board, state: GameState, sheet: Sheet) -> PhaseResult:
-    """Adjudicate a Diplomacy phase from a read order sheet; the next state's history gains this phase."""
-    result = adjudicate(board, state, sheet.orders)
-    result.next_state.history = list(state.history) + [history_entry(result, sheet)]
-    return result
+class SheetRefused(AdjudicatorError):
+    """A sheet that is not judged: orders for another kind of phase, or any problem when strict."""
 
 
-def play_game_turn(board: Any, state: Any, text: str, file: str | None = None) -> GameResult:
-    """Parse and resolve another game's orders; the next state's history gains them and their results."""
-    rules = get_rules(board.rules)
-    result = rules.adjudicate(board, state, rules.parse_orders(board, text, file))
-    result.next_state.history = list(getattr(state, "history", [])) + [
-        {"orders": text, "results": [r.to_json() for r in result.report]}]
-    return result
+@dataclass
+class Turn:
+    """A judged turn: the sheet it was read from, the game's result, and the next state (history included)."""
+
+    rules: GameRules
+    board: Any
+    state: Any
+    sheet: Sheet
+    result: Any
+
+    @property
+    def next_state(self) -> Any:
+        """The position after the turn."""
+        return self.result.next_state
+
+    def report_json(self) -> dict[str, Any]:
+        """The report as JSON-ready data (without the next state)."""
+        return self.rules.report_json(self.board, self.state, self.sheet, self.result)
+
+    def report_text(self) -> str:
+        """The report as a game master mails it."""
+        return self.rules.report_text(self.board, self.state, self.sheet, self.result)
+
+
+def read_sheet(board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
+    """The sheet as the board's game reads it: orders and located problems."""
+    return rules_of(board).read_sheet(board, state, text, file)
+
+
+def check_sheet(sheet: Sheet, strict: bool, file: str | None = None) -> None:
+    """Refuse a sheet that must not be judged (SheetRefused): wrong phase always, any problem when strict."""
+    if sheet.refusal:
+        at = sheet.refusal_at
+        raise SheetRefused(sheet.refusal, file=file, line=at.line if at else None, column=at.column if at else None,
+                           suggestions=at.suggestions if at else [])
+    if strict and sheet.problems:
+        first = sheet.problems[0]
+        raise SheetRefused(f"{len(sheet.problems)} line(s) of the sheet are not orders (strict); first: {first}",
+                           file=file, line=first.line or None, column=first.column, suggestions=first.suggestions)
+
+
+def play_turn(board: Any, state: Any, sheet: Sheet, strict: bool = False, file: str | None = None) -> Turn:
+    """Judge a read sheet (after `check_sheet`); the next state's history gains this turn."""
+    check_sheet(sheet, strict, file)
+    rules = rules_of(board)
+    result = rules.adjudicate(board, state, sheet)
+    result.next_state.history = list(getattr(state, "history", None) or []) + [rules.history_entry(state, sheet, result)]
+    return Turn(rules, board, state, sheet, result)

@@ -8,7 +8,9 @@ from pathlib import Path
 import networkx as nx
 
 from adjudicator.board import _BORDER_RE, _border_entries, board_from_data, borders_from_adjacency_lists, split_location
+from adjudicator.catalogue import check_name
 from adjudicator.errors import AdjudicatorError
+from adjudicator.games import get_rules
 from adjudicator.state import StateError, parse_unit_text
 from adjudicator.yamlio import line_of, load_yaml_file
 
@@ -30,27 +32,23 @@ def check_variant_file(path: str | Path) -> list[Problem]:
     path = str(path)
     try:
         data = load_yaml_file(path)
+        check_name(data, path)
+        rules = get_rules(str(data.get("rules", "diplomacy")), path)
     except AdjudicatorError as exc:
         return [Problem(path, exc.line, exc.message)]
-    if not isinstance(data, dict):
-        return [Problem(path, None, "a variant file must be a YAML mapping")]
-    rules = str(data.get("rules", "diplomacy"))
-    if rules != "diplomacy":  # another game: its own loader checks its board
-        from adjudicator.games import get_rules
+    return [Problem(path, e.line, e.message) for e in rules.check_board(data, path)]
 
-        try:
-            get_rules(rules, path).load_board(data, path)
-        except AdjudicatorError as exc:
-            return [Problem(path, exc.line, exc.message)]
-        return []
+
+def check_diplomacy_board(data: dict, path: str) -> list[AdjudicatorError]:
+    """The problems of a board played by the Diplomacy rules: raw data first, then the loaded board."""
     problems = _check_raw(path, data)
     if problems:
-        return problems
+        return [AdjudicatorError(p.message, file=path, line=p.line) for p in problems]
     try:
         board = board_from_data(data, source=path)
     except AdjudicatorError as exc:
-        return [Problem(path, exc.line, exc.message)]
-    return _check_board(path, board, data)
+        return [exc]
+    return [AdjudicatorError(p.message, file=path, line=p.line) for p in _check_board(path, board, data)]
 
 
 def _check_raw(path: str, data: dict) -> list[Problem]:

@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 
 from adjudicator.errors import AdjudicatorError
+from adjudicator.textio import read_text
 
 
 class LineStr(str):
@@ -97,9 +98,4 @@ def load_yaml_text(text: str, file: str | None = None) -> Any:
 
 def load_yaml_file(path: str | Path) -> Any:
     """Read and parse a YAML file; unreadable files and bad YAML give an AdjudicatorError."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AdjudicatorError(f"cannot read the file: {exc}", file=str(path)) from None
-    return load_yaml_text(text, file=str(path))
+    return load_yaml_text(read_text(path), file=str(path))

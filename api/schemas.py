@@ -14,6 +14,13 @@ _PHASE = {
     "required": ["season", "year", "type"],
 }
 
+_LENIENT = {"type": "boolean", "default": True,
+            "description": "true (the default): lines that are not orders are reported in `sheet_problems` and the "
+                           "other orders are judged; false: any such line refuses the request (400, every line in "
+                           "`errors`) and nothing is judged."}
+_HISTORY = {"type": "boolean", "default": True,
+            "description": "false: `next_state` comes without `history` (for a client that keeps its own copy)."}
+
 SCHEMAS: dict[str, Any] = {
     "Problem": {
         "type": "object",
@@ -53,8 +60,8 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "state": {"$ref": "#/components/schemas/GameState"},
             "orders": {"$ref": "#/components/schemas/Orders"},
-            "lenient": {"type": "boolean", "description": "Report unreadable lines instead of refusing the request "
-                                                          "(as a game master's sheet would be judged)."},
+            "lenient": _LENIENT,
+            "history": _HISTORY,
         },
         "required": ["state"],
         "additionalProperties": False,
@@ -94,14 +101,18 @@ SCHEMAS: dict[str, Any] = {
     },
     "ParseRequest": {
         "type": "object",
-        "properties": {"variant": _STR, "orders": {"$ref": "#/components/schemas/Orders"}},
+        "properties": {"variant": _STR, "orders": {"$ref": "#/components/schemas/Orders"}, "lenient": _LENIENT,
+                       "state": {"$ref": "#/components/schemas/GameState",
+                                 "description": "The position the orders are for: a sheet for another kind of "
+                                                "phase is then refused (422)."}},
         "required": ["variant", "orders"],
         "additionalProperties": False,
     },
     "ParseResponse": {
         "type": "object",
-        "properties": {"orders": {"type": "array", "items": {"type": "object"}}, "notes": {"type": "array"}},
-        "required": ["orders"],
+        "properties": {"orders": {"type": "array", "items": {"type": "object"}}, "notes": {"type": "array"},
+                       "sheet_problems": {"type": "array", "items": {"type": "object"}}},
+        "required": ["orders", "sheet_problems"],
     },
     "LegalRequest": {
         "type": "object",

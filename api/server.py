@@ -25,4 +25,5 @@ class _Server(BaseApplication):
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: int = 1, timeout: int = 30) -> None:
     """Run the API until interrupted."""
     _Server({"bind": f"{host}:{port}", "workers": workers, "threads": threads, "timeout": timeout,
-             "accesslog": "-", "preload_app": True}).run()
+             "accesslog": "-", "preload_app": True,
+             "control_socket_disable": True}).run()  # no control socket shared by two servers on one machine

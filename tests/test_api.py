@@ -71,18 +71,37 @@ def test_adjudicate_with_text_and_with_lists(client, standard_start):
     assert r.status_code == 200 and "F nth" in r.get_json()["next_state"]["units"]["England"]
 
 
-def test_unreadable_orders_are_refused_with_pointers(client, standard_start):
-    r = client.post("/v1/adjudicate", json={"state": standard_start, "orders": {"France": ["A par - bur", "A mxr H"]}})
+def test_unreadable_orders_are_refused_with_pointers_when_not_lenient(client, standard_start):
+    r = client.post("/v1/adjudicate", json={"state": standard_start, "lenient": False,
+                                             "orders": {"France": ["A par - bur", "A mxr H"]}})
     assert r.status_code == 400 and r.content_type == "application/problem+json"
     check_response("/v1/adjudicate", "post", r)
     body = r.get_json()
     assert body["pointer"] == "/orders/France/1" and body["errors"][0]["column"] == 3
     assert any("Marseilles" in s for s in body["errors"][0]["suggestions"])
-    r = client.post("/v1/adjudicate", json={"state": standard_start, "orders": "France: A par - bur\nhello there\n"})
-    assert r.status_code == 400 and r.get_json()["errors"][0]["line"] == 2
-    r = client.post("/v1/adjudicate", json={"state": standard_start, "lenient": True,
+    r = client.post("/v1/adjudicate", json={"state": standard_start, "lenient": False,
                                              "orders": "France: A par - bur\nhello there\n"})
+    assert r.status_code == 400 and r.get_json()["errors"][0]["line"] == 2
+
+
+def test_unreadable_lines_are_reported_and_the_rest_judged_by_default(client, standard_start):
+    r = client.post("/v1/adjudicate", json={"state": standard_start, "orders": "France: A par - bur\nhello there\n"})
     assert r.status_code == 200 and r.get_json()["sheet_problems"][0]["line"] == 2
+    assert "A bur" in r.get_json()["next_state"]["units"]["France"]
+
+
+def test_history_can_be_left_out(client, standard_start):
+    body = {"state": standard_start, "orders": "France: A par - bur"}
+    assert len(client.post("/v1/adjudicate", json=body).get_json()["next_state"]["history"]) == 1
+    r = client.post("/v1/adjudicate", json={**body, "history": False})
+    check_response("/v1/adjudicate", "post", r)
+    assert r.status_code == 200 and "history" not in r.get_json()["next_state"]
+
+
+def test_a_sheet_for_another_phase_is_refused_naming_the_phase(client, standard_start):
+    r = client.post("/v1/adjudicate", json={"state": standard_start, "orders": "France: Build A Par\nGermany: waive"})
+    assert r.status_code == 422 and "Spring 1901 Movement" in r.get_json()["detail"]
+    assert "adjustment orders" in r.get_json()["detail"]
 
 
 def test_states_that_break_the_rules_are_422(client, standard_start):
@@ -122,6 +141,10 @@ def test_parse(client):
     assert orders[0]["kind"] == "move" and orders[0]["destination"] == "Ura"
     assert orders[1]["target"] == {"type": "F", "location": "Tro"}
     r = client.post("/v1/orders/parse", json={"variant": "arctic", "orders": {"Norway": ["F Nwg - Barnets"]}})
+    assert r.status_code == 200 and r.get_json()["orders"] == []
+    assert r.get_json()["sheet_problems"][0]["column"] == 9
+    r = client.post("/v1/orders/parse", json={"variant": "arctic", "lenient": False,
+                                               "orders": {"Norway": ["F Nwg - Barnets"]}})
     assert r.status_code == 400
     err = r.get_json()["errors"][0]
     assert err["column"] == 9 and "Barents Sea" in err["suggestions"][0]

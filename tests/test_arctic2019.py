@@ -13,6 +13,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from adjudicator.sheets import Sheet
 from adjudicator.catalogue import load_variant
 from adjudicator.cli import main
 from adjudicator.errors import OrderError, StateError, VariantError
@@ -39,7 +40,7 @@ def state(board, **data):
 
 def run(board, prestate: dict, orders: str):
     before = state(board, **prestate)
-    return before, RULES.adjudicate(board, before, RULES.parse_orders(board, orders, None))
+    return before, RULES.adjudicate(board, before, Sheet(orders=RULES.parse_orders(board, orders, None)))
 
 
 # --- the board: every count the rulebook states ----------------------------------------------------------
@@ -109,7 +110,7 @@ def test_the_board_is_replaceable_data(board):
     data["adjacency"] = {rename[a]: {k: [rename[b] for b in v] for k, v in e.items()} for a, e in data["adjacency"].items()}
     other = RULES.load_board(data, "renamed.yaml")
     start = RULES.initial_state(other)
-    result = RULES.adjudicate(other, start, RULES.parse_orders(other, "China: move north\nUSA: move 2 ZALA -> ZCHS", None))
+    result = RULES.adjudicate(other, start, Sheet(orders=RULES.parse_orders(other, "China: move north\nUSA: move 2 ZALA -> ZCHS", None)))
     assert [r.status for r in result.report] == ["succeeds", "succeeds"]
     assert result.next_state.ships["ZCHS"] == {"CN": 1, "US": 2}
 
@@ -226,7 +227,7 @@ def test_adjudicate_never_mutates_its_input(board):
                 "platforms": [{"sector": "ESS", "owner": "Alfred", "protected_by": "RU"}], "cash": {"Alfred": 5}}
     before = state(board, **prestate)
     snapshot = RULES.state_to_data(board, before)
-    result = RULES.adjudicate(board, before, RULES.parse_orders(board, "keep ESS\nUSA: move 2 CHS - ESS", None))
+    result = RULES.adjudicate(board, before, Sheet(orders=RULES.parse_orders(board, "keep ESS\nUSA: move 2 CHS - ESS", None)))
     assert RULES.state_to_data(board, before) == snapshot
     assert result.next_state.cash == {"Alfred": 3} and result.next_state.control["ESS"] == "US"
 

@@ -9,6 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from adjudicator.sheets import Sheet
 from adjudicator.catalogue import load_variant
 from adjudicator.cli import main
 from adjudicator.errors import OrderError, StateError, VariantError
@@ -33,7 +34,7 @@ def position(board, **data):
 
 
 def play(board, state, text):
-    return RULES.adjudicate(board, state, RULES.parse_orders(board, text, "orders.txt"))
+    return RULES.adjudicate(board, state, Sheet(orders=RULES.parse_orders(board, text, "orders.txt")))
 
 
 # ---------------------------------------------------------------- board

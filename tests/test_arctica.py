@@ -11,6 +11,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from adjudicator.sheets import Sheet
 from adjudicator.catalogue import load_variant
 from adjudicator.cli import main
 from adjudicator.errors import OrderError, StateError, VariantError
@@ -35,7 +36,7 @@ def state(board, **data):
 
 
 def run(board, start, text):
-    return RULES.adjudicate(board, start, RULES.parse_orders(board, text, "orders.txt"))
+    return RULES.adjudicate(board, start, Sheet(orders=RULES.parse_orders(board, text, "orders.txt")))
 
 
 # ------------------------------------------------------------------------------------------------- board

@@ -179,7 +179,7 @@ def test_unreadable_files(tmp_path):
     game = tmp_path / "g.yaml"
     cli("new", "-o", game)
     r = cli("adjudicate", game, tmp_path / "missing.txt")
-    assert r.exit_code == 2 and "cannot read the order sheet" in r.output
+    assert r.exit_code == 2 and "missing.txt: cannot read the file" in r.output
 
 
 def test_show_and_orders(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from adjudicator.board import board_from_data
@@ -33,7 +34,7 @@ start:
 
 
 def _check(tmp_path, text):
-    f = tmp_path / "v.yaml"
+    f = tmp_path / "tiny.yaml"
     f.write_text(text)
     return [str(p) for p in check_variant_file(f)], f
 
@@ -100,7 +101,19 @@ def test_cli_passes_both_shipped_variants_and_fails_a_broken_one(tmp_path):
     r = CliRunner().invoke(main, ["variant", "check", str(ROOT / "variants" / "standard.yaml"),
                                   str(ROOT / "variants" / "arctic.yaml")])
     assert r.exit_code == 0 and r.output.count(": OK") == 2
-    bad = tmp_path / "bad.yaml"
+    bad = tmp_path / "tiny.yaml"
     bad.write_text(BASE.replace("  - b - c : land\n", "  - b - c : land\n  - c - zz : land\n"))
     r = CliRunner().invoke(main, ["variant", "check", str(bad)])
     assert r.exit_code == 1 and "unknown space 'zz'" in r.output and "1 problem(s) found" in r.output
+
+
+def test_a_name_that_is_not_the_files_is_refused_by_checker_and_loader(tmp_path):
+    from adjudicator.catalogue import board_from_file
+    from adjudicator.errors import VariantError
+
+    f = tmp_path / "other.yaml"
+    f.write_text(BASE)
+    (problem,) = check_variant_file(f)
+    assert problem.line == 1 and "named 'tiny' but its file is 'other.yaml'" in problem.message
+    with pytest.raises(VariantError, match="rename the file or write `name: other`"):
+        board_from_file(f)

@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from adjudicator.errors import CaseFileError
+from adjudicator.errors import AdjudicatorError, CaseFileError
+from adjudicator.textio import read_text
 
 SECTIONS = (
     "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRESTATE_RESULTS", "PRESTATE",
@@ -74,11 +75,10 @@ def _strip_comment(raw: str) -> str:
 
 def read_cases(path: str | Path) -> list[Case]:
     """Every case of a file; a malformed file gives a CaseFileError with the line and the reason."""
-    path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CaseFileError(f"cannot read the case file: {exc}", file=str(path)) from None
+        text = read_text(path)
+    except AdjudicatorError as exc:
+        raise CaseFileError(exc.message, file=str(path), line=exc.line) from None
     return parse_cases(text, str(path))
 
 

@@ -10,8 +10,8 @@ from adjudicator.board import ARMY, Board
 from adjudicator.catalogue import load_variant
 from adjudicator.cases.datc import Case, Line, read_cases
 from adjudicator.cases.verdict import CaseOutcome
-from adjudicator.catalogue import is_diplomacy
 from adjudicator.errors import AdjudicatorError
+from adjudicator.games import TEXT_CASES, rules_of
 from adjudicator.games.cases import read_yaml_cases, run_game_case
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.orders.model import Order
@@ -131,7 +131,7 @@ def run_case(case: Case) -> CaseOutcome:
     notes: list[str] = []
     try:
         board = load_variant(case.variant)
-        if not is_diplomacy(board):
+        if TEXT_CASES not in rules_of(board).capabilities:
             return CaseOutcome(case, False, [f"{board.title} cases are written as YAML case files"], notes)
         state = build_state(board, case, notes)
         orders = _orders(board, case.get("ORDERS"), notes, case.file)

@@ -1,24 +1,37 @@
-"""Other Arctic games on the same machinery: boards as data in `variants/`, Lark grammars in `grammar/`,
-step-by-step resolution with reasons (`OrderResult`), and YAML case files run by `adjudicator datc`.
+"""The games on the shared machinery: Diplomacy (the standard board, the Arctic variant, any map) and three
+other Arctic board games. Boards are data in `variants/`, orders go through Lark grammars in `grammar/`,
+every order or step gets a status and a reason (`OrderResult`), and case files run through `adjudicator datc`.
 
-Each game is a module exposing `RULES`, an object with the `GameRules` interface, registered here by the
-`rules:` name its variant files use.
+Each game is a module exposing `RULES`, a `GameRules`, registered here by the `rules:` name its variant files
+use. The shells (CLI, API, game files, case runner, variant checker) ask `rules_of(board)` once and go
+through this interface: there is no other road.
 """
 
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from adjudicator.errors import VariantError
+from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.judge.outcome import OrderResult
+from adjudicator.sheets import Sheet
 
 GAMES = {
+    "diplomacy": "adjudicator.games.diplomacy",
     "arctic2019": "adjudicator.games.arctic2019",
     "arctic-race": "adjudicator.games.arctic_race",
     "arctica": "adjudicator.games.arctica",
 }
+
+# Optional capabilities a game may declare (GameRules.capabilities).
+LEGAL_ORDERS = "legal-orders"
+PICTURES = "pictures"
+TEXT_CASES = "text-cases"  # DATC plain-text case files (the other games write YAML cases)
+
+
+class NotAvailable(AdjudicatorError):
+    """A capability the game does not have (legal-order lists, pictures)."""
 
 
 @dataclass
@@ -35,32 +48,102 @@ class GameResult:
         return {"orders": [r.to_json() for r in self.report], "trace": list(self.trace), "summary": self.summary}
 
 
-class GameRules(Protocol):
-    """What a game module provides."""
+class GameRules:
+    """What every game provides; the defaults serve games whose turns are a `GameResult`."""
 
-    name: str
+    name: str = ""
+    capabilities: frozenset[str] = frozenset()
 
+    # --- boards and states -------------------------------------------------------------------------------
     def load_board(self, data: dict, source: str | None) -> Any:
         """Board (with `name`, `title`, `rules` attributes) from the variant file's data."""
+        raise NotImplementedError
 
     def initial_state(self, board: Any) -> Any:
         """A starting position."""
+        raise NotImplementedError
 
     def state_from_data(self, board: Any, data: dict, file: str | None) -> Any:
-        """A state from game-file data; a StateError names the problem's line or JSON pointer."""
+        """A state from game-file data (without `variant`); a StateError names the line or JSON pointer."""
+        raise NotImplementedError
 
     def state_to_data(self, board: Any, state: Any) -> dict:
-        """The state as plain data (the game file's structure, also compared by case files)."""
+        """The state as plain data (the game file's structure without `variant`)."""
+        raise NotImplementedError
 
-    def parse_orders(self, board: Any, text: str, file: str | None) -> list[Any]:
-        """Orders from text; an OrderError names line and column and suggests names."""
+    def check_board(self, data: dict, source: str) -> list[AdjudicatorError]:
+        """Every problem of a variant file's data, each with its line (`adjudicator variant check`)."""
+        try:
+            self.load_board(data, source)
+        except AdjudicatorError as exc:
+            return [exc]
+        return []
 
-    def adjudicate(self, board: Any, state: Any, orders: list[Any]) -> GameResult:
-        """Resolve the orders (refused steps change nothing) and return the report and the next state."""
+    def board_json(self, board: Any) -> dict:
+        """The board as JSON for `GET /v1/variants/{name}`."""
+        from adjudicator.yamlio import plain
+
+        return {"name": board.name, "title": board.title, "rules": board.rules, "data": plain(getattr(board, "raw", {}))}
+
+    def phase_name(self, state: Any) -> str | None:
+        """The current phase or turn in words, when the game has one."""
+        return None
+
+    # --- order sheets ------------------------------------------------------------------------------------
+    def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
+        """Orders and located problems from sheet text: a bad line is reported, the others are read."""
+        raise NotImplementedError
+
+    def read_order_lists(self, board: Any, state: Any, orders: dict[str, list[str]]) -> Sheet:
+        """Orders given as lists per power or player (the API's second form)."""
+        return self.read_sheet(board, state, "\n".join(f"{power}: {o}" for power, lines in orders.items()
+                                                       for o in lines))
+
+    # --- judging -----------------------------------------------------------------------------------------
+    def adjudicate(self, board: Any, state: Any, sheet: Sheet) -> Any:
+        """Resolve the sheet's orders (refused steps change nothing); the result has `next_state`."""
+        raise NotImplementedError
+
+    def history_entry(self, state: Any, sheet: Sheet, result: Any) -> dict[str, Any]:
+        """What the game file's history keeps of a turn."""
+        return {"orders": sheet.text, "results": [r.to_json() for r in result.report]}
+
+    def report_json(self, board: Any, state: Any, sheet: Sheet, result: Any) -> dict[str, Any]:
+        """The turn's report as JSON-ready data (without the next state)."""
+        data = result.to_json()
+        data["sheet_problems"] = [p.to_json() for p in sheet.problems]
+        data["notes"] = list(sheet.notes)
+        return data
+
+    def report_text(self, board: Any, state: Any, sheet: Sheet, result: Any) -> str:
+        """The turn's report as a game master mails it."""
+        from adjudicator.report import game_result_text
+
+        return game_result_text(board, result, sheet)
+
+    def position_text(self, board: Any, state: Any) -> str:
+        """`adjudicator show`: the position in text."""
+        from adjudicator.gamefile import dump_game
+
+        return f"{board.title}\n\n" + dump_game(board, state)
+
+    # --- optional capabilities ---------------------------------------------------------------------------
+    def legal_orders(self, board: Any, state: Any, power: str | None) -> dict[str, Any]:
+        """Every legal order of each unit of a power (or of all), for bots that offer buttons."""
+        raise NotAvailable(f"legal-order lists are not available for {board.title}; see its rules file")
+
+    def render(self, board: Any, state: Any, results: Any, fmt: str, width: int) -> bytes | str:
+        """The board picture (PNG bytes or SVG text)."""
+        raise NotAvailable(f"board pictures are drawn for Diplomacy variants, not for {board.title}")
 
 
 def get_rules(name: str, source: str | None = None) -> GameRules:
-    """The rules module of a game named by a variant's `rules:` key."""
+    """The rules of a game named by a variant's `rules:` key."""
     if name not in GAMES:
-        raise VariantError(f"unknown rules {name!r}; known: diplomacy, {', '.join(GAMES)}", file=source)
+        raise VariantError(f"unknown rules {name!r}; known: {', '.join(GAMES)}", file=source)
     return importlib.import_module(GAMES[name]).RULES
+
+
+def rules_of(board: Any) -> GameRules:
+    """The rules a loaded board is played by."""
+    return get_rules(getattr(board, "rules", "diplomacy"))

@@ -8,6 +8,8 @@ cases:
     orders: |
       USA: move 1 ship from A to B; move 1 ship from B to C
     poststate: {...}           # the expected state; only the keys given are compared (null: must be absent)
+    problems:                  # optional: lines the sheet reader reports instead of reading (none by default)
+      - {line: 2, reason: not a sector}
     results:                   # optional: expected outcome of each report line, in order
       - {status: succeeds}
       - {status: illegal, reason: moved twice}     # reason: a part of the reason text
@@ -23,7 +25,7 @@ from typing import Any
 from adjudicator.cases.verdict import CaseOutcome
 from adjudicator.catalogue import load_variant
 from adjudicator.errors import AdjudicatorError, CaseFileError
-from adjudicator.games import get_rules
+from adjudicator.games import rules_of
 from adjudicator.yamlio import line_of, load_yaml_file, plain
 
 
@@ -39,6 +41,7 @@ class GameCase:
     prestate: dict | None = None
     poststate: dict = field(default_factory=dict)
     results: list[dict] = field(default_factory=list)
+    problems: list[dict] = field(default_factory=list)  # expected unreadable lines: {line, reason}
 
 
 def read_yaml_cases(path: str | Path) -> list[GameCase]:
@@ -57,7 +60,7 @@ def read_yaml_cases(path: str | Path) -> list[GameCase]:
             orders = "\n".join(str(o) for o in orders)
         cases.append(GameCase(str(entry["name"]), str(entry.get("variant", variant)), path, line_of(entry),
                               str(orders or ""), entry.get("prestate"), entry.get("poststate") or {},
-                              list(entry.get("results") or [])))
+                              list(entry.get("results") or []), list(entry.get("problems") or [])))
     return cases
 
 
@@ -76,18 +79,36 @@ def _differences(expected: Any, actual: Any, where: str) -> list[str]:
     return []
 
 
+def _sheet_differences(case: GameCase, sheet: Any) -> list[str]:
+    """The sheet's unreadable lines against the case's `problems:` (none expected when it has none)."""
+    out = []
+    for i, got in enumerate(sheet.problems):
+        want = case.problems[i] if i < len(case.problems) else None
+        if want is None:
+            out.append(f"orders line {got.line}: not read: {got.reason}")
+        elif ("line" in want and int(want["line"]) != got.line) or \
+                ("reason" in want and str(want["reason"]).lower() not in got.reason.lower()):
+            out.append(f"orders problem {i + 1}: expected {plain(want)}, got line {got.line}: {got.reason}")
+    for want in case.problems[len(sheet.problems):]:
+        out.append(f"expected an unreadable line {plain(want)}, but the sheet was read")
+    return out
+
+
 def run_game_case(case: GameCase) -> CaseOutcome:
     """Run a YAML case through its game's rules and compare the outcome."""
     try:
         board = load_variant(case.variant)
-        rules = get_rules(getattr(board, "rules", "diplomacy"), case.file)
+        rules = rules_of(board)
         state = rules.initial_state(board) if case.prestate is None else \
             rules.state_from_data(board, case.prestate, case.file)
-        orders = rules.parse_orders(board, case.orders, case.file)
-        result = rules.adjudicate(board, state, orders)
+        sheet = rules.read_sheet(board, state, case.orders, case.file)
+        if sheet.refusal:
+            raise AdjudicatorError(sheet.refusal, file=case.file)
+        result = rules.adjudicate(board, state, sheet)
     except AdjudicatorError as exc:
         return CaseOutcome(case, False, [f"cannot run the case: {exc.located(file=exc.file or case.file)}"])
-    problems = _differences(case.poststate, rules.state_to_data(board, result.next_state), "")
+    problems = _sheet_differences(case, sheet)
+    problems += _differences(case.poststate, rules.state_to_data(board, result.next_state), "")
     for i, want in enumerate(case.results):
         if i >= len(result.report):
             problems.append(f"result {i + 1}: expected {want}, but there are only {len(result.report)} report lines")

@@ -284,24 +284,31 @@ class MovementJudge:
             return FAILS, "its convoy was disrupted", {"convoy_disrupted": True}
         if a == 0:
             return FAILS, f"cannot dislodge a unit of its own power in {c.dest}", {"own_unit": c.dest}
-        beaten_by = []
+        opposed: list[tuple[str, int]] = []  # (who, strength) of everything this move had to overcome
         opponent = self.head_to_head(p)
         if opponent is not None:
             d = self.defend(opponent, True)
             if a <= d:
-                return FAILS, f"lost the head-to-head battle with {self._unit_name(opponent)} ({a} against {d})", \
+                how = "lost the head-to-head battle with" if a < d else "bounced in a head-to-head battle with"
+                return FAILS, f"{how} {self._unit_name(opponent)}, {a} against {d}", \
                     {"strength": a, "head_to_head": opponent, "defence": d}
         else:
             h = self.hold(c.dest, True)
             if a <= h:
-                beaten_by.append(f"{self._unit_name(c.dest)}, holding ({a} against {h})")
+                opposed.append((f"{self._unit_name(c.dest)}, holding", h))
         for other in self.moves_into.get(c.dest, ()):
             if other != p:
                 pr = self.prevent(other, True)
                 if a <= pr:
-                    beaten_by.append(f"{self._unit_name(other)} ({a} against {pr})")
-        return FAILS, f"bounced in {c.dest} with " + "; ".join(beaten_by) if beaten_by else "bounced", \
-            {"strength": a, "bounced_with": beaten_by}
+                    opposed.append((self._unit_name(other), pr))
+        cause = {"strength": a, "bounced_with": [f"{who} ({a} against {s})" for who, s in opposed]}
+        stronger = [(who, s) for who, s in opposed if s > a]
+        if stronger:  # not a standoff: a stronger unit decided it
+            return FAILS, "beaten by " + "; ".join(f"{who}, {a} against {s}" for who, s in stronger), \
+                {**cause, "beaten_by": [who for who, _ in stronger]}
+        if opposed:
+            return FAILS, f"bounced in {c.dest} with " + "; ".join(f"{who}, {a} against {s}" for who, s in opposed), cause
+        return FAILS, "bounced", cause
 
 
 def _coast(location: str | None) -> str | None:

@@ -7,48 +7,17 @@ column and reason (never silently dropped).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-
 from adjudicator.board import Board
 from adjudicator.errors import AdjudicatorError, OrderError
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.orders.model import Order
 from adjudicator.orders.parse import parse_order
+from adjudicator.sheets import Sheet, SheetProblem
 
 _COMMENT = re.compile(r"\s*(#|//|--\s|;)")
 _PREFIX = re.compile(r"^\s*([A-Za-z][A-Za-z .'-]*?)\s*:\s*(.*)$")
 _HEADER = re.compile(r"^\s*([A-Za-z][A-Za-z .'-]*?)\s*:?\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
-
-
-@dataclass
-class SheetProblem:
-    """A line of the sheet that is not an order."""
-
-    line: int
-    column: int | None
-    text: str
-    reason: str
-    suggestions: list[str] = field(default_factory=list)
-
-    def __str__(self) -> str:
-        where = f"line {self.line}" + (f", column {self.column}" if self.column else "")
-        hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" if self.suggestions else ""
-        return f"{where}: {self.reason}{hint}: {self.text.strip()!r}"
-
-    def to_json(self) -> dict:
-        """A JSON-ready dict."""
-        return {"line": self.line, "column": self.column, "text": self.text, "reason": self.reason,
-                "suggestions": self.suggestions}
-
-
-@dataclass
-class Sheet:
-    """The orders read from a sheet, and the lines that were not orders."""
-
-    orders: list[Order] = field(default_factory=list)
-    problems: list[SheetProblem] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
 
 
 def _strip_comment(text: str) -> str:
@@ -67,7 +36,7 @@ def _power_of(board: Board, text: str, lenient: bool = True) -> tuple[str | None
 
 def read_sheet(board: Board, text: str, file: str | None = None, default_power: str | None = None) -> Sheet:
     """Read an order sheet; orders carry their power, line and text."""
-    sheet = Sheet()
+    sheet = Sheet(text=text)
     power = default_power
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or _COMMENT.match(raw):

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games import GameResult
+from adjudicator.games import GameResult, GameRules
+from adjudicator.sheets import Sheet
 
 from . import board as _board
 from . import orders as _orders
@@ -22,7 +23,7 @@ from .state import State
 from .steps import Step
 
 
-class Arctic2019Rules:
+class Arctic2019Rules(GameRules):
     """The GameRules of 2019: The ARCTIC."""
 
     name = "arctic2019"
@@ -43,13 +44,26 @@ class Arctic2019Rules:
         """The state as plain data, in a fixed order."""
         return _state.state_to_data(board, state)
 
+    def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
+        """The sheet's steps; for now the first unreadable line refuses the sheet (reported as its problem)."""
+        from adjudicator.errors import OrderError
+        from adjudicator.sheets import SheetProblem
+
+        try:
+            return Sheet(orders=self.parse_orders(board, text, file), text=text)
+        except OrderError as exc:
+            line = exc.line or 0
+            raw = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else text
+            problem = SheetProblem(line, exc.column, raw, exc.message, exc.suggestions)
+            return Sheet(problems=[problem], text=text, refusal=exc.message, refusal_at=problem)
+
     def parse_orders(self, board: Board, text: str, file: str | None) -> list[Step]:
         """The steps of an order sheet (OrderError with line and column)."""
         return _orders.parse_sheet(board, text, file)
 
-    def adjudicate(self, board: Board, state: State, orders: list[Step]) -> GameResult:
+    def adjudicate(self, board: Board, state: State, sheet: Sheet) -> GameResult:
         """Resolve the steps in order; refused steps change nothing."""
-        return _resolve.adjudicate(board, state, orders)
+        return _resolve.adjudicate(board, state, sheet.orders)
 
 
 RULES = Arctic2019Rules()

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games import GameResult
+from adjudicator.games import GameResult, GameRules
+from adjudicator.sheets import Sheet
 
 from . import board as _board
 from . import orders as _orders
@@ -19,7 +20,7 @@ from . import resolve as _resolve
 from . import state as _state
 
 
-class ArcticRaceRules:
+class ArcticRaceRules(GameRules):
     """The GameRules of Arctic Race."""
 
     name = "arctic-race"
@@ -40,13 +41,26 @@ class ArcticRaceRules:
         """The position as plain data."""
         return _state.state_to_data(board, state)
 
+    def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
+        """The sheet's steps; for now the first unreadable line refuses the sheet (reported as its problem)."""
+        from adjudicator.errors import OrderError
+        from adjudicator.sheets import SheetProblem
+
+        try:
+            return Sheet(orders=self.parse_orders(board, text, file), text=text)
+        except OrderError as exc:
+            line = exc.line or 0
+            raw = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else text
+            problem = SheetProblem(line, exc.column, raw, exc.message, exc.suggestions)
+            return Sheet(problems=[problem], text=text, refusal=exc.message, refusal_at=problem)
+
     def parse_orders(self, board: _board.RaceBoard, text: str, file: str | None) -> list[_orders.Step]:
         """Turns and set-up steps from text (OrderError with line, column and suggestions)."""
         return _orders.parse_steps(board, text, file)
 
-    def adjudicate(self, board: _board.RaceBoard, state: _state.RaceState, orders: list[_orders.Step]) -> GameResult:
+    def adjudicate(self, board: _board.RaceBoard, state: _state.RaceState, sheet: Sheet) -> GameResult:
         """Resolve the steps in order; refused steps change nothing."""
-        return _resolve.adjudicate(board, state, orders)
+        return _resolve.adjudicate(board, state, sheet.orders)
 
 
 RULES = ArcticRaceRules()

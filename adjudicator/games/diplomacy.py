@@ -1,0 +1,153 @@
+"""Diplomacy as a game on the shared interface: the standard rules, played on any board that uses them
+(the standard map, the Arctic variant, a game master's own board).
+
+Everything specific lives in the Diplomacy layers (`board`, `orders`, `judge`, `phase`, `report`,
+`render`); this module only maps the interface onto them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.board import Board, board_from_data
+from adjudicator.games import LEGAL_ORDERS, PICTURES, TEXT_CASES, GameRules, NotAvailable
+from adjudicator.sheets import Sheet
+from adjudicator.state import GameState
+
+# The order kinds each kind of phase takes (a move in a retreat phase is read as the retreat).
+_PHASE_KINDS = {
+    "Movement": frozenset({"hold", "move", "support", "convoy"}),
+    "Retreat": frozenset({"retreat", "move", "disband", "remove"}),
+    "Adjustment": frozenset({"build", "remove", "disband", "waive"}),
+}
+_PHASE_WORDS = {"Movement": "movement orders (hold, move, support, convoy)",
+                "Retreat": "retreat orders (retreat or disband)",
+                "Adjustment": "adjustment orders (build, remove or waive)"}
+
+
+def check_phase(state: GameState | None, sheet: Sheet) -> Sheet:
+    """A sheet whose every order is for another kind of phase is refused, naming the game's phase.
+
+    (A single misplaced order is left to the judge, which reports it on its line.)"""
+    if state is None:  # read without a position (`/v1/orders/parse`): nothing to check against
+        return sheet
+    phase = state.phase.type
+    wanted = _PHASE_KINDS[phase]
+    if sheet.orders and all(o.kind not in wanted for o in sheet.orders):
+        kinds = [k for k, v in _PHASE_KINDS.items() if k != phase and any(o.kind in v for o in sheet.orders)]
+        sheet.refusal = (f"this sheet holds {' or '.join(_PHASE_WORDS[k] for k in kinds[:1])}, but the game is at "
+                         f"{state.phase}: send {_PHASE_WORDS[phase]}")
+    return sheet
+
+
+class DiplomacyRules(GameRules):
+    """The GameRules of Diplomacy and every board played by its rules."""
+
+    name = "diplomacy"
+    capabilities = frozenset({LEGAL_ORDERS, PICTURES, TEXT_CASES})
+
+    def load_board(self, data: dict, source: str | None) -> Board:
+        """The board of a variant file (VariantError with the line of a problem)."""
+        return board_from_data(data, source=source)
+
+    def initial_state(self, board: Board) -> GameState:
+        """The opening position."""
+        from adjudicator.state import opening_state
+
+        return opening_state(board)
+
+    def state_from_data(self, board: Board, data: dict, file: str | None) -> GameState:
+        """A position from game-file data, every rule checked (StateError with line and pointer)."""
+        from adjudicator.gamefile import state_from_data
+
+        return state_from_data(data, file, board)
+
+    def state_to_data(self, board: Board, state: GameState) -> dict[str, Any]:
+        """The position as plain data (without `variant`)."""
+        from adjudicator.gamefile import state_to_data
+
+        data = state_to_data(board, state)
+        data.pop("variant", None)
+        return data
+
+    def check_board(self, data: dict, source: str) -> list:
+        """Unknown spaces, one-sided borders, unreachable spaces, bad starting units... each with its line."""
+        from adjudicator.variant_check import check_diplomacy_board
+
+        return check_diplomacy_board(data, source)
+
+    def board_json(self, board: Board) -> dict:
+        """Every space with its names, kind, terrain by season and centre; borders; powers; calendar."""
+        from adjudicator.report import board_json
+
+        return board_json(board)
+
+    def phase_name(self, state: GameState) -> str:
+        """`Fall 2010 Movement`."""
+        return str(state.phase)
+
+    def read_sheet(self, board: Board, state: GameState, text: str, file: str | None = None) -> Sheet:
+        """Orders and located problems; orders for another kind of phase are reported as such."""
+        from adjudicator.orders.sheet import read_sheet
+
+        return check_phase(state, read_sheet(board, text, file=file))
+
+    def read_order_lists(self, board: Board, state: GameState, orders: dict[str, list[str]]) -> Sheet:
+        """Orders given as lists of strings per power."""
+        from adjudicator.orders.sheet import orders_from_lists
+
+        return check_phase(state, orders_from_lists(board, orders))
+
+    def adjudicate(self, board: Board, state: GameState, sheet: Sheet) -> Any:
+        """The phase's results and next position (a PhaseResult)."""
+        from adjudicator.phase import adjudicate
+
+        return adjudicate(board, state, sheet.orders)
+
+    def history_entry(self, state: GameState, sheet: Sheet, result: Any) -> dict[str, Any]:
+        """The orders as written and their outcomes."""
+        from adjudicator.report import history_entry
+
+        return history_entry(result, sheet)
+
+    def report_json(self, board: Board, state: GameState, sheet: Sheet, result: Any) -> dict[str, Any]:
+        """Every order's outcome and reason, dislodged units, centre changes, next phase, winner."""
+        from adjudicator.report import result_json
+
+        return result_json(board, result, sheet)
+
+    def report_text(self, board: Board, state: GameState, sheet: Sheet, result: Any) -> str:
+        """The judge's report as a game master mails it."""
+        from adjudicator.report import result_text
+
+        return result_text(board, result, sheet)
+
+    def position_text(self, board: Board, state: GameState) -> str:
+        """Each power's centres and units, dislodged units, neutral centres."""
+        from adjudicator.report import position_text
+
+        return position_text(board, state)
+
+    def legal_orders(self, board: Board, state: GameState, power: str | None) -> dict[str, Any]:
+        """Each unit's legal orders (or the builds and removals) per power, and the adjustments due."""
+        from adjudicator.judge.adjustment import adjustment_due
+        from adjudicator.orders.legal import legal_orders
+        from adjudicator.phase import phase_json
+
+        powers = [board.power_names.lookup(power, "power")] if power else list(board.powers)
+        due = {p: adjustment_due(state, p) for p in powers} if state.phase.type == "Adjustment" else {}
+        return {"phase": phase_json(state.phase), "powers": {p: legal_orders(board, state, p) for p in powers},
+                "adjustments": due}
+
+    def render(self, board: Board, state: GameState, results: Any, fmt: str, width: int) -> bytes | str:
+        """PNG bytes or SVG text of the position, with a phase's orders drawn when given."""
+        from adjudicator.render import render_png, render_svg  # matplotlib is loaded only for pictures
+
+        if fmt == "svg":
+            return render_svg(board, state, results)
+        if fmt != "png":
+            raise NotAvailable(f"unknown picture format {fmt!r}; use png or svg")
+        return render_png(board, state, results, width=width)
+
+
+RULES = DiplomacyRules()

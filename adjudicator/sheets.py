@@ -1,0 +1,47 @@
+"""What reading an order sheet gives, for every game: the orders, and each line that is not one.
+
+The contract (the same for all four games): `GameRules.read_sheet` never raises for a bad line; it reports
+the line with its column, reason and suggestions, and reads the rest. A shell then judges the readable
+orders (the default) or, when strict, refuses a sheet with any problem and writes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class SheetProblem:
+    """A line of the sheet that is not an order."""
+
+    line: int
+    column: int | None
+    text: str
+    reason: str
+    suggestions: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" + (f", column {self.column}" if self.column else "")
+        hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" if self.suggestions else ""
+        return f"{where}: {self.reason}{hint}: {self.text.strip()!r}"
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict."""
+        return {"line": self.line, "column": self.column, "text": self.text, "reason": self.reason,
+                "suggestions": self.suggestions}
+
+
+@dataclass
+class Sheet:
+    """The orders read from a sheet, the lines that were not orders, and notes on how names were read.
+
+    `refusal` is set when the sheet as a whole cannot be judged (orders for another kind of phase): a shell
+    reports it and writes nothing, lenient or not."""
+
+    orders: list[Any] = field(default_factory=list)
+    problems: list[SheetProblem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    text: str = ""
+    refusal: str | None = None
+    refusal_at: SheetProblem | None = None  # the line the refusal is about, when it is about one
