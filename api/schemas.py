@@ -155,6 +155,7 @@ SCHEMAS: dict[str, Any] = {
                                        "to draw on the state it was given for",
                         "oneOf": [{"type": "array", "items": {"type": "object"}}, {"type": "object"}]},
             "format": {"enum": ["png", "svg"]},
+            "lenient": _LENIENT,
             "width": {"type": "integer", "minimum": 200, "maximum": 4000},
         },
         "required": ["state"],

@@ -1,0 +1,205 @@
+"""Issue 13: one game interface. The shells never ask which game it is; every game keeps the sheet contract
+(a bad line is reported and the rest judged, --strict refuses and writes nothing); text is read one way;
+and what game masters hit: wrong-phase sheets, the position block, 'beaten' against 'bounced', one report
+line per refused order, -o without --force."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from adjudicator.catalogue import load_variant
+from adjudicator.cli import main
+from adjudicator.games import GAMES, LEGAL_ORDERS, PICTURES, GameRules, NotAvailable, get_rules, rules_of
+from adjudicator.textio import decode_text
+from conftest import ROOT, judge, report_of
+
+SHEET = "France:\nA Par - Bur\nF Bre - Mxd\nA Mar H\n"  # line 3 is unreadable
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    path = tmp_path / "game.yaml"
+    assert cli("new", "--variant", "standard", "-o", path).exit_code == 0
+    return path
+
+
+def test_no_shell_asks_which_game_it_is():
+    found = subprocess.run(["grep", "-rn", "is_diplomacy", "adjudicator", "api"], cwd=ROOT, capture_output=True,
+                           text=True).stdout.splitlines()
+    assert [f for f in found if not f.startswith("adjudicator/games/")] == []
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_is_a_game_rules(name):
+    rules = get_rules(name)
+    assert isinstance(rules, GameRules) and rules.name == name
+
+
+def test_capabilities_are_declared_and_a_missing_one_is_a_clear_error():
+    assert {LEGAL_ORDERS, PICTURES} <= get_rules("diplomacy").capabilities
+    board = load_variant("arctic2019")
+    rules = rules_of(board)
+    assert LEGAL_ORDERS not in rules.capabilities
+    with pytest.raises(NotAvailable, match="not available for"):
+        rules.legal_orders(board, rules.initial_state(board), None)
+
+
+def test_lenient_by_default_the_bad_line_is_reported_and_the_rest_judged(game, tmp_path):
+    sheet = tmp_path / "orders.txt"
+    sheet.write_text(SHEET)
+    out = tmp_path / "next.yaml"
+    r = cli("adjudicate", game, sheet, "-o", out)
+    assert r.exit_code == 0, r.output
+    assert "Lines that are not orders:" in r.output and "line 3, column 9" in r.output
+    assert "A bur" in yaml.safe_load(out.read_text())["units"]["France"]
+
+
+def test_strict_refuses_the_sheet_and_writes_nothing(game, tmp_path):
+    sheet = tmp_path / "orders.txt"
+    sheet.write_text(SHEET)
+    out = tmp_path / "next.yaml"
+    before = game.read_text()
+    r = cli("adjudicate", game, sheet, "-o", out, "--strict")
+    assert r.exit_code == 2 and "orders.txt:3" in r.output and "strict" in r.output
+    assert not out.exists() and game.read_text() == before
+    r = cli("adjudicate", game, sheet, "--in-place", "--strict")
+    assert r.exit_code == 2 and game.read_text() == before and not Path(str(game) + ".bak").exists()
+
+
+def test_help_says_what_the_readme_says():
+    text = cli("adjudicate", "--help").output
+    assert "reported" in text and "--strict" in text and "nothing is written" in text.replace("\n", " ")
+    readme = (ROOT / "README.md").read_text()
+    assert "`--strict` refuses the sheet" in readme and '"lenient": false' in readme
+
+
+@pytest.mark.parametrize("encode", [
+    lambda t: t.encode("utf-8"),
+    lambda t: codecs.BOM_UTF8 + t.encode("utf-8"),
+    lambda t: t.encode("utf-16"),  # with its byte-order mark
+    lambda t: t.replace("\n", "\r\n").encode("utf-8"),
+    lambda t: codecs.BOM_UTF8 + t.replace("\n", "\r\n").encode("utf-8"),
+], ids=["utf8", "utf8-bom", "utf16-bom", "crlf", "bom-crlf"])
+def test_sheets_and_game_files_in_every_encoding_read_the_same(game, tmp_path, encode):
+    text = "France: A Par - Bur\nGermany: A Mun - Ruh\n"
+    sheet = tmp_path / "orders.txt"
+    sheet.write_bytes(encode(text))
+    coded_game = tmp_path / "coded.yaml"
+    coded_game.write_bytes(encode(game.read_text()))
+    out = tmp_path / "next.yaml"
+    r = cli("adjudicate", coded_game, sheet, "-o", out, "--strict")
+    assert r.exit_code == 0, r.output
+    units = yaml.safe_load(out.read_text())["units"]
+    assert "A bur" in units["France"] and "A ruh" in units["Germany"]  # the first power's orders are not lost
+
+
+def test_bytes_that_are_not_text_give_one_clear_error(game, tmp_path):
+    sheet = tmp_path / "orders.txt"
+    sheet.write_bytes(b"France: A Par - Bur\n\xff\xfe\x00garbage\x81\n")
+    r = cli("adjudicate", game, sheet)
+    assert r.exit_code == 2 and "orders.txt" in r.output and "UTF-8" in r.output and "Traceback" not in r.output
+    with pytest.raises(Exception, match="UTF-8"):
+        decode_text(b"\x00\x01\x02", "x.bin")
+
+
+def test_a_sheet_for_another_kind_of_phase_is_refused_naming_the_phase(game, tmp_path):
+    sheet = tmp_path / "builds.txt"
+    sheet.write_text("France: Build A Par\nGermany: waive\n")
+    r = cli("adjudicate", game, sheet, "-o", tmp_path / "next.yaml")
+    assert r.exit_code == 2 and "Spring 1901 Movement" in r.output and "adjustment orders" in r.output
+    assert not (tmp_path / "next.yaml").exists()
+
+
+def test_the_position_block_shows_builds_only_where_an_adjustment_is_due(game, tmp_path):
+    sheet = tmp_path / "s.txt"
+    sheet.write_text("France: A Par - Bur\n")
+    r = cli("adjudicate", game, sheet, "-o", tmp_path / "f.yaml")  # Spring: France is due nothing yet
+    assert r.exit_code == 0 and "builds" not in r.output and "removes" not in r.output
+    fall = tmp_path / "f.yaml"
+    sheet.write_text("France: A Bur - Bel\n")
+    r = cli("adjudicate", fall, sheet, "-o", tmp_path / "w.yaml")
+    assert r.exit_code == 0 and "Next phase: Fall 1901 Adjustment" in r.output
+    assert "builds 1" in r.output
+
+
+def test_a_move_beaten_by_a_stronger_one_is_not_bounced():
+    outcome = judge("""
+PRESTATE
+	Germany: A Mun
+	Germany: A Ber
+	Austria: A Boh
+ORDERS
+	Germany: A Mun - Sil
+	Germany: A Ber S A Mun - Sil
+	Austria: A Boh - Sil
+""")
+    reason = report_of(outcome, "Austria", "A Boh").reason
+    assert reason == "beaten by Germany A mun, 1 against 2"
+    outcome = judge("""
+PRESTATE
+	Germany: A Mun
+	Austria: A Boh
+ORDERS
+	Germany: A Mun - Sil
+	Austria: A Boh - Sil
+""")
+    assert report_of(outcome, "Austria", "A Boh").reason == "bounced in sil with Germany A mun, 1 against 1"
+
+
+def test_a_refused_order_gets_one_report_line():
+    outcome = judge("""
+PRESTATE
+	France: A Par
+	France: F Bre
+ORDERS
+	France: A Par - Lon
+	France: F Bre - Eng
+""")
+    lines = [r for r in outcome.result.report if r.unit is not None and r.unit.province == "par"]
+    assert len(lines) == 1 and lines[0].status == "illegal" and "the unit holds" in lines[0].reason
+
+
+def test_output_is_not_overwritten_without_force(game, tmp_path):
+    out = tmp_path / "next.yaml"
+    out.write_text("keep me\n")
+    r = cli("adjudicate", game, "-o", out)
+    assert r.exit_code == 2 and "--force" in r.output and out.read_text() == "keep me\n"
+    assert cli("adjudicate", game, "-o", out, "--force").exit_code == 0 and "variant: standard" in out.read_text()
+    picture = tmp_path / "board.svg"
+    picture.write_text("x")
+    assert cli("render", game, "-o", picture).exit_code == 2 and picture.read_text() == "x"
+
+
+def test_servers_do_not_share_a_control_socket(monkeypatch):
+    import api.server as server
+
+    seen = {}
+    monkeypatch.setattr(server._Server, "run", lambda self: seen.update(self.options))
+    server.serve(port=8123)
+    assert seen["control_socket_disable"] is True
+
+
+@pytest.mark.parametrize("variant", ["standard", "arctic", "arctic2019", "arctica", "arctic-race"])
+def test_new_show_and_the_api_take_one_road_for_every_game(tmp_path, variant):
+    from api import create_app
+
+    path = tmp_path / "g.yaml"
+    assert cli("new", "--variant", variant, "-o", path).exit_code == 0
+    shown = cli("show", path)
+    assert shown.exit_code == 0 and load_variant(variant).title in shown.output
+    client = create_app().test_client()
+    start = client.get(f"/v1/variants/{variant}/start").get_json()
+    r = client.post("/v1/adjudicate", json={"state": start, "orders": "", "history": False})
+    assert r.status_code == 200 and "history" not in r.get_json()["next_state"]
+    assert json.dumps(r.get_json())  # JSON all the way
