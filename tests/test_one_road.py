@@ -203,3 +203,20 @@ def test_new_show_and_the_api_take_one_road_for_every_game(tmp_path, variant):
     r = client.post("/v1/adjudicate", json={"state": start, "orders": "", "history": False})
     assert r.status_code == 200 and "history" not in r.get_json()["next_state"]
     assert json.dumps(r.get_json())  # JSON all the way
+
+
+def test_a_refused_retreat_gets_one_report_line():
+    outcome = judge("""
+PRESTATE_SETPHASE Spring 1901, Retreat
+PRESTATE
+	France: A Bur
+PRESTATE_DISLODGED
+	France: A Par
+ORDERS
+	France: A Par - Lon
+POSTSTATE
+	France: A Bur
+""")
+    assert outcome.passed, outcome.problems
+    (line,) = [r for r in outcome.result.report if r.unit is not None and r.unit.province == "par"]
+    assert line.status == "illegal" and line.reason.endswith("the order is ignored; the unit is disbanded")

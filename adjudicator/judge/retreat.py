@@ -33,7 +33,7 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
     occupied = set(state.units)
     report: list[OrderResult] = []
     legal: dict[str, list[tuple[str | None, Order]]] = {}  # dislodged province -> (destination or None, order)
-    refused: set[str] = set()
+    refused: dict[str, OrderResult] = {}  # dislodged province -> the last report line of a refused order
     for order in orders:
         d = state.dislodged.get(order.unit.province) if order.unit else None
         if d is None:
@@ -49,7 +49,7 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
         if order.kind not in ("move", "retreat"):
             report.append(illegal(order, d.unit, f"a dislodged unit can only retreat or disband, not {order.kind}",
                                   "the order is ignored"))
-            refused.add(p)
+            refused[p] = report[-1]
             continue
         options = retreat_options(board, season, d, occupied, state.contested)
         try:
@@ -58,7 +58,7 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
                 raise Illegal(_why_not(board, d, order.dest, occupied, state.contested))
         except Illegal as exc:  # ignored (DATC 4.E.1): a legal order for the same unit still counts
             report.append(illegal(order, d.unit, str(exc), "the order is ignored"))
-            refused.add(p)
+            refused[p] = report[-1]
             continue
         legal.setdefault(p, []).append((loc, order))
 
@@ -102,10 +102,11 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
             report.append(OrderResult(unit.power, order.text or order.describe(), SUCCEEDS, "disbanded", unit=unit,
                                       order=order, line=order.line))
     for p, d in state.dislodged.items():
-        if p not in chosen and p not in disbanding:
-            why = "no retreat was carried out" if p in refused else "no retreat order"
+        if p in refused and p not in chosen and p not in disbanding:
+            refused[p].reason += "; the unit is disbanded"  # one line for the unit: the refusal says it all
+        elif p not in chosen and p not in disbanding:
             report.append(OrderResult(d.unit.power, f"{d.unit.type} {d.unit.location} disband", DEFAULT,
-                                      f"{why}: the unit is disbanded", unit=d.unit))
+                                      "no retreat order: the unit is disbanded", unit=d.unit))
     return arrivals, report
 
 
