@@ -897,6 +897,36 @@ class _Context:
         return getattr(self, key)
 
 
+class PeerRuns:
+    """The peer's outcomes of one phase under the classifier's variants, each run once.
+
+    The key holds everything the outcome depends on: the orders kept, whether the outcome is normalised, and,
+    when it is, the standoff provinces of this engine's result it is normalised against (`_normalised_peer`
+    removes them from the peer's retreats; two emulations of this engine's side can leave different ones)."""
+
+    def __init__(self, board: Board, inp: PhaseInput):
+        self.board, self.inp = board, inp
+        self.cache: dict[tuple, Outcome] = {}
+        self.runs = 0  # how many times the peer was actually run
+
+    @staticmethod
+    def key(keep: set[int] | None, normalise: bool, ours_result: PhaseResult) -> tuple:
+        """What the outcome depends on."""
+        return (None if keep is None else frozenset(keep), normalise,
+                frozenset(ours_result.contested) if normalise else None)
+
+    def outcome(self, keep: set[int] | None, normalise: bool, ours_result: PhaseResult) -> Outcome:
+        """The peer's outcome with only the orders at `keep` (all: None), normalised against `ours_result`."""
+        key = self.key(keep, normalise, ours_result)
+        if key not in self.cache:
+            game = peer_position(self.board, self.inp)
+            run_peer(game, self.inp.peer_orders(keep))
+            self.runs += 1
+            self.cache[key] = (_normalised_peer(self.board, self.inp, game, ours_result) if normalise
+                               else peer_outcome(game))
+        return self.cache[key]
+
+
 def classify(board: Board, inp: PhaseInput, result: PhaseResult, ours: Outcome, peer: Outcome) -> str:
     """The class of a difference: the rules (emulated) that account for all of it, or `unexplained`."""
     from itertools import combinations
@@ -937,15 +967,7 @@ def classify(board: Board, inp: PhaseInput, result: PhaseResult, ours: Outcome, 
             if self_support:
                 yield ["refused-by-us"] + bugs, keep - set(self_support), False
 
-    cache: dict[tuple, Outcome] = {}
-
-    def peer_outcome_for(keep: set[int] | None, normalise: bool, ours_result: PhaseResult) -> Outcome:
-        key = (None if keep is None else frozenset(keep), normalise)
-        if key not in cache:
-            game = peer_position(board, inp)
-            run_peer(game, inp.peer_orders(keep))
-            cache[key] = _normalised_peer(board, inp, game, ours_result) if normalise else peer_outcome(game)
-        return cache[key]
+    peer_outcome_for = PeerRuns(board, inp).outcome
 
     for size in range(len(_TRANSFORMS) + 1):
         for combo in combinations(_TRANSFORMS, size):
