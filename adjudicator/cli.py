@@ -166,6 +166,43 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
             click.echo(f"wrote {target}" + (f" (backup: {game}.bak)" if in_place else ""))
 
 
+@main.command("parse")
+@click.argument("game", type=click.Path())
+@click.argument("orders", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def parse_sheet(game: str, orders: str, as_json: bool) -> None:
+    """Read an order sheet against the game's position, judging and writing nothing.
+
+    Prints each order as understood and each line that is not one; exits 1 if there are such lines."""
+    import json
+
+    from adjudicator.games import rules_of
+    from adjudicator.textio import read_text
+    from adjudicator.turn import read_sheet
+
+    board, state = _load_game(game)
+    rules = rules_of(board)
+    try:
+        sheet = read_sheet(board, state, read_text(orders), orders)
+    except AdjudicatorError as exc:
+        fail(exc)
+    if sheet.refusal:
+        fail(AdjudicatorError(sheet.refusal, file=orders))
+    if as_json:
+        click.echo(json.dumps({"orders": [rules.order_json(o) for o in sheet.orders], "notes": sheet.notes,
+                               "sheet_problems": [p.to_json() for p in sheet.problems]}, indent=2))
+    else:
+        for order in sheet.orders:
+            data = rules.order_json(order)
+            click.echo(f"line {data.get('line') or '?'}: {data.get('canonical') or data['text']}")
+        for note in sheet.notes:
+            click.echo(f"note: {note}")
+        for problem in sheet.problems:
+            click.echo(f"{orders}:{problem}")
+        click.echo(f"{len(sheet.orders)} order(s) read, {len(sheet.problems)} line(s) not read")
+    sys.exit(1 if sheet.problems else 0)
+
+
 @main.command()
 @click.argument("game", type=click.Path())
 def show(game: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from typing import Any
 
@@ -17,7 +16,6 @@ from adjudicator.errors import AdjudicatorError, CaseFileError
 from adjudicator.gamefile import game_from_data, game_to_data
 from adjudicator.games import PICTURES, NotAvailable, rules_of
 from adjudicator.names import AmbiguousName, UnknownName
-from adjudicator.orders.model import Order
 from adjudicator.sheets import Sheet
 from adjudicator.turn import Turn, play_turn
 from adjudicator.yamlio import plain
@@ -164,20 +162,9 @@ def parse():
     else:
         board, state = _board(body["variant"]), None
     sheet = _sheet(board, state, body["orders"], body.get("lenient", True))
-    return jsonify({"orders": [order_json(o) for o in sheet.orders], "notes": sheet.notes,
+    rules = rules_of(board)
+    return jsonify({"orders": [rules.order_json(o) for o in sheet.orders], "notes": sheet.notes,
                     "sheet_problems": [p.to_json() for p in sheet.problems]})
-
-
-def order_json(order: Any) -> dict:
-    """A parsed order as JSON: a Diplomacy order's fields, or another game's step as its dataclass fields."""
-    if isinstance(order, Order):
-        unit = lambda ref: None if ref is None else {"type": ref.type, "location": ref.location}  # noqa: E731
-        return {"power": order.power, "text": order.text, "line": order.line, "kind": order.kind,
-                "unit": unit(order.unit), "target": unit(order.target),
-                "destination": (order.dest + (f"/{order.dest_coast}" if order.dest_coast else "")) if order.dest else None,
-                "via_convoy": order.via_convoy, "canonical": order.describe()}
-    fields = plain(dataclasses.asdict(order)) if dataclasses.is_dataclass(order) else {}
-    return {"kind": type(order).__name__, "text": str(getattr(order, "text", "") or order), **fields}
 
 
 @bp.post("/v1/orders/legal")

@@ -220,3 +220,15 @@ POSTSTATE
     assert outcome.passed, outcome.problems
     (line,) = [r for r in outcome.result.report if r.unit is not None and r.unit.province == "par"]
     assert line.status == "illegal" and line.reason.endswith("the order is ignored; the unit is disbanded")
+
+
+def test_parse_reads_a_sheet_against_the_position_and_writes_nothing(game, tmp_path):
+    sheet = tmp_path / "orders.txt"
+    sheet.write_text(SHEET)
+    before = game.read_text()
+    r = cli("parse", game, sheet)
+    assert r.exit_code == 1 and "line 2: A par - bur" in r.output and "orders.txt:line 3" in r.output
+    assert "2 order(s) read, 1 line(s) not read" in r.output and game.read_text() == before
+    sheet.write_text("France: A Par - Bur\n")
+    r = cli("parse", game, sheet, "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["orders"][0]["destination"] == "bur"

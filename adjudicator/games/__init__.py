@@ -99,6 +99,15 @@ class GameRules:
         return self.read_sheet(board, state, "\n".join(f"{power}: {o}" for power, lines in orders.items()
                                                        for o in lines))
 
+    def order_json(self, order: Any) -> dict[str, Any]:
+        """A read order or step as JSON: its kind, its text and its fields."""
+        import dataclasses
+
+        from adjudicator.yamlio import plain
+
+        fields = plain(dataclasses.asdict(order)) if dataclasses.is_dataclass(order) else {}
+        return {"kind": type(order).__name__, "text": str(getattr(order, "text", "") or order), **fields}
+
     # --- judging -----------------------------------------------------------------------------------------
     def adjudicate(self, board: Any, state: Any, sheet: Sheet) -> Any:
         """Resolve the sheet's orders (refused steps change nothing); the result has `next_state`."""

@@ -98,6 +98,14 @@ class DiplomacyRules(GameRules):
 
         return check_phase(state, orders_from_lists(board, orders))
 
+    def order_json(self, order: Any) -> dict[str, Any]:
+        """An order's power, text, line, kind, unit, target, destination, convoy flag and canonical form."""
+        unit = lambda ref: None if ref is None else {"type": ref.type, "location": ref.location}  # noqa: E731
+        return {"power": order.power, "text": order.text, "line": order.line, "kind": order.kind,
+                "unit": unit(order.unit), "target": unit(order.target),
+                "destination": (order.dest + (f"/{order.dest_coast}" if order.dest_coast else "")) if order.dest else None,
+                "via_convoy": order.via_convoy, "canonical": order.describe()}
+
     def adjudicate(self, board: Board, state: GameState, sheet: Sheet) -> Any:
         """The phase's results and next position (a PhaseResult)."""
         from adjudicator.phase import adjudicate
