@@ -89,6 +89,14 @@ class GameRules:
         """The current phase or turn in words, when the game has one."""
         return None
 
+    def players(self, board: Any, state: Any) -> list[str]:
+        """The powers or players who hold a seat at the table (the board's powers, else the state's players)."""
+        return list(getattr(board, "powers", None) or getattr(state, "players", None) or [])
+
+    def actors(self, board: Any, state: Any) -> list[str]:
+        """Who must act in the current phase, in the order their orders are judged (default: every player)."""
+        return self.players(board, state)
+
     # --- order sheets ------------------------------------------------------------------------------------
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
         """Orders and located problems from sheet text: a bad line is reported, the others are read."""

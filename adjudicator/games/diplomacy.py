@@ -86,6 +86,18 @@ class DiplomacyRules(GameRules):
         """`Fall 2010 Movement`."""
         return str(state.phase)
 
+    def actors(self, board: Board, state: GameState) -> list[str]:
+        """The powers with a unit to order, a dislodged unit to retreat, or a build or removal due."""
+        from adjudicator.judge.adjustment import adjustment_due, build_sites
+
+        kind = state.phase.type
+        if kind == "Movement":
+            return [p for p in board.powers if state.units_of(p)]
+        if kind == "Retreat":
+            return [p for p in board.powers if any(d.unit.power == p for d in state.dislodged.values())]
+        return [p for p in board.powers
+                if adjustment_due(state, p) < 0 or (adjustment_due(state, p) > 0 and build_sites(board, state, p))]
+
     def read_sheet(self, board: Board, state: GameState, text: str, file: str | None = None) -> Sheet:
         """Orders and located problems; orders for another kind of phase are reported as such."""
         from adjudicator.orders.sheet import read_sheet
