@@ -55,11 +55,18 @@ def board_from_file(path: str | Path) -> Any:
     return get_rules(str(data.get("rules", "diplomacy")), str(path)).load_board(data, str(path))
 
 
-@functools.lru_cache(maxsize=None)
 def load_variant(name: str) -> Any:
     """A shipped variant by name (case-insensitive), e.g. `standard`, `arctic`, `arctic2019`."""
     wanted = name.strip().lower()
     for candidate in variant_names():
         if candidate.lower() == wanted:
-            return board_from_file(data_dir("variants") / f"{candidate}.yaml")
-    raise AdjudicatorError(f"unknown variant {name!r}; known variants: {', '.join(variant_names())}")
+            return _shipped_board(candidate)
+    shown = repr(name) if len(name) <= 60 else repr(name[:60]) + "..."  # a request may send a megabyte of name
+    raise AdjudicatorError(f"unknown variant {shown}; known variants: {', '.join(variant_names())}")
+
+
+@functools.lru_cache(maxsize=32)
+def _shipped_board(canonical: str) -> Any:
+    """One board per shipped variant file, keyed by the file's own name: any spelling of a name shares it,
+    and the bound holds however many variants are added (issue 16)."""
+    return board_from_file(data_dir("variants") / f"{canonical}.yaml")
