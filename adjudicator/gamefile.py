@@ -19,14 +19,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from adjudicator.board import Board
 from adjudicator.catalogue import load_variant
 from adjudicator.errors import AdjudicatorError, StateError
 from adjudicator.games import rules_of
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.state import PHASE_TYPES, Dislodged, GameState, Phase, Unit, check_position, parse_unit_text
+from adjudicator.yamldump import dump_yaml
 from adjudicator.yamlio import LineDict, line_of, load_yaml_file, plain
 
 
@@ -207,27 +206,9 @@ def game_to_data(board: Any, state: Any) -> dict[str, Any]:
     return {"variant": board.name, **rules_of(board).state_to_data(board, state)}
 
 
-class _Dumper(yaml.SafeDumper):
-    """Short lists of names on one line (`Russia: [A Arc, F Okh]`), everything else in block style."""
-
-
-def _list(dumper: yaml.SafeDumper, value: list) -> yaml.Node:
-    flow = all(isinstance(v, (str, int)) for v in value)
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
-
-
-def _dict(dumper: yaml.SafeDumper, value: dict) -> yaml.Node:
-    flow = all(isinstance(v, (str, int)) for v in value.values()) and len(str(value)) < 60
-    return dumper.represent_mapping("tag:yaml.org,2002:map", value.items(), flow_style=flow)
-
-
-_Dumper.add_representer(list, _list)
-_Dumper.add_representer(dict, _dict)
-
-
 def dump_game(board: Any, state: Any) -> str:
     """The game file text."""
-    return yaml.dump(game_to_data(board, state), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return dump_yaml(game_to_data(board, state))
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> None:

@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.board import Board
+from adjudicator.games.report import MARK, problem_lines
 from adjudicator.judge.adjustment import adjustment_due
 from adjudicator.sheets import Sheet
 from adjudicator.phase import PhaseResult
 from adjudicator.state import GameState
 
-_MARK = {"succeeds": "ok", "fails": "FAILS", "void": "void", "illegal": "ILLEGAL", "ignored": "ignored",
-         "default": "default"}
 
 
 def position_summary(board: Board, state: GameState) -> list[dict[str, Any]]:
@@ -54,7 +53,7 @@ def result_json(board: Board, result: PhaseResult, sheet: Sheet | None = None) -
 def result_text(board: Board, result: PhaseResult, sheet: Sheet | None = None) -> str:
     """The report as a game master mails it."""
     lines = [f"{board.title}: {result.phase}", "=" * (len(board.title) + len(str(result.phase)) + 2), "",
-             *_problem_lines(sheet)]
+             *problem_lines(sheet)]
     by_power: dict[str, list] = {}
     for r in result.report:
         by_power.setdefault(r.power or "?", []).append(r)
@@ -63,7 +62,7 @@ def result_text(board: Board, result: PhaseResult, sheet: Sheet | None = None) -
             continue
         lines.append(f"{power}:")
         for r in by_power[power]:
-            lines.append(f"  {r.text:<28} {_MARK.get(r.status, r.status):<8} {r.reason}")
+            lines.append(f"  {r.text:<28} {MARK.get(r.status, r.status):<8} {r.reason}")
         lines.append("")
     if result.dislodged:
         lines.append("Dislodged units and their retreats:")
@@ -117,30 +116,6 @@ def position_text(board: Board, state: GameState) -> str:
     neutral = [c for c in board.centres if c not in state.owners]
     lines.append("")
     lines.append(f"Neutral centres: {', '.join(sorted(neutral)) or '-'}")
-    return "\n".join(lines) + "\n"
-
-
-def _problem_lines(sheet: Sheet | None) -> list[str]:
-    lines: list[str] = []
-    if sheet and sheet.problems:
-        lines.append("Lines that are not orders:")
-        lines += [f"  {p}" for p in sheet.problems]
-        lines.append("")
-    if sheet and sheet.notes:
-        lines += [f"Note: {n}" for n in sheet.notes] + [""]
-    return lines
-
-
-def game_result_text(board: Any, result: Any, sheet: Sheet | None = None) -> str:
-    """The report of another game's turn: each order or step with its outcome and reason, then the trace."""
-    lines = [f"{board.title}", "=" * len(board.title), "", *_problem_lines(sheet)]
-    for r in result.report:
-        order = f"{r.power}: {r.text}" if r.power else r.text
-        lines.append(f"  {order:<48} {_MARK.get(r.status, r.status):<8} {r.reason}")
-    if result.trace:
-        lines += ["", "What happened:"] + [f"  {t}" for t in result.trace]
-    for key, value in result.summary.items():
-        lines.append(f"{key}: {value}")
     return "\n".join(lines) + "\n"
 
 

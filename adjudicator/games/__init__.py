@@ -134,15 +134,15 @@ class GameRules:
 
     def report_text(self, board: Any, state: Any, sheet: Sheet, result: Any) -> str:
         """The turn's report as a game master mails it."""
-        from adjudicator.report import game_result_text
+        from adjudicator.games.report import game_result_text
 
         return game_result_text(board, result, sheet)
 
     def position_text(self, board: Any, state: Any) -> str:
         """`adjudicator show`: the position in text."""
-        from adjudicator.gamefile import dump_game
+        from adjudicator.yamldump import dump_yaml
 
-        return f"{board.title}\n\n" + dump_game(board, state)
+        return f"{board.title}\n\n" + dump_yaml({"variant": board.name, **self.state_to_data(board, state)})
 
     # --- optional capabilities ---------------------------------------------------------------------------
     def legal_orders(self, board: Any, state: Any, power: str | None) -> dict[str, Any]:
