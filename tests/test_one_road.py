@@ -232,3 +232,29 @@ def test_parse_reads_a_sheet_against_the_position_and_writes_nothing(game, tmp_p
     sheet.write_text("France: A Par - Bur\n")
     r = cli("parse", game, sheet, "--json")
     assert r.exit_code == 0 and json.loads(r.output)["orders"][0]["destination"] == "bur"
+
+
+GAME_CASES = {"arctic2019": "01_moves.yaml", "arctica": "migration.yaml", "arctic-race": "01_rulebook_movement.yaml"}
+
+
+@pytest.mark.parametrize("variant", sorted(GAME_CASES))
+def test_every_game_keeps_the_sheet_contract(variant):
+    """A junk line among good ones: reported with its line, and the rest judged as without it; strict refuses."""
+    from dataclasses import replace
+
+    from adjudicator.games.cases import read_yaml_cases, run_game_case
+    from adjudicator.turn import SheetRefused, play_turn
+
+    case = next(c for c in read_yaml_cases(ROOT / "datc_cases" / variant / GAME_CASES[variant]) if c.poststate)
+    assert run_game_case(case).passed
+    orders = case.orders.rstrip("\n") + "\nzzqx 7 frobnicate\n"
+    junk_line = orders.count("\n")
+    outcome = run_game_case(replace(case, orders=orders, problems=[{"line": junk_line}]))
+    assert outcome.passed, outcome.problems
+    board = load_variant(variant)
+    rules = rules_of(board)
+    state = rules.state_from_data(board, case.prestate, None)
+    sheet = rules.read_sheet(board, state, orders)
+    assert [p.line for p in sheet.problems] == [junk_line] and sheet.problems[0].column == 1
+    with pytest.raises(SheetRefused, match="strict"):
+        play_turn(board, state, sheet, strict=True)
