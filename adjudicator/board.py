@@ -1,15 +1,17 @@
 """The board of a variant: provinces, coasts, borders and seasonal terrain, loaded from YAML into networkx graphs.
 
-A border is one of four kinds (the Arctic map document's model, which also describes the standard board):
+A border is one of five kinds (the Arctic map document's model, which also describes the standard board):
 `land` (armies only), `coast [seas]` (armies; fleets while one listed sea is open water), `water`
-(sea-to-sea or sea-to-coast; fleets, and armies onto land or ice) and `bridge` (armies only). Every rule
-that depends on the map asks this module, per season, so a variant is data and not code.
+(sea-to-sea or sea-to-coast; fleets, and armies onto land or ice), `bridge` (armies only) and `canal` (fleets
+only, between two land places: a strait or canal armies cannot cross). `A > B : kind` is a one-way border.
+Every rule that depends on the map asks this module, per season, so a variant is data and not code; every
+key of the format is described in `variants/FORMAT.md`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 import networkx as nx
@@ -19,8 +21,14 @@ from adjudicator.names import NameIndex
 from adjudicator.yamlio import line_of
 
 SURFACES = ("land", "sea", "ice")
-BORDER_KINDS = ("land", "coast", "water", "bridge")
+BORDER_KINDS = ("land", "coast", "water", "bridge", "canal")
 ARMY, FLEET = "A", "F"
+NEUTRAL = "Neutral"  # the owner of a board's neutral units (they hold; they are never a power)
+
+# Named rule options (FORMAT.md, "options"): a variant sets them, a game file may override them.
+BUILD_RULES = ("home", "owned", "any-home")
+CIVIL_DISORDER_RULES = ("datc-2023", "distance-from-home")
+VICTORY_RULES = ("centres", "lead")
 
 # Spellings of coasts people write; a variant may add its own under `coast_names`.
 DEFAULT_COAST_NAMES = {
@@ -55,6 +63,9 @@ class Province:
     aliases: tuple[str, ...] = ()
     position: tuple[float, float] | None = None  # (latitude, longitude) for drawing
     line: int | None = None
+    convoys: bool = False  # a land space a fleet on it may convoy through (an archipelago)
+    river: tuple[str, ...] = ()  # locations fleets may stand on with no open sea beside them (river coasts)
+    river_builds: bool = False  # a fleet may be built on its river coast
 
 
 @dataclass(frozen=True)
@@ -66,6 +77,7 @@ class Border:
     kind: str
     seas: tuple[str, ...] = ()
     line: int | None = None
+    one_way: bool = False  # units cross from `a` to `b` only
 
 
 @dataclass(frozen=True)
@@ -95,6 +107,26 @@ class PhaseStep:
     season: str
     type: str  # Movement, Retreat or Adjustment
     centres: bool = False  # supply-centre ownership is updated (and victory checked) after this phase
+    victory: bool | None = None  # victory is checked after this phase (default: where centres are updated)
+
+
+@dataclass(frozen=True)
+class Victory:
+    """When a power has won: `centres` (at least N centres) or `lead` (at least N centres and `lead` more than
+    every other power)."""
+
+    rule: str = "centres"
+    centres: int = 0  # 0: more than half the board's centres
+    lead: int = 0
+
+
+@dataclass(frozen=True)
+class Options:
+    """The named rule options of a variant (a game file may override each)."""
+
+    builds: str = "home"  # home centres | any owned centre | any owned home centre of any power
+    civil_disorder: str = "datc-2023"  # nearest owned centre, any border | distance from home centres (pre-2023)
+    victory: Victory = Victory()
 
 
 @dataclass(eq=False)
@@ -117,6 +149,12 @@ class Board:
     coast_names: dict[str, list[str]]
     source: str | None = None
     raw: dict = field(default_factory=dict, repr=False)
+    options: Options = Options()
+    year_step: int = 1
+    neutral_units: list[str] = field(default_factory=list)  # unit texts (`A Bel`) of the neutral units at start
+    neutral_rebuilt: bool = False  # a neutral unit is rebuilt at an adjustment where its place is empty and unowned
+    start_owners: dict[str, list[str]] = field(default_factory=dict)  # centres owned at start besides home centres
+    content_hash: str | None = None  # sha256 of the board file or inline board it was loaded from
 
     def __post_init__(self) -> None:
         self.graph = nx.MultiGraph()
@@ -125,7 +163,8 @@ class Board:
         for border in self.borders:
             pa, ca = split_location(border.a)
             pb, cb = split_location(border.b)
-            self.graph.add_edge(pa, pb, kind=border.kind, seas=border.seas, coasts={pa: ca, pb: cb}, border=border)
+            self.graph.add_edge(pa, pb, kind=border.kind, seas=border.seas, coasts={pa: ca, pb: cb}, border=border,
+                                one_way=border.one_way)
         self.seasons: list[str] = []
         for step in self.calendar:
             if step.season not in self.seasons:
@@ -134,12 +173,15 @@ class Board:
         self.power_names = NameIndex.build(
             (p.name, p.name, [p.name, *([p.adjective] if p.adjective else []), *p.aliases]) for p in self.powers.values()
         )
-        self.water_adj: dict[str, frozenset[str]] = {
-            p: frozenset(
-                n for n, edges in self.graph.adj[p].items() if any(e["kind"] == "water" for e in edges.values())
-            )
-            for p in self.provinces
-        }
+        # Water neighbours a convoy may step to (a one-way border only in its direction).
+        water: dict[str, set[str]] = {p: set() for p in self.provinces}
+        for b in self.borders:
+            if b.kind == "water":
+                pa, pb = split_location(b.a)[0], split_location(b.b)[0]
+                water.setdefault(pa, set()).add(pb)  # (an unknown space is reported by _check_references)
+                if not b.one_way:
+                    water.setdefault(pb, set()).add(pa)
+        self.water_adj: dict[str, frozenset[str]] = {p: frozenset(n) for p, n in water.items()}
         self.centres = tuple(p.id for p in self.provinces.values() if p.centre)
         self.location_water_adj: dict[str, set[str]] = {}  # water neighbours (provinces) of each location
         for b in self.borders:
@@ -161,8 +203,25 @@ class Board:
         return tuple(p.id for p in self.provinces.values() if p.home == power and p.centre)
 
     def initial_owners(self) -> dict[str, str]:
-        """Centre ownership at the start of the game: each power owns its home centres."""
-        return {p.id: p.home for p in self.provinces.values() if p.centre and p.home}
+        """Centre ownership at the start: each power owns its home centres, and the centres `start_owners` gives it."""
+        owners = {p.id: p.home for p in self.provinces.values() if p.centre and p.home}
+        for power, centres in self.start_owners.items():
+            owners.update((c, power) for c in centres)
+        return owners
+
+    def unit_owners(self) -> list[str]:
+        """The powers, and `Neutral` when the board has neutral units."""
+        return [*self.powers, NEUTRAL] if self.neutral_units else list(self.powers)
+
+    def victory_centres(self, options: Options | None = None) -> int:
+        """The centres a win needs under the victory option (more than half the board's by default)."""
+        wanted = (options or self.options).victory.centres
+        return wanted or len(self.centres) // 2 + 1
+
+    def fleet_build_ok(self, location: str) -> bool:
+        """A fleet may be built here as far as the board goes: not on a river coast unless the data says so."""
+        p = self.provinces[split_location(location)[0]]
+        return location not in p.river or p.river_builds
 
     def coast_key(self, text: str) -> str:
         """The coast a spelling names (`north coast`, `N.C.`, `nc` -> `nc`); an unknown spelling as written, lower-case."""
@@ -253,6 +312,10 @@ class Board:
         return False
 
     # ----- convoys -----------------------------------------------------------------------------------
+    def can_convoy_from(self, province: str, season: str) -> bool:
+        """A fleet convoys from open sea, or from an archipelago (a land space marked `convoys`) that is land."""
+        return province in self.season(season).convoy_spaces
+
     def convoy_origin_ok(self, province: str, season: str) -> bool:
         """Armies are convoyed from land, or from an island that is sea this season; never from ice."""
         s = self.surface(province, season)
@@ -266,7 +329,7 @@ class Board:
         """Is there a chain of the given fleet provinces (on open sea) from origin to destination?"""
         if origin == destination or not self.convoy_origin_ok(origin, season) or not self.convoy_destination_ok(destination, season):
             return False
-        sea = self.season(season).sea
+        sea = self.season(season).convoy_spaces
         seas = fleets if isinstance(fleets, frozenset) and fleets <= sea else sea.intersection(fleets)
         frontier = [f for f in self.water_adj[origin] if f in seas]
         seen = set(frontier)
@@ -293,7 +356,7 @@ class Board:
         return set(found)
 
     def _fleets_on_routes(self, origin: str, destination: str, season: str, fleets: frozenset[str]) -> set[str]:
-        seas = self.season(season).sea.intersection(fleets)
+        seas = self.season(season).convoy_spaces.intersection(fleets)
         if not self.convoy_route_exists(origin, destination, season, seas):
             return set()
         adj = self.water_adj
@@ -356,6 +419,7 @@ class SeasonView:
 
     surface: dict[str, str]
     sea: frozenset[str]  # provinces that are open sea
+    convoy_spaces: frozenset[str]  # provinces a fleet may convoy from: open sea, and archipelagos that are land
     coastal: frozenset[str]  # land locations (and their provinces) with open sea beside them
     army: nx.DiGraph  # army moves without convoy
     fleet: nx.DiGraph  # fleet moves (between locations)
@@ -376,6 +440,10 @@ def _season_view(board: Board, season: str) -> SeasonView:
         if surface[province] == "land" and any(surface[n] == "sea" for n in neighbours):
             coastal.add(location)
             coastal.add(province)
+    # A river coast carries fleets though no open sea borders it: they reach it along coast or canal borders.
+    river = {loc for p in board.provinces.values() if surface[p.id] == "land" for loc in p.river}
+    fleet_stand = frozenset(loc for p, prov in board.provinces.items() for loc in board.locations(p)
+                            if surface[p] == "sea" or (surface[p] == "land" and (loc in coastal or loc in river)))
     army = nx.DiGraph()
     army.add_nodes_from(board.provinces)
     fleet = nx.DiGraph()
@@ -383,34 +451,80 @@ def _season_view(board: Board, season: str) -> SeasonView:
         fleet.add_nodes_from(board.locations(p))
     for b in board.borders:
         pa, pb = split_location(b.a)[0], split_location(b.b)[0]
-        for o, d in ((pa, pb), (pb, pa)):
+        for o, d in ((pa, pb),) if b.one_way else ((pa, pb), (pb, pa)):
             if b.kind in ("land", "coast", "bridge"):
                 ok = surface[d] != "sea"
-            else:  # water: onto land or ice, and not off an island that is sea this season (A13)
+            elif b.kind == "water":  # onto land or ice, and not off an island that is sea this season (A13)
                 ok = surface[d] in ("land", "ice") and not (board.is_island(o) and surface[o] == "sea")
+            else:  # a canal carries fleets only
+                ok = False
             if ok:
                 army.add_edge(o, d)
-        for o, d in ((b.a, b.b), (b.b, b.a)):
+        for o, d in ((b.a, b.b),) if b.one_way else ((b.a, b.b), (b.b, b.a)):
             pd = split_location(d)[0]
             if b.kind == "water":
                 ok = surface[pd] == "sea" or (surface[pd] == "land" and d in coastal)
-            elif b.kind == "coast":
-                ok = not b.seas or any(surface[x] == "sea" for x in b.seas)
+            elif b.kind == "coast":  # along the shore, onto a place that carries fleets (never onto dry land)
+                ok = (not b.seas or any(surface[x] == "sea" for x in b.seas)) and d in fleet_stand
+            elif b.kind == "canal":
+                ok = d in fleet_stand
             else:
                 ok = False
             if ok:
                 fleet.add_edge(o, d)
     sea = frozenset(p for p, surf in surface.items() if surf == "sea")
+    convoy_spaces = sea | {p.id for p in board.provinces.values() if p.convoys and surface[p.id] == "land"}
     army_stand = frozenset(p for p, surf in surface.items() if surf in ("land", "ice") or board.is_island(p))
-    fleet_stand = frozenset(loc for p, prov in board.provinces.items() for loc in board.locations(p)
-                            if surface[p] == "sea" or (surface[p] == "land" and loc in coastal))
     army_next = {o: frozenset(army.successors(o)) for o in army}
     fleet_next = {o: frozenset(fleet.successors(o)) for o in fleet}
-    return SeasonView(surface, sea, frozenset(coastal), army, fleet, army_stand, fleet_stand, army_next, fleet_next)
+    return SeasonView(surface, sea, frozenset(convoy_spaces), frozenset(coastal), army, fleet, army_stand, fleet_stand,
+                      army_next, fleet_next)
 
 
 # ----- loading -----------------------------------------------------------------------------------------
-_BORDER_RE = re.compile(r"^\s*(\S+)\s*-\s*(\S+)\s*:\s*(\w+)\s*(?:\[([^\]]*)\])?\s*(?:\(\w+\))?\s*$")
+@dataclass(frozen=True)
+class BorderText:
+    """A border entry as written: `A - B : kind [S1, S2]`, or `A > B : kind` for a one-way border."""
+
+    a: str
+    b: str
+    kind: str
+    seas: tuple[str, ...]
+    one_way: bool
+
+
+_WORD = re.compile(r"\w+")
+_ARROWS = {"-": False, ">": True, "->": True}
+
+
+def parse_border_text(text: str) -> BorderText | None:
+    """Read a border entry by splitting it (no backtracking regex: boards may come from requests); None if unreadable."""
+    left, colon, right = text.partition(":")
+    if not colon:
+        return None
+    ends = left.split()
+    if len(ends) == 1 and ends[0].count("-") == 1:  # `A-B`
+        ends = [ends[0].split("-")[0], "-", ends[0].split("-")[1]]
+    if len(ends) != 3 or ends[1] not in _ARROWS or not ends[0] or not ends[2]:
+        return None
+    body, bracket, rest = right.partition("[")
+    kind = body.strip()
+    seas: tuple[str, ...] = ()
+    if bracket:
+        inside, close, tail = rest.partition("]")
+        if not close:
+            return None
+        seas = tuple(x.strip() for x in inside.split(",") if x.strip())
+        tail = tail.strip()
+        if tail and not (tail.startswith("(") and tail.endswith(")") and _WORD.fullmatch(tail[1:-1])):
+            return None
+    else:
+        words = kind.split()
+        if len(words) == 2 and words[1].startswith("(") and words[1].endswith(")") and _WORD.fullmatch(words[1][1:-1]):
+            kind = words[0]  # a trailing `(tag)` is a note
+    if not _WORD.fullmatch(kind):
+        return None
+    return BorderText(ends[0], ends[2], kind, seas, _ARROWS[ends[1]])
 
 
 def _err(message: str, source: str | None, node: Any = None) -> VariantError:
@@ -511,16 +625,33 @@ def board_from_data(data: Any, source: str | None = None) -> Board:
         if home is not None and str(home) not in powers:
             raise _err(f"province {pid!r}: home power {home!r} is not a power of this variant", source, entry)
         pos = entry.get("pos")
+        coasts = tuple(str(c) for c in entry.get("coasts", ()) or ())
+        river = entry.get("river", False)
+        if river is True:
+            river_locs = tuple(join_location(pid, c) for c in coasts) or (pid,)
+        elif isinstance(river, list):
+            bad = [str(c) for c in river if str(c) not in coasts]
+            if bad:
+                raise _err(f"province {pid!r}: river coast {bad[0]!r} is not one of its coasts ({', '.join(coasts) or 'none'})",
+                           source, entry)
+            river_locs = tuple(join_location(pid, str(c)) for c in river)
+        elif river in (False, None):
+            river_locs = ()
+        else:
+            raise _err(f"province {pid!r}: `river` is true or a list of its coasts, not {river!r}", source, entry)
         provinces[pid] = Province(
             id=pid,
             name=str(entry.get("name", pid)),
             kind=kind,
             centre=bool(entry.get("centre", False)),
             home=str(home) if home is not None else None,
-            coasts=tuple(str(c) for c in entry.get("coasts", ()) or ()),
+            coasts=coasts,
             aliases=tuple(str(a) for a in entry.get("aliases", ()) or ()),
             position=(float(pos[0]), float(pos[1])) if pos else None,
             line=line_of(entry),
+            convoys=bool(entry.get("convoys", False)),
+            river=river_locs,
+            river_builds=bool(entry.get("river_builds", False)),
         )
 
     listed, one_sided = borders_from_adjacency_lists(data["provinces"] or [])
@@ -529,30 +660,52 @@ def board_from_data(data: Any, source: str | None = None) -> Board:
         raise _err(message, source, node)
     borders = list(listed)
     for text, node in _border_entries(data.get("borders"), source):
-        m = _BORDER_RE.match(text)
-        if not m:
-            raise _err(f"cannot read the border {text!r}; write it 'A - B : kind' or 'A - B : coast [S1, S2]'", source, node)
-        a, b, kind, seas = m.group(1), m.group(2), m.group(3), m.group(4)
-        if kind not in BORDER_KINDS:
-            raise _err(f"border {a} - {b}: kind {kind!r} is not one of {', '.join(BORDER_KINDS)}", source, node)
-        borders.append(
-            Border(a, b, kind, tuple(s.strip() for s in seas.split(",") if s.strip()) if seas else (), line_of(node))
-        )
+        parsed = parse_border_text(text)
+        if parsed is None:
+            raise _err(f"cannot read the border {text[:80]!r}; write it 'A - B : kind', 'A - B : coast [S1, S2]' or "
+                       f"'A > B : kind' (one way)", source, node)
+        if parsed.kind not in BORDER_KINDS:
+            raise _err(f"border {parsed.a} - {parsed.b}: kind {parsed.kind!r} is not one of {', '.join(BORDER_KINDS)}",
+                       source, node)
+        borders.append(Border(parsed.a, parsed.b, parsed.kind, parsed.seas, line_of(node), parsed.one_way))
 
     cal = data["calendar"] or {}
-    steps = [
-        PhaseStep(str(s["season"]), str(s["type"]).capitalize(), bool(s.get("centres", False)))
-        for s in cal.get("phases", [])
-    ]
+    if not isinstance(cal, dict) or not isinstance(cal.get("phases"), list) or not cal["phases"]:
+        raise _err("the calendar needs `phases`: a list of {season, type}", source, cal)
+    steps = []
+    for s in cal["phases"]:
+        if not isinstance(s, dict) or "season" not in s or "type" not in s:
+            raise _err("each calendar phase needs `season` and `type` (Movement, Retreat or Adjustment)", source, s)
+        kind = str(s["type"]).capitalize()
+        if kind not in ("Movement", "Retreat", "Adjustment"):
+            raise _err(f"calendar phase type {s['type']!r} is not Movement, Retreat or Adjustment", source, s)
+        steps.append(PhaseStep(str(s["season"]), kind, bool(s.get("centres", False)),
+                               None if s.get("victory") is None else bool(s["victory"])))
     start = cal.get("start") or {}
-    start_phase = (str(start.get("season", steps[0].season if steps else "Spring")), int(start.get("year", 1901)),
-                   str(start.get("type", "Movement")).capitalize())
+    try:
+        start_phase = (str(start.get("season", steps[0].season)), int(start.get("year", 1901)),
+                       str(start.get("type", steps[0].type)).capitalize())
+        year_step = int(cal.get("year_step", 1))
+    except (TypeError, ValueError):
+        raise _err("the calendar's start year and year_step must be whole numbers", source, cal) from None
+    if year_step < 1:
+        raise _err(f"the calendar's year_step must be at least 1, not {year_step}", source, cal)
 
     sites = []
     for power, entries in (data.get("build_sites") or {}).items():
         for e in entries or []:
             sites.append(BuildSite(str(power), str(e["province"]), tuple(e.get("units", (ARMY, FLEET))),
                                    bool(e.get("needs_ownership", True))))
+
+    options = options_from_data(data.get("options"), source, Options(victory=_victory_from_data(data.get("victory"), source)))
+    neutral = data.get("neutral") or {}
+    if not isinstance(neutral, dict):
+        raise _err("`neutral` is a mapping: {units: [A Bel, ...], rebuilt: true|false}", source, neutral)
+    start_owners = {}
+    for power, centres in (data.get("start_owners") or {}).items():
+        if str(power) not in powers:
+            raise _err(f"start_owners: {power!r} is not a power of this variant", source, data.get("start_owners"))
+        start_owners[str(power)] = [str(c) for c in centres or []]
 
     coast_names = {k: list(v) for k, v in DEFAULT_COAST_NAMES.items()}
     for k, v in (data.get("coast_names") or {}).items():
@@ -569,15 +722,67 @@ def board_from_data(data: Any, source: str | None = None) -> Board:
         calendar=steps,
         start_phase=start_phase,
         season_aliases={str(k): str(v) for k, v in (cal.get("aliases") or {}).items()},
-        victory=int(data.get("victory", 0) or 0),
+        victory=0,
         start_units={str(k): [str(u) for u in v] for k, v in (data.get("start") or {}).items()},
         build_sites=sites,
         coast_names=coast_names,
         source=source,
         raw=data,
+        options=options,
+        year_step=year_step,
+        neutral_units=[str(u) for u in neutral.get("units") or []],
+        neutral_rebuilt=bool(neutral.get("rebuilt", False)),
+        start_owners=start_owners,
     )
+    board.victory = board.victory_centres()
     _check_references(board, source)
     return board
+
+
+def _victory_from_data(raw: Any, source: str | None, base: Victory = Victory()) -> Victory:
+    """`victory: 18`, or `victory: {rule: centres|lead, centres: N, lead: N}`."""
+    if raw is None:
+        return base
+    if isinstance(raw, bool):
+        raise _err(f"victory is a number of centres or {{rule, centres, lead}}, not {raw!r}", source, raw)
+    if isinstance(raw, int):
+        return Victory("centres", raw, 0)
+    if not isinstance(raw, dict):
+        raise _err(f"victory is a number of centres or {{rule, centres, lead}}, not {raw!r}", source, raw)
+    unknown = sorted(set(map(str, raw)) - {"rule", "centres", "lead"})
+    if unknown:
+        raise _err(f"victory: unknown key {unknown[0]!r}; the keys are rule, centres, lead", source, raw)
+    rule = str(raw.get("rule", "lead" if "lead" in raw else base.rule))
+    if rule not in VICTORY_RULES:
+        raise _err(f"victory rule {rule!r} is not one of {', '.join(VICTORY_RULES)}", source, raw)
+    try:
+        centres, lead = int(raw.get("centres", base.centres) or 0), int(raw.get("lead", base.lead) or 0)
+    except (TypeError, ValueError):
+        raise _err("victory centres and lead are whole numbers", source, raw) from None
+    if centres < 0 or lead < 0 or (rule == "lead" and lead < 1):
+        raise _err("victory centres must be at least 0, and a lead rule needs a lead of at least 1", source, raw)
+    return Victory(rule, centres, lead)
+
+
+def options_from_data(raw: Any, source: str | None, base: Options = Options(), what: str = "options") -> Options:
+    """The named rule options from a variant's (or a game file's) `options:` mapping, over `base`."""
+    if raw is None:
+        return base
+    if not isinstance(raw, dict):
+        raise _err(f"{what} is a mapping of builds, civil_disorder and victory", source, raw)
+    choices = {"builds": BUILD_RULES, "civil_disorder": CIVIL_DISORDER_RULES}
+    values = {}
+    for key, value in raw.items():
+        key = str(key)
+        if key == "victory":
+            values["victory"] = _victory_from_data(value, source, base.victory)
+        elif key in choices:
+            if str(value) not in choices[key]:
+                raise _err(f"{what}: {key} {value!r} is not one of {', '.join(choices[key])}", source, raw)
+            values[key] = str(value)
+        else:
+            raise _err(f"{what}: unknown option {key!r}; the options are builds, civil_disorder, victory", source, raw)
+    return replace(base, **values)
 
 
 def _check_references(board: Board, source: str | None) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from adjudicator.board import Board
+from adjudicator.board import NEUTRAL, Board
 from adjudicator.errors import StateError
-from adjudicator.judge.adjustment import adjudicate_adjustments, adjustment_due, build_sites
+from adjudicator.judge.adjustment import adjudicate_adjustments, adjustment_due, build_sites, neutral_rebuilds
 from adjudicator.judge.movement import MovementJudge
 from adjudicator.judge.outcome import DEFAULT, FAILS, OrderResult
 from adjudicator.judge.retreat import adjudicate_retreats, retreat_options
@@ -116,6 +116,9 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
         if not board.can_stand(d.unit.type, d.unit.location, season):
             result.disbanded_by_terrain.append(d.unit)
             continue
+        if d.unit.power == NEUTRAL:  # a neutral unit never retreats
+            result.destroyed.append(d.unit)
+            continue
         options = retreat_options(board, season, d, occupied, moved.contested)
         if options:
             dislodged[p] = d
@@ -169,6 +172,12 @@ def _adjustment(board: Board, state: GameState, orders: list[Order]) -> PhaseRes
     for unit in removed:
         nxt.units.pop(unit.province, None)
     nxt.units.update(built)
+    for unit in neutral_rebuilds(board, nxt):  # after the powers' builds: a power's build there comes first
+        nxt.units[unit.province] = unit
+        built[unit.province] = unit
+        report.append(OrderResult(NEUTRAL, f"build {unit.type} {unit.location}", DEFAULT,
+                                  "a neutral unit is rebuilt where it stood at the start (its place is empty and unowned)",
+                                  unit=unit))
     result = PhaseResult(state.phase, report, state, built=list(built.values()), removed=removed)
     result.next_state = _advance(board, nxt, result)
     return result
@@ -182,17 +191,33 @@ def _step_index(board: Board, phase: Phase) -> int:
     raise StateError(f"{phase.season} {phase.type} is not a phase of the {board.title} calendar")
 
 
+def _end_of_step(board: Board, state: GameState, result: PhaseResult, step: Any) -> None:
+    """After a calendar step: centre ownership updated where the step says, victory checked where it says."""
+    if step.centres:
+        _update_centres(board, state, result)
+    if step.centres if step.victory is None else step.victory:
+        result.winner = winner(board, state) or result.winner
+
+
 def _update_centres(board: Board, state: GameState, result: PhaseResult) -> None:
     for province in board.centres:
         unit = state.units.get(province)
-        if unit is not None and state.owners.get(province) != unit.power:
+        if unit is not None and unit.power != NEUTRAL and state.owners.get(province) != unit.power:
             result.centre_changes.append((province, state.owners.get(province), unit.power))
             state.owners[province] = unit.power
-    if board.victory:
-        leaders = sorted(board.powers, key=lambda p: -len(state.centres_of(p)))
-        best = leaders[0] if leaders else None
-        if best and len(state.centres_of(best)) >= board.victory:
-            result.winner = best
+
+
+def winner(board: Board, state: GameState) -> str | None:
+    """The power that has won under the game's victory option, if one has."""
+    victory = state.rule_options(board).victory
+    counts = sorted(((len(state.centres_of(p)), p) for p in board.powers), key=lambda c: -c[0])
+    if not counts:
+        return None
+    best, power = counts[0]
+    second = counts[1][0] if len(counts) > 1 else 0
+    if victory.rule == "lead":  # at least `centres` (0: no minimum) and `lead` more than every other power
+        return power if best >= victory.centres and best - second >= victory.lead else None
+    return power if best >= board.victory_centres(state.rule_options(board)) and best > second else None
 
 
 def adjustments_needed(board: Board, state: GameState) -> bool:
@@ -201,27 +226,35 @@ def adjustments_needed(board: Board, state: GameState) -> bool:
         due = adjustment_due(state, power)
         if due < 0 or (due > 0 and build_sites(board, state, power)):
             return True
-    return False
+    return bool(neutral_rebuilds(board, state))
 
 
 def _advance(board: Board, state: GameState, result: PhaseResult) -> GameState:
     """Move to the next phase with something to do, applying centre updates of the phases passed."""
     i = _step_index(board, state.phase)
-    if board.calendar[i].centres:
-        _update_centres(board, state, result)
+    step = board.calendar[i]
+    _end_of_step(board, state, result, step)
     year = state.phase.year
     while True:
         i += 1
         if i == len(board.calendar):
-            i, year = 0, year + 1
+            i, year = 0, year + board.year_step
         step = board.calendar[i]
         state.phase = Phase(step.season, year, step.type)
+        if state.dislodged and step.type != "Retreat":  # a calendar without a retreat here: they are disbanded
+            for d in sorted(state.dislodged.values(), key=lambda d: d.unit.location):
+                result.destroyed.append(d.unit)
+                for r in result.dislodged:
+                    if r.unit == d.unit:
+                        result.dislodged.remove(r)
+                        break
+            state.dislodged = {}
+            state.contested = frozenset()
         if step.type == "Retreat" and not state.dislodged:
             result.skipped.append((state.phase, "no unit was dislodged"))
         elif step.type == "Adjustment" and not adjustments_needed(board, state):
             result.skipped.append((state.phase, "no power has builds or removals to make"))
         else:
             return state
-        if step.centres:
-            _update_centres(board, state, result)
+        _end_of_step(board, state, result, step)
 

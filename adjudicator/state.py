@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
-from adjudicator.board import ARMY, FLEET, Board, join_location, split_location
+from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, Options, join_location, split_location
 from adjudicator.errors import StateError
 from adjudicator.names import AmbiguousName, UnknownName
 
@@ -63,6 +63,11 @@ class GameState:
     dislodged: dict[str, Dislodged] = field(default_factory=dict)  # by province
     contested: frozenset[str] = frozenset()  # provinces left empty by a standoff this season
     history: list[dict] = field(default_factory=list)
+    options: Options | None = None  # the game's own rule options (None: the variant's)
+
+    def rule_options(self, board: Board) -> Options:
+        """The rule options this game is played by: its own, or its variant's."""
+        return self.options or board.options
 
     def copy(self) -> "GameState":
         """A copy that can be changed without touching this one."""
@@ -121,9 +126,10 @@ def check_position(board: Board, state: GameState, file: str | None = None) -> N
     views = [board.season(season)]
     if state.phase.type == "Movement":
         views.append(board.season(board.previous_season(season)))
+    powers = board.unit_owners()
     for province, unit in state.units.items():
-        if unit.power not in board.powers:
-            raise StateError(f"unknown power {unit.power!r}; powers are {', '.join(board.powers)}", file=file)
+        if unit.power not in powers:
+            raise StateError(f"unknown power {unit.power!r}; powers are {', '.join(powers)}", file=file)
         if unit.province != province:
             raise StateError(f"unit {unit} is filed under {province}", file=file)
         if not any(unit.location in (v.army_stand if unit.type == ARMY else v.fleet_stand) for v in views):
@@ -153,6 +159,7 @@ def opening_state(board: Board) -> GameState:
     """The variant's starting position."""
     season, year, phase_type = board.start_phase
     entries = [(power, text) for power, texts in board.start_units.items() for text in texts]
+    entries += [(NEUTRAL, text) for text in board.neutral_units]
     return GameState(
         variant=board.name,
         phase=Phase(board.season_key(season), year, phase_type),

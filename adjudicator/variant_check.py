@@ -7,7 +7,8 @@ from pathlib import Path
 
 import networkx as nx
 
-from adjudicator.board import _BORDER_RE, _border_entries, board_from_data, borders_from_adjacency_lists, split_location
+from adjudicator.board import (BORDER_KINDS, NEUTRAL, _border_entries, board_from_data,
+                               borders_from_adjacency_lists, parse_border_text, split_location)
 from adjudicator.catalogue import check_name
 from adjudicator.errors import AdjudicatorError
 from adjudicator.games import get_rules
@@ -82,11 +83,12 @@ def _check_raw(path: str, data: dict) -> list[Problem]:
     except AdjudicatorError as exc:
         return problems + [Problem(path, exc.line, exc.message)]
     for text, node in entries:
-        m = _BORDER_RE.match(text)
-        if not m:
-            problems.append(Problem(path, line_of(node), f"cannot read the border {text!r}"))
+        parsed = parse_border_text(text)
+        if parsed is None:
+            problems.append(Problem(path, line_of(node), f"cannot read the border {text[:80]!r}; write it 'A - B : kind', "
+                                                         f"'A - B : coast [S1, S2]' or 'A > B : kind'"))
             continue
-        a, b, kind, seas = m.group(1), m.group(2), m.group(3), m.group(4)
+        a, b, kind, seas = parsed.a, parsed.b, parsed.kind, ", ".join(parsed.seas)
         for loc in (a, b):
             province, coast = split_location(loc)
             if province not in provinces:
@@ -96,9 +98,9 @@ def _check_raw(path: str, data: dict) -> list[Problem]:
         for sea in (s.strip() for s in (seas or "").split(",") if s.strip()):
             if sea not in provinces:
                 problems.append(Problem(path, line_of(node), f"border {a} - {b}: unknown sea {sea!r}"))
-        if kind not in ("land", "coast", "water", "bridge"):
+        if kind not in BORDER_KINDS:
             problems.append(Problem(path, line_of(node), f"border {a} - {b}: unknown kind {kind!r}"))
-        key = frozenset((a, b))
+        key = (a, b) if parsed.one_way else frozenset((a, b))
         if key in seen:
             problems.append(Problem(path, line_of(node), f"border {a} - {b} is listed twice (first on line {seen[key]})"))
         seen[key] = line_of(node)
@@ -116,7 +118,7 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
         for sea in b.seas:
             if pa not in board.water_adj[sea] or pb not in board.water_adj[sea]:
                 problems.append(Problem(path, b.line, f"border {b.a} - {b.b}: the sea {sea} does not border both ends"))
-        if b.kind in ("land", "coast"):
+        if b.kind in ("land", "coast", "canal"):
             for p in (pa, pb):
                 if any(board.surface(p, s) != "land" for s in board.seasons):
                     problems.append(Problem(path, b.line, f"border {b.a} - {b.b}: a {b.kind} border must join land spaces"))
@@ -129,7 +131,7 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
                 return board.fleet_can_stand(loc, season)
 
             for o, d in graph.edges:
-                if stand(o) and stand(d) and not graph.has_edge(d, o):
+                if stand(o) and stand(d) and not graph.has_edge(d, o) and not _one_way(board, o, d):
                     problems.append(Problem(path, _border_line(board, o, d),
                                             f"one-sided adjacency in {season}: an {unit_type} may move {o} -> {d} but not back"))
     # Unreachable spaces: no unit can ever enter them, in any season.
@@ -169,11 +171,74 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
                                         f"two starting units in {unit.province}: {seen_units[unit.province]} and {power} {text}"))
             seen_units[unit.province] = f"{power} {text}"
     if board.victory and board.victory > len(board.centres):
-        problems.append(Problem(path, line_of(data), f"victory needs {board.victory} centres but the board has {len(board.centres)}"))
+        problems.append(Problem(path, line_of(data.get("victory")) or line_of(data),
+                                f"victory needs {board.victory} centres but the board has {len(board.centres)}"))
     for site in board.build_sites:
         if site.province not in board.provinces:
             problems.append(Problem(path, line_of(data.get("build_sites")), f"build site {site.province!r} is not a space"))
+        elif not board.provinces[site.province].centre and site.needs_ownership:
+            problems.append(Problem(path, line_of(data.get("build_sites")),
+                                    f"build site {site.province} of {site.power} is not a supply centre, so it can never "
+                                    f"be owned: mark it `centre: true`, or write `needs_ownership: false`"))
+        if site.power not in board.powers:
+            problems.append(Problem(path, line_of(data.get("build_sites")), f"build site {site.province}: {site.power!r} "
+                                                                            f"is not a power"))
+    problems += _check_features(path, board, data, union)
     return problems
+
+
+def _one_way(board, o: str, d: str) -> bool:
+    po, pd = split_location(o)[0], split_location(d)[0]
+    return any(b.one_way and split_location(b.a)[0] == po and split_location(b.b)[0] == pd for b in board.borders)
+
+
+def _check_features(path: str, board, data: dict, union: nx.DiGraph) -> list[Problem]:
+    """The rules of the newer board features: river coasts, one-way borders, owners and neutral units at start."""
+    problems: list[Problem] = []
+    # A river coast (or any place that carries fleets) no fleet can ever move onto is a data error.
+    reached = {d for s in board.seasons for _, d in board.fleet_moves(s).edges}
+    for p in board.provinces.values():
+        for loc in p.river:
+            if loc not in reached:
+                problems.append(Problem(path, p.line, f"river coast {loc}: no fleet can reach it (it needs a coast or "
+                                                      f"canal border to a place that carries fleets)"))
+        if p.convoys and not board.water_adj[p.id]:
+            problems.append(Problem(path, p.line, f"{p.id} is marked `convoys` but has no water border to convoy along"))
+    # A one-way border whose far end has no way back to its near end, by any unit in any season, traps units.
+    for b in board.borders:
+        if b.one_way:
+            a, z = split_location(b.a)[0], split_location(b.b)[0]
+            if not nx.has_path(union, z, a):
+                problems.append(Problem(path, b.line, f"one-way border {b.a} > {b.b}: no way leads back from {z} to {a} "
+                                                      f"(a unit that crosses can never return)"))
+    for power, centres in board.start_owners.items():
+        for c in centres:
+            if c not in board.provinces or not board.provinces[c].centre:
+                problems.append(Problem(path, line_of(data.get("start_owners")),
+                                        f"start_owners: {power} is given {c!r}, which is not a supply centre"))
+    season = board.season_key(board.start_phase[0])
+    for text in board.neutral_units:
+        try:
+            unit = parse_unit_text(board, text, NEUTRAL)
+        except (StateError, AdjudicatorError) as exc:
+            problems.append(Problem(path, line_of(data.get("neutral")), f"neutral unit {text!r}: {exc.message}"))
+            continue
+        if not board.can_stand(unit.type, unit.location, season):
+            problems.append(Problem(path, line_of(data.get("neutral")), f"neutral unit {text} cannot stand on "
+                                                                         f"{unit.location} in {season}"))
+        if any(parse_unit_text(board, t, p).province == unit.province for p, ts in board.start_units.items()
+               for t in ts if _readable(board, t, p)):
+            problems.append(Problem(path, line_of(data.get("neutral")), f"neutral unit {text} starts where a power's "
+                                                                         f"unit starts"))
+    return problems
+
+
+def _readable(board, text: str, power: str) -> bool:
+    try:
+        parse_unit_text(board, text, power)
+    except AdjudicatorError:
+        return False
+    return True
 
 
 def _border_line(board, o: str, d: str) -> int | None:

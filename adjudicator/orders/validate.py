@@ -106,8 +106,8 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     season = state.phase.season
     report: list[OrderResult] = []
     legal: dict[str, list[Command]] = {}
-    # Only fleets on open sea can convoy: the route searches of this phase all start from this set.
-    fleets = board.season(season).sea.intersection(u.province for u in state.units.values() if u.type == FLEET)
+    # Only fleets on open sea (or an archipelago) can convoy: the route searches of this phase start from this set.
+    fleets = board.season(season).convoy_spaces.intersection(u.province for u in state.units.values() if u.type == FLEET)
     for order in orders:
         try:
             unit = find_unit(state, order)
@@ -207,8 +207,9 @@ def _support_command(board: Board, state: GameState, season: str, unit: Unit, or
 def _convoy_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
     if unit.type != FLEET:
         raise Illegal("only fleets can convoy")
-    if board.surface(unit.province, season) != "sea":
-        raise Illegal(f"only a fleet on open sea can convoy; {_name(board, unit.province)} is not sea in {season}")
+    if not board.can_convoy_from(unit.province, season):
+        raise Illegal(f"only a fleet on open sea (or on an archipelago the board marks `convoys`) can convoy; "
+                      f"{_name(board, unit.province)} is {board.surface(unit.province, season)} in {season}")
     target = order.target.province
     army = state.units.get(target)
     if army is None:
