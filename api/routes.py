@@ -71,6 +71,8 @@ def _sheet(board: Any, state: Any, orders: Any, lenient: bool) -> Sheet:
         sheet = Sheet()
     elif isinstance(orders, str):
         sheet = rules.read_sheet(board, state, orders)
+    elif isinstance(orders, list):  # orders as data: no text read
+        sheet = _capability(rules.read_order_objects, board, state, orders)
     else:
         sheet = rules.read_order_lists(board, state, orders)
     if sheet.refusal:
@@ -84,7 +86,10 @@ def _sheet(board: Any, state: Any, orders: Any, lenient: bool) -> Sheet:
 
 
 def _pointer(orders: Any, problem: Any) -> str:
-    """Where an unreadable order is in the request: the text, or `/orders/{power}/{index}`."""
+    """Where an unreadable order is in the request: the text, `/orders/{power}/{index}`, or `/orders/{index}/...`
+    for an order object (its problem carries the pointer within the list)."""
+    if getattr(problem, "pointer", None) is not None:
+        return "/orders" + problem.pointer
     if isinstance(orders, str) or not problem.line:
         return "/orders"
     power = next((k for k, v in orders.items() if len(v) >= problem.line and str(v[problem.line - 1]) == problem.text), "")

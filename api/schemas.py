@@ -49,11 +49,34 @@ SCHEMAS: dict[str, Any] = {
         "required": ["variant"],
     },
     "Orders": {
-        "description": "An order sheet as text (power headers or `Power: order` lines), or order strings per power.",
+        "description": "An order sheet as text (power headers or `Power: order` lines), order strings per power, "
+                       "or orders as data: a list of order objects (no text read; Diplomacy variants).",
         "oneOf": [
             _STR,
             {"type": "object", "additionalProperties": {"type": "array", "items": _STR}},
+            {"type": "array", "items": {"$ref": "#/components/schemas/OrderObject"}},
         ],
+    },
+    "OrderObject": {
+        "description": "One order as data, e.g. {\"power\": \"France\", \"kind\": \"move\", \"unit\": \"A par\", "
+                       "\"destination\": \"bur\"}; judged like the same order written as text. The fields are checked "
+                       "by the reader, not by this schema, so that a bad object (unknown place or kind, missing or "
+                       "mistyped field) is reported like an unreadable line: in `sheet_problems`, with a `pointer` "
+                       "such as `/orders/3/destination` and the closest names (with `lenient` false it refuses the "
+                       "request), and the other orders are judged. An order's `line` in the report is its position "
+                       "in the list, from 1.",
+        "properties": {
+            "power": {"description": "string (required): the power's name or adjective"},
+            "kind": {"description": "string (required): hold, move, support, convoy, retreat, disband, remove, "
+                                    "build or waive"},
+            "unit": {"description": "string or {type, location}: the unit ordered (for a build, the new unit): "
+                                    "'A par', 'F stp/nc', 'Army Paris', or a bare place (the type is then left out)"},
+            "target": {"description": "string or {type, location}: the unit supported or convoyed, like `unit`"},
+            "destination": {"description": "string: where the unit (or the supported or convoyed one) goes; "
+                                           "'stp/nc' allowed; left out for a support to hold"},
+            "coast": {"description": "string: the destination's coast (nc, sc, ec, wc or a spelling of one)"},
+            "via_convoy": {"description": "boolean (default false): a move by convoy"},
+        },
     },
     "AdjudicateRequest": {
         "type": "object",

@@ -116,6 +116,11 @@ class GameRules:
         fields = plain(dataclasses.asdict(order)) if dataclasses.is_dataclass(order) else {}
         return {"kind": type(order).__name__, "text": str(getattr(order, "text", "") or order), **fields}
 
+    def read_order_objects(self, board: Any, state: Any, objects: list[Any]) -> Sheet:
+        """Orders given as data (objects, no text), each bad object a problem located by a JSON pointer."""
+        raise NotAvailable(f"orders as objects are read for Diplomacy variants, not for {board.title}; "
+                           "send the orders as text")
+
     # --- judging -----------------------------------------------------------------------------------------
     def adjudicate(self, board: Any, state: Any, sheet: Sheet) -> Any:
         """Resolve the sheet's orders (refused steps change nothing); the result has `next_state`."""

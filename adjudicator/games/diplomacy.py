@@ -118,6 +118,12 @@ class DiplomacyRules(GameRules):
                 "destination": (order.dest + (f"/{order.dest_coast}" if order.dest_coast else "")) if order.dest else None,
                 "via_convoy": order.via_convoy, "canonical": order.describe()}
 
+    def read_order_objects(self, board: Board, state: GameState, objects: list[Any]) -> Sheet:
+        """Orders as objects {power, kind, unit, target, destination, coast, via_convoy}: no text, no grammar."""
+        from adjudicator.orders.structured import orders_from_objects
+
+        return check_phase(state, orders_from_objects(board, objects))
+
     def adjudicate(self, board: Board, state: GameState, sheet: Sheet) -> Any:
         """The phase's results and next position (a PhaseResult)."""
         from adjudicator.phase import adjudicate

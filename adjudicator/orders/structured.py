@@ -1,0 +1,235 @@
+"""Orders as data: objects -> Order values, with no text and no grammar, for bots and programs.
+
+A program that already holds its orders as values (an AI, a web client with buttons) gives each one as an
+object; the orders then take the same road as a sheet's: the same validation against the position, the same
+judge, the same report. Reading an object only checks its shape and resolves its names:
+
+    {"power": "France", "kind": "move", "unit": "A par", "destination": "bur"}
+    {"power": "England", "kind": "support", "unit": "F nth", "target": "A yor", "destination": "bel"}
+    {"power": "Russia", "kind": "move", "unit": "F bot", "destination": "stp", "coast": "sc"}
+    {"power": "England", "kind": "convoy", "unit": "F nth", "target": "A yor", "destination": "nwy"}
+    {"power": "England", "kind": "move", "unit": "A yor", "destination": "nwy", "via_convoy": true}
+    {"power": "Russia", "kind": "build", "unit": "F stp/nc"}      {"power": "Italy", "kind": "waive"}
+
+Fields: `power` (a power's name or adjective), `kind` (hold, move, support, convoy, retreat, disband,
+remove, build, waive), `unit` and `target` (`"A par"`, `"F stp/nc"`, `"Army Paris"`, a bare place, or
+`{"type": "A", "location": "par"}`; the unit type may be left out: DATC 4.C, it is ignored), `destination`
+(a place, `"stp/nc"` allowed), `coast` (the destination's coast, instead of writing it in `destination`),
+`via_convoy` (a move only). Places are ids or any name the board knows (`"St Petersburg"`, `"NWG"`).
+
+Like a sheet's bad line, a bad object never stops the others: it is a problem located by a JSON pointer into
+the list (`/3/destination`), with the reason and, for a misspelt name, the closest names. The `line` of an
+order (and of its report line) is its position in the list, from 1.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.board import ARMY, FLEET, Board
+from adjudicator.names import AmbiguousName, UnknownName
+from adjudicator.orders.model import ORDER_KINDS, Order, UnitRef
+from adjudicator.sheets import Sheet, SheetProblem
+
+FIELDS = ("power", "kind", "unit", "target", "destination", "coast", "via_convoy")
+_UNIT_WORDS = {"a": ARMY, "army": ARMY, "f": FLEET, "fleet": FLEET}
+# Which fields each kind takes: (needs a unit, target, destination) as "required", "optional" or "no".
+_SHAPE = {
+    "hold": ("required", "no", "no"),
+    "move": ("required", "no", "required"),
+    "support": ("required", "required", "optional"),
+    "convoy": ("required", "required", "required"),
+    "retreat": ("required", "no", "required"),
+    "disband": ("required", "no", "no"),
+    "remove": ("required", "no", "no"),
+    "build": ("required", "no", "no"),
+    "waive": ("no", "no", "no"),
+}
+SUGGESTED_PROBLEMS = 50  # "did you mean" is worked out for this many problems per list; the rest go without
+
+
+@dataclass
+class ObjectProblem(SheetProblem):
+    """A bad order object: `line` is its position in the list (from 1), `pointer` the JSON pointer of the
+    field at fault within the list (`/3/destination`), `text` the object as JSON."""
+
+    pointer: str = ""
+
+    def __str__(self) -> str:
+        hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" if self.suggestions else ""
+        return f"order {self.pointer or '/'}: {self.reason}{hint}"
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict (a sheet problem's fields and the pointer)."""
+        return {**super().to_json(), "pointer": self.pointer}
+
+
+class _Bad(Exception):
+    """One object's problem: the field, the reason, the suggestions."""
+
+    def __init__(self, field: str | None, reason: str, suggestions: list[str] | None = None):
+        super().__init__(reason)
+        self.field, self.reason, self.suggestions = field, reason, suggestions or []
+
+
+class _Reader:
+    """Reads the objects of one list for one board (suggestions bounded per list)."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self.suggest = SUGGESTED_PROBLEMS
+        self.unsuggested = 0  # problems past the bound that went without suggestions
+
+    def _suggestions(self, make) -> list[str]:
+        if self.suggest <= 0:
+            self.unsuggested += 1
+            return []
+        self.suggest -= 1
+        return make()
+
+    def place(self, text: Any, field: str) -> tuple[str, str | None]:
+        """(province, coast key or None) of a place such as `stp/nc` or `St Petersburg`."""
+        if not isinstance(text, str):
+            raise _Bad(field, f"{field} must be a place name (a string), not {json.dumps(text)}")
+        board = self.board
+        if text in board.provinces:  # the common case: an id, nothing to resolve
+            return text, None
+        name, _, coast = text.partition("/")
+        province = name if name in board.provinces else None
+        if province is None:
+            try:
+                province = board.names.lookup(name)
+            except AmbiguousName as exc:
+                raise _Bad(field, exc.message) from None
+            except UnknownName:
+                raise _Bad(field, f"unknown place {name!r}",
+                           self._suggestions(lambda: board.names.suggest(name))) from None
+        return province, (self.coast(coast, field) if coast else None)
+
+    def coast(self, text: Any, field: str) -> str:
+        """The coast key (`nc`) a spelling names; an unknown spelling is refused."""
+        if not isinstance(text, str):
+            raise _Bad(field, f"{field} must be a coast (a string such as 'nc'), not {json.dumps(text)}")
+        key = self.board.coast_key(text)
+        if key not in self.board.coast_names:
+            known = ", ".join(self.board.coast_names)
+            raise _Bad(field, f"unknown coast {text!r}; coasts are {known}",
+                       self._suggestions(lambda: difflib.get_close_matches(key, list(self.board.coast_names), 2)))
+        return key
+
+    def unit(self, value: Any, field: str) -> UnitRef:
+        """A unit as an order names it: `A par`, `F stp/nc`, `Army Paris`, `par`, or {type, location}."""
+        if isinstance(value, Mapping):
+            extra = sorted(set(value) - {"type", "location"})
+            if extra:
+                raise _Bad(f"{field}/{extra[0]}", f"unknown field {extra[0]!r} in {field}; a unit has type and "
+                           "location")
+            if "location" not in value:
+                raise _Bad(field, f"{field} has no location")
+            kind = value.get("type")
+            if kind is not None and (not isinstance(kind, str) or kind.lower() not in _UNIT_WORDS):
+                raise _Bad(f"{field}/type", f"unit type {json.dumps(kind)} is neither A (army) nor F (fleet)")
+            province, coast = self.place(value["location"], f"{field}/location")
+            return UnitRef(_UNIT_WORDS[kind.lower()] if kind else None, province, coast)
+        if not isinstance(value, str):
+            raise _Bad(field, f"{field} must be a unit such as 'A par' or 'F stp/nc', not {json.dumps(value)}")
+        word, _, rest = value.strip().partition(" ")
+        unit_type = _UNIT_WORDS.get(word.lower()) if rest else None
+        province, coast = self.place(rest.strip() if unit_type else value.strip(), field)
+        return UnitRef(unit_type, province, coast)
+
+    def power(self, value: Any) -> str:
+        """The power's name."""
+        if not isinstance(value, str):
+            raise _Bad("power", f"power must be a power's name (a string), not {json.dumps(value)}")
+        if value in self.board.powers:
+            return value
+        try:
+            return self.board.power_names.lookup(value, "power")
+        except AmbiguousName as exc:
+            raise _Bad("power", exc.message) from None
+        except UnknownName:
+            raise _Bad("power", f"{value!r} is not a power of the {self.board.title} board "
+                       f"({', '.join(self.board.powers)})",
+                       self._suggestions(lambda: self.board.power_names.suggest(value))) from None
+
+    def order(self, obj: Any, line: int) -> Order:
+        """One object as an Order, or _Bad."""
+        if not isinstance(obj, Mapping):
+            raise _Bad(None, f"an order is an object with {', '.join(FIELDS)}, not {json.dumps(obj)[:60]}")
+        for key in obj:
+            if key not in FIELDS:
+                raise _Bad(str(key), f"unknown field {str(key)!r}; an order has {', '.join(FIELDS)}",
+                           self._suggestions(lambda: difflib.get_close_matches(str(key), FIELDS, 1)))
+        kind = obj.get("kind")
+        if kind is None:
+            raise _Bad("kind", f"the order has no kind; kinds are {', '.join(ORDER_KINDS)}")
+        if not isinstance(kind, str) or kind.lower() not in _SHAPE:
+            raise _Bad("kind", f"unknown kind {json.dumps(kind)}; kinds are {', '.join(ORDER_KINDS)}",
+                       self._suggestions(lambda: difflib.get_close_matches(str(kind).lower(), ORDER_KINDS, 1)))
+        kind = kind.lower()
+        if "power" not in obj:
+            raise _Bad("power", "the order has no power")
+        power = self.power(obj["power"])
+        needs_unit, needs_target, needs_dest = _SHAPE[kind]
+        for field, need in (("unit", needs_unit), ("target", needs_target), ("destination", needs_dest)):
+            given = obj.get(field) is not None
+            if need == "required" and not given:
+                raise _Bad(field, f"a {kind} order needs a {field}")
+            if need == "no" and given:
+                raise _Bad(field, f"a {kind} order has no {field}")
+        unit = self.unit(obj["unit"], "unit") if needs_unit != "no" else None
+        target = self.unit(obj["target"], "target") if obj.get("target") is not None else None
+        dest = coast = None
+        if obj.get("destination") is not None:
+            dest, coast = self.place(obj["destination"], "destination")
+        if obj.get("coast") is not None:
+            if dest is None:
+                raise _Bad("coast", "a coast is the destination's: give a destination")
+            named = self.coast(obj["coast"], "coast")
+            if coast is not None and coast != named:
+                raise _Bad("coast", f"the destination names the {coast} coast and `coast` the {named} coast")
+            coast = named
+        via = obj.get("via_convoy", False)
+        if via is None:
+            via = False
+        if not isinstance(via, bool):
+            raise _Bad("via_convoy", f"via_convoy must be true or false, not {json.dumps(via)}")
+        if via and kind != "move":
+            raise _Bad("via_convoy", f"via_convoy is for moves, not for a {kind} order")
+        return Order(kind, unit, target, dest, coast, via, power, "", line)
+
+
+def orders_from_objects(board: Board, objects: Sequence[Any]) -> Sheet:
+    """Orders from a list of order objects (module docstring): the Sheet every reader gives, each bad object
+    a problem located by a JSON pointer into the list, the other objects read."""
+    sheet = Sheet()
+    if isinstance(objects, (str, bytes, Mapping)) or not isinstance(objects, Sequence):
+        sheet.problems.append(ObjectProblem(0, None, _shown(objects), "the orders must be a list of order objects",
+                                            pointer=""))
+        return sheet
+    reader = _Reader(board)
+    for i, obj in enumerate(objects):
+        try:
+            sheet.orders.append(reader.order(obj, i + 1))
+        except _Bad as bad:
+            pointer = f"/{i}" + (f"/{bad.field}" if bad.field else "")
+            sheet.problems.append(ObjectProblem(i + 1, None, _shown(obj), bad.reason, bad.suggestions,
+                                                pointer=pointer))
+    if reader.unsuggested:
+        sheet.notes.append(f"closest names are suggested for the first {SUGGESTED_PROBLEMS} problems only; "
+                           f"{reader.unsuggested} more went without")
+    return sheet
+
+
+def _shown(obj: Any) -> str:
+    """The object as JSON, for the problem's `text` (short)."""
+    try:
+        text = json.dumps(obj, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        text = repr(obj)
+    return text if len(text) <= 200 else text[:199] + "…"

@@ -1,0 +1,274 @@
+"""Orders as data (adjudicator/orders/structured.py and POST /v1/adjudicate with order objects).
+
+The same orders given as objects and as text must be judged alike (same report, same next position); every bad
+object is a located problem (a JSON pointer into the list) and the others are read.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from adjudicator.catalogue import load_variant
+from adjudicator.games import NotAvailable, rules_of
+from adjudicator.orders.model import Order
+from adjudicator.orders.sheet import orders_from_lists
+from adjudicator.orders.structured import SUGGESTED_PROBLEMS, orders_from_objects
+from adjudicator.phase import adjudicate
+from adjudicator.state import opening_state
+from api import create_app
+from api_helpers import check_response
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def board():
+    return load_variant("standard")
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app().test_client()
+
+
+def as_object(order: Order) -> dict:
+    """An order read from text, as the object a program would send."""
+    obj: dict = {"power": order.power, "kind": order.kind}
+    if order.unit is not None:
+        obj["unit"] = f"{order.unit.type} {order.unit.location}" if order.unit.type else order.unit.location
+    if order.target is not None:
+        obj["target"] = f"{order.target.type} {order.target.location}" if order.target.type else order.target.location
+    if order.dest is not None:
+        obj["destination"] = order.dest
+        if order.dest_coast:
+            obj["coast"] = order.dest_coast
+    if order.via_convoy:
+        obj["via_convoy"] = True
+    return obj
+
+
+def _same_judgement(board, state, text_orders: dict[str, list[str]]):
+    rules = rules_of(board)
+    by_text = orders_from_lists(board, text_orders)
+    assert not by_text.problems
+    objects = [as_object(o) for o in by_text.orders]
+    sheet = rules.read_order_objects(board, state, objects)
+    assert not sheet.problems, sheet.problems
+    a, b = adjudicate(board, state, by_text.orders), rules.adjudicate(board, state, sheet)
+    assert a.next_state.units == b.next_state.units and a.next_state.dislodged == b.next_state.dislodged
+    assert a.next_state.phase == b.next_state.phase and a.next_state.owners == b.next_state.owners
+    # the same report: each order's status and reason (the text column shows the canonical spelling)
+    assert [(r.power, r.status, r.reason, r.unit) for r in a.report] == \
+           [(r.power, r.status, r.reason, r.unit) for r in b.report]
+    return a
+
+
+def _random_orders():
+    """The seeded random order generator of benchmarks/compare_peer.py (coordinated supports and convoys, odd
+    orders of DATC chapter 4); it needs only this engine."""
+    spec = importlib.util.spec_from_file_location("compare_peer", ROOT / "benchmarks" / "compare_peer.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("compare_peer", module)
+    spec.loader.exec_module(module)
+    return module.random_orders
+
+
+def test_random_games_are_judged_alike_from_objects_and_from_text(board):
+    random_orders = _random_orders()
+    rng = random.Random(7)
+    kinds: dict[str, int] = {}
+    for _ in range(2):
+        state = opening_state(board)
+        for _ in range(24):
+            inp = random_orders(board, state, rng, odd=0.3)
+            orders: dict[str, list[str]] = {}
+            for power, text in inp.orders:
+                orders.setdefault(power, []).append(text)
+            result = _same_judgement(board, state, orders)
+            kinds[state.phase.type] = kinds.get(state.phase.type, 0) + 1
+            if result.winner:
+                break
+            state = result.next_state
+    assert set(kinds) == {"Movement", "Retreat", "Adjustment"}, kinds
+
+
+def test_every_kind_and_every_way_to_name_a_unit(board):
+    objects = [
+        {"power": "France", "kind": "move", "unit": "A par", "destination": "bur"},
+        {"power": "french", "kind": "hold", "unit": "Army Marseilles"},
+        {"power": "England", "kind": "support", "unit": "F nth", "target": "A yor", "destination": "bel"},
+        {"power": "England", "kind": "support", "unit": "F lon", "target": "nth"},
+        {"power": "England", "kind": "convoy", "unit": "F nth", "target": "A yor", "destination": "nwy"},
+        {"power": "England", "kind": "move", "unit": "A yor", "destination": "nwy", "via_convoy": True},
+        {"power": "Russia", "kind": "move", "unit": "F bot", "destination": "stp", "coast": "south coast"},
+        {"power": "Russia", "kind": "move", "unit": {"type": "F", "location": "sev"}, "destination": "Black Sea"},
+        {"power": "Russia", "kind": "build", "unit": "F stp/nc"},
+        {"power": "Russia", "kind": "retreat", "unit": "A mos", "destination": "St Petersburg"},
+        {"power": "Russia", "kind": "disband", "unit": "war"},
+        {"power": "Russia", "kind": "remove", "unit": "F Sevastopol"},
+        {"power": "Italy", "kind": "waive"},
+        {"power": "Russia", "kind": "move", "unit": "F bot", "destination": "stp/sc", "coast": "sc"},
+    ]
+    sheet = orders_from_objects(board, objects)
+    assert not sheet.problems
+    described = [o.describe() for o in sheet.orders]
+    assert described == ["A par - bur", "A mar H", "F nth S A yor - bel", "F lon S nth", "F nth C A yor - nwy",
+                         "A yor - nwy via convoy", "F bot - stp/sc", "F sev - bla", "Build F stp/nc", "A mos R stp",
+                         "Disband war", "Remove F sev", "Waive", "F bot - stp/sc"]
+    assert [o.power for o in sheet.orders][:2] == ["France", "France"]
+    assert [o.line for o in sheet.orders] == list(range(1, len(objects) + 1))
+    assert sheet.orders[3].target.type is None  # a unit type left out is left out (DATC 4.C)
+
+
+@pytest.mark.parametrize("obj, pointer, words", [
+    ("A par - bur", "/0", "an order is an object"),
+    ({"power": "France", "kind": "move", "unit": "A par", "dest": "bur"}, "/0/dest", "unknown field 'dest'"),
+    ({"power": "France", "unit": "A par"}, "/0/kind", "no kind"),
+    ({"power": "France", "kind": "mvoe", "unit": "A par", "destination": "bur"}, "/0/kind", "unknown kind"),
+    ({"kind": "hold", "unit": "A par"}, "/0/power", "no power"),
+    ({"power": "Narnia", "kind": "hold", "unit": "A par"}, "/0/power", "not a power"),
+    ({"power": "France", "kind": "move", "unit": "A par"}, "/0/destination", "needs a destination"),
+    ({"power": "France", "kind": "hold", "unit": "A par", "target": "A bur"}, "/0/target", "has no target"),
+    ({"power": "France", "kind": "support", "unit": "A par", "destination": "bur"}, "/0/target", "needs a target"),
+    ({"power": "France", "kind": "move", "unit": "A par", "destination": "Burgandy"}, "/0/destination",
+     "unknown place 'Burgandy'"),
+    ({"power": "France", "kind": "move", "unit": "A prs", "destination": "bur"}, "/0/unit", "unknown place"),
+    ({"power": "France", "kind": "move", "unit": 7, "destination": "bur"}, "/0/unit", "must be a unit"),
+    ({"power": "France", "kind": "move", "unit": {"type": "X", "location": "par"}, "destination": "bur"},
+     "/0/unit/type", "neither A"),
+    ({"power": "France", "kind": "move", "unit": {"kind": "A", "location": "par"}, "destination": "bur"},
+     "/0/unit/kind", "unknown field 'kind' in unit"),
+    ({"power": "Russia", "kind": "move", "unit": "F bot", "destination": "stp", "coast": "xc"}, "/0/coast",
+     "unknown coast 'xc'"),
+    ({"power": "Russia", "kind": "move", "unit": "F bot", "destination": "stp/nc", "coast": "sc"}, "/0/coast",
+     "names the nc coast"),
+    ({"power": "Russia", "kind": "hold", "unit": "F bot", "coast": "sc"}, "/0/coast", "give a destination"),
+    ({"power": "France", "kind": "move", "unit": "A par", "destination": "bur", "via_convoy": "yes"},
+     "/0/via_convoy", "true or false"),
+    ({"power": "France", "kind": "support", "unit": "A par", "target": "A mar", "destination": "bur",
+      "via_convoy": True}, "/0/via_convoy", "for moves"),
+    ({"power": "France", "kind": "waive", "unit": "A par"}, "/0/unit", "has no unit"),
+])
+def test_each_bad_object_is_a_located_problem(board, obj, pointer, words):
+    good = {"power": "Germany", "kind": "move", "unit": "A mun", "destination": "ruh"}
+    sheet = orders_from_objects(board, [obj, good])
+    (problem,) = sheet.problems
+    assert problem.pointer == pointer and problem.line == 1
+    assert words in problem.reason, problem.reason
+    assert problem.to_json()["pointer"] == pointer
+    assert [o.describe() for o in sheet.orders] == ["A mun - ruh"]  # the rest is read
+
+
+def test_misspellings_get_suggestions_within_a_bound(board):
+    sheet = orders_from_objects(board, [{"power": "France", "kind": "move", "unit": "A par", "destination": "Burgandy"},
+                                        {"power": "Frnace", "kind": "hold", "unit": "A par"},
+                                        {"power": "France", "kind": "suport", "unit": "A par", "target": "A mar"}])
+    assert any("Burgundy" in s for s in sheet.problems[0].suggestions)
+    assert "France" in sheet.problems[1].suggestions
+    assert sheet.problems[2].suggestions == ["support"]
+    many = [{"power": "France", "kind": "move", "unit": "A par", "destination": f"Burgandy{i}"}
+            for i in range(SUGGESTED_PROBLEMS + 10)]
+    sheet = orders_from_objects(board, many)
+    assert len(sheet.problems) == SUGGESTED_PROBLEMS + 10
+    assert all(p.suggestions for p in sheet.problems[:SUGGESTED_PROBLEMS])
+    assert not any(p.suggestions for p in sheet.problems[SUGGESTED_PROBLEMS:])
+    assert any("first 50 problems" in n and "10 more" in n for n in sheet.notes)
+
+
+def test_not_a_list(board):
+    sheet = orders_from_objects(board, {"power": "France"})
+    assert sheet.problems[0].pointer == "" and "must be a list" in sheet.problems[0].reason
+
+
+def test_same_validation_as_text(board):
+    state = opening_state(board)
+    rules = rules_of(board)
+    objects = [{"power": "France", "kind": "move", "unit": "A par", "destination": "mun"},  # not adjacent
+               {"power": "France", "kind": "hold", "unit": "A mun"},  # another power's unit
+               {"power": "Russia", "kind": "move", "unit": "F sev", "destination": "stp"}]  # no coast reaches
+    result = rules.adjudicate(board, state, rules.read_order_objects(board, state, objects))
+    text = adjudicate(board, state, orders_from_lists(board, {"France": ["A par - mun", "A mun H"],
+                                                               "Russia": ["F sev - stp"]}).orders)
+    by_line = lambda res: {(r.power, r.line): (r.status, r.reason) for r in res.report if r.line}  # noqa: E731
+    mine = by_line(result)
+    assert mine[("France", 1)][0] == "illegal" and mine[("France", 2)][0] == "ignored"
+    assert sorted(mine.values()) == sorted(by_line(text).values())
+
+
+def test_objects_for_another_phase_are_refused(board):
+    state = opening_state(board)
+    sheet = rules_of(board).read_order_objects(board, state, [{"power": "France", "kind": "build", "unit": "A par"}])
+    assert sheet.refusal and "Spring 1901 Movement" in sheet.refusal
+
+
+def test_other_games_do_not_read_objects():
+    other = load_variant("arctic2019")
+    with pytest.raises(NotAvailable):
+        rules_of(other).read_order_objects(other, rules_of(other).initial_state(other), [])
+
+
+def test_arctic_names_are_read_exactly(board):
+    arctic = load_variant("arctic")
+    sheet = orders_from_objects(arctic, [{"power": "Norway", "kind": "move", "unit": "F Nwg", "destination": "Bar"},
+                                         {"power": "Canada", "kind": "hold", "unit": "F NWG"},
+                                         {"power": "Canada", "kind": "hold", "unit": "F nwg"}])
+    assert [o.unit.province for o in sheet.orders] == ["Nwg", "NWG"]
+    assert sheet.problems[0].pointer == "/2/unit" and "ambiguous" in sheet.problems[0].reason  # A17
+
+
+# ----- the API -------------------------------------------------------------------------------------------
+def test_api_adjudicates_orders_as_objects(client):
+    start = client.get("/v1/variants/standard/start").get_json()
+    objects = [{"power": "France", "kind": "move", "unit": "A par", "destination": "bur"},
+               {"power": "Germany", "kind": "move", "unit": "A mun", "destination": "bur"},
+               {"power": "England", "kind": "move", "unit": "F lon", "destination": "nth"}]
+    r = client.post("/v1/adjudicate", json={"state": start, "orders": objects})
+    assert r.status_code == 200, r.get_json()
+    check_response("/v1/adjudicate", "post", r)
+    data = r.get_json()
+    text = client.post("/v1/adjudicate", json={"state": start, "orders": {
+        "France": ["A par - bur"], "Germany": ["A mun - bur"], "England": ["F lon - nth"]}}).get_json()
+    assert data["next_state"] == text["next_state"] or \
+        {k: v for k, v in data["next_state"].items() if k != "history"} == \
+        {k: v for k, v in text["next_state"].items() if k != "history"}
+    assert [(o["power"], o["status"], o["reason"]) for o in data["orders"]] == \
+           [(o["power"], o["status"], o["reason"]) for o in text["orders"]]
+    bounce = next(o for o in data["orders"] if o["order"] == "A par - bur")
+    assert bounce["status"] == "fails" and bounce["line"] == 1
+
+
+def test_api_reports_bad_objects_with_pointers(client):
+    start = client.get("/v1/variants/standard/start").get_json()
+    objects = [{"power": "France", "kind": "move", "unit": "A par", "destination": "bur"},
+               {"power": "France", "kind": "move", "unit": "A mar", "destination": "Burgandy"}]
+    r = client.post("/v1/adjudicate", json={"state": start, "orders": objects})
+    assert r.status_code == 200
+    check_response("/v1/adjudicate", "post", r)
+    (problem,) = r.get_json()["sheet_problems"]
+    assert problem["pointer"] == "/1/destination" and problem["line"] == 2
+    assert "A bur" in r.get_json()["next_state"]["units"]["France"]
+    r = client.post("/v1/adjudicate", json={"state": start, "orders": objects, "lenient": False})
+    assert r.status_code == 400 and r.content_type == "application/problem+json"
+    check_response("/v1/adjudicate", "post", r)
+    body = r.get_json()
+    assert body["pointer"] == "/orders/1/destination"
+    assert any("Burgundy" in s for s in body["errors"][0]["suggestions"])
+    r = client.post("/v1/adjudicate", json={"state": start, "orders": [{"power": "France", "kind": "build",
+                                                                         "unit": "A par"}]})
+    assert r.status_code == 422 and "Spring 1901 Movement" in r.get_json()["detail"]
+
+
+def test_api_parse_and_other_games(client):
+    r = client.post("/v1/orders/parse", json={"variant": "standard", "orders": [
+        {"power": "England", "kind": "convoy", "unit": "F nth", "target": "A yor", "destination": "nwy"}]})
+    assert r.status_code == 200
+    check_response("/v1/orders/parse", "post", r)
+    assert r.get_json()["orders"][0]["canonical"] == "F nth C A yor - nwy"
+    other = client.get("/v1/variants/arctic2019/start").get_json()
+    r = client.post("/v1/adjudicate", json={"state": other, "orders": [{"power": "Russia", "kind": "hold"}]})
+    assert r.status_code == 422 and "as text" in r.get_json()["detail"]
