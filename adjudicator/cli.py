@@ -283,11 +283,22 @@ def render(game: str, results_path: str | None, output: str, force: bool, width:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="Worker processes.")
-def serve(host: str, port: int, workers: int) -> None:
-    """Serve the JSON API with gunicorn (a production WSGI server)."""
+@click.option("--worker-class", default="gevent", show_default=True, type=click.Choice(["gevent", "gthread", "sync"]),
+              help="gevent: an event loop per worker, so slow or idle clients hold no worker (the default); "
+                   "gthread or sync only behind a proxy that buffers whole requests (README: Production set-up).")
+@click.option("--threads", default=1, show_default=True, type=click.IntRange(1, 256),
+              help="Threads per worker (gthread).")
+@click.option("--connections", default=1000, show_default=True, type=click.IntRange(1, 100000),
+              help="Open connections per worker (gevent); more wait in the listen backlog.")
+@click.option("--timeout", default=30, show_default=True, type=click.IntRange(1, 3600),
+              help="Seconds a request may take (reading, judging, answering) before its connection is closed "
+                   "or its worker restarted.")
+def serve(host: str, port: int, workers: int, worker_class: str, threads: int, connections: int, timeout: int) -> None:
+    """Serve the JSON API with gunicorn (a production WSGI server), with request limits and timeouts."""
     from api.server import serve as run
 
-    run(host=host, port=port, workers=workers)
+    run(host=host, port=port, workers=workers, threads=threads, timeout=timeout, worker_class=worker_class,
+        connections=connections)
 
 
 @main.group()

@@ -2,20 +2,85 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
 
 from api import problems
 from api.routes import bp
+
+MAX_BODY = 1024 * 1024  # bytes, with or without Content-Length
+MAX_JSON_DEPTH = 64  # a game state nests 6 levels deep; a deeper body is refused before it is parsed
+MAX_UNITS = 500  # units (and dislodged units) in a state: the largest shipped board has 75 spaces
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The Flask application, with limits and problem+json errors."""
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=1024 * 1024, MAX_CASES=500, JSON_SORT_KEYS=False)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, MAX_CASES=500, MAX_JSON_DEPTH=MAX_JSON_DEPTH,
+                      MAX_UNITS=MAX_UNITS, JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.json.sort_keys = False
     problems.install(app)
+    app.before_request(_whole_body)
+    app.before_request(_shallow_json)
     app.register_blueprint(bp)
     return app
+
+
+def _whole_body() -> None:
+    """Read a body sent without Content-Length (chunked) before any route sees it, refusing it whole (413)
+    past the limit: a route never judges a body cut at the limit. Bodies with a length are checked by
+    Flask against the same limit before they are read."""
+    environ = request.environ
+    if request.content_length is not None or "wsgi.input_terminated" not in environ:
+        return  # with a length, Werkzeug refuses it (413) or reads exactly that; without, there is no body
+    limit = request.max_content_length or MAX_BODY
+    stream = environ["wsgi.input"]
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = stream.read(min(65536, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > limit:
+        raise problems.Problem(413, "Request too large",
+                               f"the request body is larger than the limit of {limit} bytes (chunked bodies too)")
+    data = b"".join(chunks)
+    environ["wsgi.input"] = io.BytesIO(data)
+    environ["CONTENT_LENGTH"] = str(len(data))
+    environ.pop("HTTP_TRANSFER_ENCODING", None)
+    environ.pop("wsgi.input_terminated", None)
+
+
+
+def too_deep(value: Any, limit: int) -> bool:
+    """Does a parsed JSON value nest (arrays and objects) deeper than `limit`? Walked with a stack, not
+    recursion: the value may be as deep as the parser allows."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def _shallow_json() -> None:
+    """A JSON body nested deeper than MAX_JSON_DEPTH is refused (400) before any route, schema check or
+    game reads it: each of them recurses, and a 1 MiB body can nest half a million levels."""
+    if request.mimetype != "application/json":
+        return
+    from flask import current_app
+
+    limit = current_app.config["MAX_JSON_DEPTH"]
+    detail = f"the JSON body nests deeper than {limit} levels (a game state needs far fewer)"
+    try:
+        data = request.get_json(silent=True)  # parsed once: the route reads the cached value
+    except RecursionError:
+        raise problems.Problem(400, "Bad request", detail) from None
+    if too_deep(data, limit):
+        raise problems.Problem(400, "Bad request", detail)

@@ -1,12 +1,70 @@
-"""`adjudicator serve`: the API behind gunicorn, a production WSGI server."""
+"""`adjudicator serve`: the API behind gunicorn, with event-loop workers a slow client cannot stall.
+
+Why this stack (issue 16): with gunicorn's `sync` or `gthread` workers each connection holds a worker or a
+thread while its request is read, so a few connections that send a byte now and then (or nothing) stall the
+server. The `gevent` worker reads every connection in its own greenlet on one event loop: an idle or slow
+connection costs a few kilobytes, not a worker, and the workers answer the requests that are complete.
+Bounds, all enforced here or in `api/__init__.py`:
+
+- request line, header count and header size (gunicorn's parser refuses them: 414 / 431 / 400);
+- the headers of each request must arrive within `keepalive` seconds, and a whole request (body, judging,
+  answer) must be done within `timeout` seconds on the event-loop worker, else the connection is closed;
+- the body: `MAX_CONTENT_LENGTH`, for chunked bodies too (413, checked before the application reads it);
+- connections per worker (`worker_connections`): past it, new connections wait in the listen backlog;
+- a request that keeps a worker's CPU busy past `timeout` seconds gets the worker restarted by gunicorn.
+
+Errors the HTTP layer writes itself (a malformed request line, too many headers...) are problem+json too.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import gevent
+from gunicorn import util
 from gunicorn.app.base import BaseApplication
+from gunicorn.workers.ggevent import GeventWorker
 
 from api import create_app
+
+WORKER_CLASSES = ("gevent", "gthread", "sync")
+
+_PROBLEM_TYPE = "https://github.com/arctic-adjudicator/problems/"
+
+
+def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's own error answers (bad request line, header limits...) as problem+json, not HTML."""
+    body = json.dumps({"type": _PROBLEM_TYPE + reason.lower().replace(" ", "-"), "title": reason,
+                       "status": status_int, "detail": mesg or reason}).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1")
+    util.write_nonblock(sock, head + body)
+
+
+class ProblemGeventWorker(GeventWorker):
+    """The gevent worker, writing its own errors as problem+json and bounding each request's time."""
+
+    def init_process(self) -> None:
+        """In the worker process only: gunicorn's error writer replaced by the problem+json one."""
+        util.write_error = write_problem
+        super().init_process()
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
+        """One request, its connection closed if it is not done within `timeout` seconds (a client sending
+        its body, or reading the answer, a byte at a time holds only its own greenlet, and only that long)."""
+        timer = gevent.Timeout(self.cfg.timeout)
+        timer.start()
+        try:
+            return super().handle_request(listener_name, req, sock, addr)
+        except gevent.Timeout as exc:
+            if exc is not timer:
+                raise
+            # Part of an answer may be sent already: writing an error now could corrupt it, so just close.
+            self.log.warning("request from %s not done within %s s: connection closed", addr, timer.seconds)
+            raise StopIteration() from None
+        finally:
+            timer.close()
 
 
 class _Server(BaseApplication):
@@ -22,8 +80,29 @@ class _Server(BaseApplication):
         return create_app()
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: int = 1, timeout: int = 30) -> None:
+def server_options(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: int = 1,
+                   timeout: int = 30, worker_class: str = "gevent", connections: int = 1000) -> dict[str, Any]:
+    """The gunicorn settings `serve` runs with (see the module's docstring for why each is there)."""
+    if worker_class not in WORKER_CLASSES:
+        raise ValueError(f"unknown worker class {worker_class!r}; use {', '.join(WORKER_CLASSES)}")
+    options: dict[str, Any] = {
+        "bind": f"{host}:{port}", "workers": workers, "timeout": timeout, "graceful_timeout": 10,
+        "keepalive": 5,  # seconds an idle kept-alive connection, or one still sending its headers, is kept
+        "limit_request_line": 4094, "limit_request_fields": 50, "limit_request_field_size": 8190,
+        "accesslog": "-",
+        "control_socket_disable": True,  # no control socket shared by two servers on one machine
+    }
+    if worker_class == "gevent":
+        # gevent patches the standard library when the worker starts: the app is imported after that, in
+        # each worker, not preloaded in the master.
+        options.update(worker_class="api.server.ProblemGeventWorker", worker_connections=connections,
+                       preload_app=False)
+    else:
+        options.update(worker_class=worker_class, threads=threads, preload_app=True)
+    return options
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: int = 1, timeout: int = 30,
+          worker_class: str = "gevent", connections: int = 1000) -> None:
     """Run the API until interrupted."""
-    _Server({"bind": f"{host}:{port}", "workers": workers, "threads": threads, "timeout": timeout,
-             "accesslog": "-", "preload_app": True,
-             "control_socket_disable": True}).run()  # no control socket shared by two servers on one machine
+    _Server(server_options(host, port, workers, threads, timeout, worker_class, connections)).run()
