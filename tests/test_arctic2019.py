@@ -4,6 +4,7 @@ datc_cases/arctic2019/, run by test_datc_cases.py)."""
 
 from __future__ import annotations
 
+import codecs
 import copy
 import json
 from collections import Counter
@@ -18,9 +19,11 @@ from adjudicator.catalogue import load_variant
 from adjudicator.cli import main
 from adjudicator.errors import OrderError, StateError, VariantError
 from adjudicator.games import get_rules
-from adjudicator.games.arctic2019.steps import AutoMove, EndTurn, Header, Keep, Move, PlatformAttack, ShipAttack
+from adjudicator.games.arctic2019.steps import (AutoMove, EndTurn, Header, Keep, Move, PlatformAttack, Protect,
+                                                ShipAttack)
 from adjudicator.resources import data_dir
 from adjudicator.yamlio import load_yaml_file
+from conftest import ROOT
 
 RULES = get_rules("arctic2019")
 
@@ -38,9 +41,16 @@ def state(board, **data):
     return RULES.state_from_data(board, data, None)
 
 
+def steps(board, text: str) -> list:
+    """The steps of a sheet that must read without a problem."""
+    sheet = RULES.read_sheet(board, None, text, "orders.txt")
+    assert sheet.problems == [], sheet.problems
+    return sheet.orders
+
+
 def run(board, prestate: dict, orders: str):
     before = state(board, **prestate)
-    return before, RULES.adjudicate(board, before, Sheet(orders=RULES.parse_orders(board, orders, None)))
+    return before, RULES.adjudicate(board, before, Sheet(orders=steps(board, orders)))
 
 
 # --- the board: every count the rulebook states ----------------------------------------------------------
@@ -110,7 +120,7 @@ def test_the_board_is_replaceable_data(board):
     data["adjacency"] = {rename[a]: {k: [rename[b] for b in v] for k, v in e.items()} for a, e in data["adjacency"].items()}
     other = RULES.load_board(data, "renamed.yaml")
     start = RULES.initial_state(other)
-    result = RULES.adjudicate(other, start, Sheet(orders=RULES.parse_orders(other, "China: move north\nUSA: move 2 ZALA -> ZCHS", None)))
+    result = RULES.adjudicate(other, start, Sheet(orders=steps(other, "China: move north\nUSA: move 2 ZALA -> ZCHS")))
     assert [r.status for r in result.report] == ["succeeds", "succeeds"]
     assert result.next_state.ships["ZCHS"] == {"CN": 1, "US": 2}
 
@@ -160,18 +170,18 @@ def test_board_errors_name_the_line():
     ("end of turn", EndTurn()),
 ])
 def test_grammar_reads_steps(board, text, expected):
-    (step,) = RULES.parse_orders(board, text, None)
+    (step,) = steps(board, text)
     got = {k: v for k, v in vars(step).items() if k not in ("text", "line")}
     assert got == {k: v for k, v in vars(expected).items() if k not in ("text", "line")}
 
 
 def test_sheet_prefix_carries_over_lines_and_semicolons(board):
-    steps = RULES.parse_orders(board, "# Russia's action\nRussia:\n  move KOL - BAR  # north\n"
-                                      "  attack China in BAR; destroy platform in BAR\n\nend of turn", None)
-    assert [type(s).__name__ for s in steps] == ["Header", "Move", "ShipAttack", "PlatformAttack", "EndTurn"]
-    assert [s.country for s in steps] == ["RU", "RU", "RU", "RU", None]
-    assert [s.line for s in steps] == [2, 3, 4, 4, 6]
-    assert isinstance(steps[0], Header)
+    read = steps(board, "# Russia's action\nRussia:\n  move KOL - BAR  # north\n"
+                        "  attack China in BAR; destroy platform in BAR\n\nend of turn")
+    assert [type(s).__name__ for s in read] == ["Header", "Move", "ShipAttack", "PlatformAttack", "EndTurn"]
+    assert [s.country for s in read] == ["RU", "RU", "RU", "RU", None]
+    assert [s.line for s in read] == [2, 3, 4, 4, 6]
+    assert isinstance(read[0], Header)
 
 
 @pytest.mark.parametrize("text, message, line, column", [
@@ -185,19 +195,17 @@ def test_sheet_prefix_carries_over_lines_and_semicolons(board):
     ("Russia: vote for law D", "unknown law", 1, 22),
 ])
 def test_grammar_errors_point_at_the_problem(board, text, message, line, column):
-    with pytest.raises(OrderError) as exc:
-        RULES.parse_orders(board, text, "orders.txt")
-    err = exc.value
-    assert message in err.message and (err.file, err.line, err.column) == ("orders.txt", line, column)
+    sheet = RULES.read_sheet(board, None, text, "orders.txt")
+    (problem,) = [p for p in sheet.problems if p.line == line]
+    assert message in problem.reason and (problem.line, problem.column) == (line, column)
+    assert problem.text == text.splitlines()[line - 1]
 
 
 def test_grammar_suggests_close_names(board):
-    with pytest.raises(OrderError) as exc:
-        RULES.parse_orders(board, "Russia: move 1 ship from KOL to Barents See", None)
-    assert any("Barents Sea" in s for s in exc.value.suggestions)
-    with pytest.raises(OrderError) as exc:
-        RULES.parse_orders(board, "Rusia: move KOL to BAR", None)
-    assert "Russia" in exc.value.suggestions
+    (problem,) = RULES.read_sheet(board, None, "Russia: move 1 ship from KOL to Barents See").problems
+    assert any("Barents Sea" in s for s in problem.suggestions)
+    (problem,) = RULES.read_sheet(board, None, "Rusia: move KOL to BAR").problems
+    assert any(s.startswith("Russia") for s in problem.suggestions)
 
 
 # --- refused steps change nothing ------------------------------------------------------------------------
@@ -227,7 +235,7 @@ def test_adjudicate_never_mutates_its_input(board):
                 "platforms": [{"sector": "ESS", "owner": "Alfred", "protected_by": "RU"}], "cash": {"Alfred": 5}}
     before = state(board, **prestate)
     snapshot = RULES.state_to_data(board, before)
-    result = RULES.adjudicate(board, before, Sheet(orders=RULES.parse_orders(board, "keep ESS\nUSA: move 2 CHS - ESS", None)))
+    result = RULES.adjudicate(board, before, Sheet(orders=steps(board, "keep ESS\nUSA: move 2 CHS - ESS")))
     assert RULES.state_to_data(board, before) == snapshot
     assert result.next_state.cash == {"Alfred": 3} and result.next_state.control["ESS"] == "US"
 
@@ -296,18 +304,218 @@ def test_cli_new_and_adjudicate_round_trip(tmp_path):
     assert len(yaml.safe_load(last.read_text())["history"]) == 2
 
 
-def test_cli_reports_bad_orders_with_their_place(tmp_path):
-    cli = CliRunner()
-    game = tmp_path / "g.yaml"
-    cli.invoke(main, ["new", "--variant", "arctic2019", "-o", str(game)])
-    orders = tmp_path / "bad.txt"
-    orders.write_text("USA: move 2 ships from ALA to CHS\nRussia: move KOL to Barentz\n")
-    r = cli.invoke(main, ["adjudicate", str(game), str(orders), "-o", str(tmp_path / "n.yaml")])
-    assert r.exit_code == 2
-    assert "bad.txt:2:21" in r.output and "unknown sector 'Barentz'" in r.output
-    assert not (tmp_path / "n.yaml").exists()
-
-
 def test_variant_check_accepts_the_board():
     r = CliRunner().invoke(main, ["variant", "check", str(data_dir("variants") / "arctic2019.yaml")])
     assert r.exit_code == 0 and "OK" in r.output
+
+
+# --- the sheet contract (issue 13 item 2): a bad piece is reported, the rest is read and judged ---------------
+
+BAD_SHEET = ("Russia:\n"
+             "  move 1 ship from KOL to Barentz\n"      # line 2: unknown sector
+             "  move 1 ship from KOL to BAR\n"          # line 3: still Russia's (the header carries over)
+             "USA: move 0 ships from ALA to CHS\n"      # line 4: at least 1 ship
+             "move 2 ships from ALA to CHS\n")          # line 5: the USA's
+
+
+def test_a_bad_piece_is_reported_and_the_rest_read(board):
+    sheet = RULES.read_sheet(board, None, BAD_SHEET, "orders.txt")
+    assert [(p.line, p.column) for p in sheet.problems] == [(2, 27), (4, 11)]
+    assert "unknown sector 'Barentz'" in sheet.problems[0].reason and "Barents Sea" in sheet.problems[0].suggestions[0]
+    assert sheet.problems[0].text == "  move 1 ship from KOL to Barentz"
+    assert sheet.problems[1].reason.startswith("at least 1 ship")
+    assert [(type(s).__name__, s.country, s.line) for s in sheet.orders] == [
+        ("Header", "RU", 1), ("Move", "RU", 3), ("Move", "US", 5)]
+    assert sheet.refusal is None and sheet.text == BAD_SHEET
+
+
+def test_a_bad_piece_among_semicolons_leaves_the_others(board):
+    sheet = RULES.read_sheet(board, None, "Russia: move KOL - BAR; jump BAR; attack China in BAR")
+    assert [(p.line, p.column) for p in sheet.problems] == [(1, 25)]
+    assert [type(s).__name__ for s in sheet.orders] == ["Move", "ShipAttack"]
+
+
+def test_an_unknown_country_header_carries_over_to_nobody(board):
+    """The steps under `Rusia:` are not read as the previous country's: each is reported, saying why."""
+    sheet = RULES.read_sheet(board, None, "USA: move ALA - CHS\nRusia:\nmove KOL to BAR\nRussia: move KOL to BAR\n"
+                                          "Rusia: move KOL to BAR\nmove KOL to NEN\nend of turn\nmove KOL to BAR")
+    assert [(p.line, p.reason.split(";")[0]) for p in sheet.problems] == [
+        (2, "unknown country 'Rusia'"),
+        (3, "whose step is this? 'Rusia' (line 2) is not a country, so this step is nobody's"),
+        (5, "unknown country 'Rusia'"),
+        (6, "whose step is this? 'Rusia' (line 5) is not a country, so this step is nobody's"),
+        (8, "whose step is this? start the line with the country, e.g. 'USA: move 1 ship from ALA to CHS'")]
+    assert "e.g. 'Russia: move KOL to BAR'" in sheet.problems[1].reason
+    assert [(type(s).__name__, s.country) for s in sheet.orders] == [("Move", "US"), ("Move", "RU"), ("EndTurn", None)]
+
+
+def test_a_player_decision_keeps_the_country_carried_over(board):
+    read = steps(board, "Russia:\nAlfred: keep platform in ESS\nmove KOL to BAR")
+    assert [(type(s).__name__, s.country) for s in read] == [("Header", "RU"), ("Keep", None), ("Move", "RU")]
+
+
+@pytest.mark.parametrize("text, reason, column", [
+    ("Russia: move 0 ships from KOL to BAR", "at least 1 ship", 14),
+    ("Russia: move 000 ship from KOL to BAR", "at least 1 ship", 14),
+    ("USA: attack 0 Chinese ships in CHS", "at least 1 ship", 13),
+    ("USA: destroy platform in CHS with 0 ships", "at least 1 ship", 35),
+    ("Russia: move 123456 ships from KOL to BAR", "too many ships: no country has more than 14", 14),
+    ("Russia: move " + "9" * 5000 + " ships from KOL to BAR", "too many ships", 14),  # no int() of 5000 digits
+])
+def test_zero_ships_is_refused_never_read_as_one(board, text, reason, column):
+    sheet = RULES.read_sheet(board, None, text)
+    assert sheet.orders == [] and [(p.reason.split(":")[0], p.column) for p in sheet.problems] == \
+        [(reason.split(":")[0], column)]
+    assert reason in sheet.problems[0].reason
+
+
+def test_numbers_of_ships_as_written(board):
+    assert [s.ships for s in steps(board, "Russia: move ship from KOL to BAR; move 01 ships KOL - BAR; "
+                                          "move KOL - BAR; move 12 KOL - BAR")] == [1, 1, 1, 12]
+
+
+@pytest.mark.parametrize("text", [
+    "USA: attack the Chinese ship in BAR", "USA: attack a Chinese ship in BAR", "USA: attack 1 Chinese ship in BAR",
+    "USA: attack the Chinese ship in the Barents Sea", "USA: attack China in BAR", "USA: attack the 1 Chinese ship at BAR",
+])
+def test_a_ship_attack_reads_with_articles_and_adjectives(board, text):
+    (step,) = steps(board, text)
+    assert (type(step), step.sector, step.target, step.ships, step.country) == (ShipAttack, "BAR", "CN", 1, "US")
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("Russia: move 1 ship from KOL to BAR.", Move), ("Russia: move 1 ship from KOL to BAR .  ", Move),
+    ("Russia: destroy the platform in the Kara Sea.", PlatformAttack), ("USA: attack the Chinese ship in BAR.", ShipAttack),
+    ("end of turn.", EndTurn), ("China: move north.", AutoMove), ("Russia: protect platform in KAR.", Protect),
+])
+def test_a_trailing_full_stop_ends_a_step(board, text, kind):
+    (step,) = steps(board, text)
+    assert type(step) is kind and not step.text.endswith(".")
+
+
+def test_a_full_stop_ends_each_piece_and_only_one_is_dropped(board):
+    read = steps(board, "Russia: move KOL to BAR.; attack China in BAR. # done.")
+    assert [type(s) for s in read] == [Move, ShipAttack]
+    (problem,) = RULES.read_sheet(board, None, "Russia: move KOL to BAR..").problems
+    assert "unexpected '.'" in problem.reason and problem.column == 24
+
+
+def test_order_lists_are_read_per_country_with_their_place(board):
+    sheet = RULES.read_order_lists(board, None, {"Russia": ["move KOL - BAR", "move KOL - Barentz"],
+                                                 "USA": ["move 2 ALA - CHS."], "": ["end of turn"]})
+    (problem,) = sheet.problems
+    assert (problem.line, problem.column, problem.text) == (2, 12, "move KOL - Barentz")
+    assert [(type(s).__name__, s.country, s.line) for s in sheet.orders] == [
+        ("Move", "RU", 1), ("Move", "US", 1), ("EndTurn", None, 1)]
+
+
+def _game_file(tmp_path):
+    game = tmp_path / "g.yaml"
+    assert CliRunner().invoke(main, ["new", "--variant", "arctic2019", "-o", str(game)]).exit_code == 0
+    return game
+
+
+def test_cli_reports_bad_lines_and_judges_the_rest(tmp_path):
+    game, orders, nxt = _game_file(tmp_path), tmp_path / "bad.txt", tmp_path / "n.yaml"
+    orders.write_text(BAD_SHEET)
+    r = CliRunner().invoke(main, ["adjudicate", str(game), str(orders), "-o", str(nxt)])
+    assert r.exit_code == 0, r.output
+    assert "Lines that are not orders:" in r.output and "line 2, column 27: unknown sector 'Barentz'" in r.output
+    assert "line 4, column 11: at least 1 ship" in r.output
+    data = yaml.safe_load(nxt.read_text())
+    assert data["ships"]["BAR"] == {"RU": 1} and data["ships"]["CHS"] == {"US": 2}
+    r = CliRunner().invoke(main, ["adjudicate", str(game), str(orders), "--json"])
+    report = json.loads(r.output)
+    assert [(p["line"], p["column"]) for p in report["sheet_problems"]] == [(2, 27), (4, 11)]
+    assert [o["status"] for o in report["orders"]] == ["succeeds", "succeeds"]
+
+
+def test_cli_strict_refuses_the_sheet_and_writes_nothing(tmp_path):
+    game, orders, nxt = _game_file(tmp_path), tmp_path / "bad.txt", tmp_path / "n.yaml"
+    orders.write_text(BAD_SHEET)
+    before = game.read_text()
+    r = CliRunner().invoke(main, ["adjudicate", str(game), str(orders), "-o", str(nxt), "--strict"])
+    assert r.exit_code == 2 and "bad.txt:2:27" in r.output and "2 line(s) of the sheet are not orders (strict)" in r.output
+    assert "line 4, column 11: at least 1 ship" in r.output  # every problem is listed
+    assert not nxt.exists()
+    r = CliRunner().invoke(main, ["adjudicate", str(game), str(orders), "--in-place", "--strict"])
+    assert r.exit_code == 2 and game.read_text() == before and not (tmp_path / "g.yaml.bak").exists()
+
+
+def test_api_adjudicate_is_lenient_unless_told_not_to_be():
+    from api import create_app
+    from api_helpers import check_response
+
+    client = create_app().test_client()
+    start = client.get("/v1/variants/arctic2019/start").get_json()
+    r = client.post("/v1/adjudicate", json={"state": start, "orders": BAD_SHEET})
+    check_response("/v1/adjudicate", "post", r)
+    body = r.get_json()
+    assert r.status_code == 200 and [p["line"] for p in body["sheet_problems"]] == [2, 4]
+    assert body["next_state"]["ships"]["BAR"] == {"RU": 1} and body["next_state"]["ships"]["CHS"] == {"US": 2}
+    r = client.post("/v1/adjudicate", json={"state": start, "orders": BAD_SHEET, "lenient": False})
+    check_response("/v1/adjudicate", "post", r)
+    body = r.get_json()
+    assert r.status_code == 400 and "next_state" not in body and "lenient is false" in body["detail"]
+    assert [(e["line"], e["column"]) for e in body["errors"]] == [(2, 27), (4, 11)]
+    lists = {"Russia": ["move KOL - BAR", "move KOL - Barentz"], "USA": ["move 2 ALA - CHS"]}
+    r = client.post("/v1/adjudicate", json={"state": start, "orders": lists, "lenient": False})
+    assert r.status_code == 400 and r.get_json()["errors"][0]["pointer"] == "/orders/Russia/1"
+    r = client.post("/v1/adjudicate", json={"state": start, "orders": lists})
+    assert r.status_code == 200 and r.get_json()["next_state"]["ships"]["CHS"] == {"US": 2}
+
+
+@pytest.mark.parametrize("encode", [
+    lambda t: codecs.BOM_UTF8 + t.encode("utf-8"),
+    lambda t: t.encode("utf-16"),  # with its byte-order mark
+    lambda t: t.replace("\n", "\r\n").encode("utf-8"),
+    lambda t: codecs.BOM_UTF8 + t.replace("\n", "\r\n").encode("utf-8"),
+], ids=["utf8-bom", "utf16-bom", "crlf", "utf8-bom-crlf"])
+def test_a_sheet_reads_the_same_in_every_encoding(tmp_path, encode):
+    game = _game_file(tmp_path)
+    plain_sheet, saved = tmp_path / "plain.txt", tmp_path / "saved.txt"
+    text = "Russia: move 1 ship from KOL to BAR\nUSA:\nmove 2 ALA - CHS\nend of turn\n"  # the first line is an order
+    plain_sheet.write_bytes(text.encode("utf-8"))
+    saved.write_bytes(encode(text))
+    reports = []
+    for sheet in (plain_sheet, saved):
+        r = CliRunner().invoke(main, ["adjudicate", str(game), str(sheet), "--json", "--strict"])
+        assert r.exit_code == 0, r.output
+        reports.append(json.loads(r.output))
+    assert reports[0] == reports[1] and [o["status"] for o in reports[1]["orders"]] == ["succeeds"] * 3
+    assert reports[1]["orders"][0]["power"] == "Russia"  # the BOM did not hide the first country
+
+
+def _blanks(n: int) -> str:
+    return (" \t" * n)[:n]
+
+
+LONG_LINES = {  # n -> a line of about n characters (several blank runs of n in some)
+    "blanks": _blanks,
+    "header": lambda n: "Russia:" + _blanks(n),
+    "blank prefix": lambda n: _blanks(n) + ":" + _blanks(n),
+    "name prefix": lambda n: _blanks(n) + "x" + _blanks(n) + ":" + _blanks(n) + "move",
+    "spaced step": lambda n: "Russia:" + _blanks(n) + "move" + _blanks(n) + "KOL" + _blanks(n) + "to" + _blanks(n) + "BAR.",
+    "unknown name": lambda n: "Russia: move KOL to" + _blanks(n) + "Barentz" + _blanks(n),
+    "long prefix": lambda n: "x" * n + ": move KOL to BAR",
+    "long word": lambda n: "Russia: " + "x" * n,
+    "long number": lambda n: "Russia: move " + "9" * n + " ships from KOL to BAR",
+    "semicolons": lambda n: ";" * n,
+    "full stops": lambda n: "." * n,
+    "many steps": lambda n: "Russia: move KOL - BAR;" * (n // 23),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(LONG_LINES))
+def test_reading_a_line_costs_time_linear_in_its_length(board, kind):
+    """No regex on a whole line (the old `^\\s*([^:]+?)\\s*:` took minutes on 100k blanks): t(100k)/t(10k) < 30."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("timing", ROOT / "benchmarks" / "timing.py")
+    timing = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(timing)
+    short, long = LONG_LINES[kind](10_000), LONG_LINES[kind](100_000)
+    RULES.read_sheet(board, None, short)  # the parser is built once per board, not timed
+    t_short = timing.best_of(lambda: RULES.read_sheet(board, None, short), 3)
+    t_long = timing.best_of(lambda: RULES.read_sheet(board, None, long), 3)
+    assert t_long / max(t_short, 2e-4) < 30, (kind, t_short, t_long)

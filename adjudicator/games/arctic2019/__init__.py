@@ -20,7 +20,6 @@ from . import resolve as _resolve
 from . import state as _state
 from .board import Board
 from .state import State
-from .steps import Step
 
 
 class Arctic2019Rules(GameRules):
@@ -44,22 +43,13 @@ class Arctic2019Rules(GameRules):
         """The state as plain data, in a fixed order."""
         return _state.state_to_data(board, state)
 
-    def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
-        """The sheet's steps; for now the first unreadable line refuses the sheet (reported as its problem)."""
-        from adjudicator.errors import OrderError
-        from adjudicator.sheets import SheetProblem
+    def read_sheet(self, board: Board, state: Any, text: str, file: str | None = None) -> Sheet:
+        """The sheet's steps, and every piece that is not one as a problem (line, column, reason, suggestions)."""
+        return _orders.read_sheet(board, text, file)
 
-        try:
-            return Sheet(orders=self.parse_orders(board, text, file), text=text)
-        except OrderError as exc:
-            line = exc.line or 0
-            raw = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else text
-            problem = SheetProblem(line, exc.column, raw, exc.message, exc.suggestions)
-            return Sheet(problems=[problem], text=text, refusal=exc.message, refusal_at=problem)
-
-    def parse_orders(self, board: Board, text: str, file: str | None) -> list[Step]:
-        """The steps of an order sheet (OrderError with line and column)."""
-        return _orders.parse_sheet(board, text, file)
+    def read_order_lists(self, board: Board, state: Any, orders: dict[str, list[str]]) -> Sheet:
+        """Steps given as lists per country or player; a problem's line is the step's place in its list."""
+        return _orders.read_order_lists(board, orders)
 
     def adjudicate(self, board: Board, state: State, sheet: Sheet) -> GameResult:
         """Resolve the steps in order; refused steps change nothing."""

@@ -89,7 +89,7 @@ def join(ctx: Context, j: str) -> list[str]:
     state.council.pop(j, None)
     for p in state.platforms.values():
         if p.protected_by == j:
-            p.protected_by = None
+            p.unprotect()
     state.conflicts.pop(j, None)
     for c, target in state.conflicts.items():
         if target == j:

@@ -1,25 +1,34 @@
-"""Order text -> steps, through the Lark grammar `grammar/arctic2019.lark`.
+"""Order text -> steps, through the Lark grammar `grammar/arctic2019.lark` (the syntax for players is in
+`docs/orders/arctic2019.md`).
 
-The sheet: one step per line or `;`-separated, `#` comments, and a `Country:` prefix that carries over to the
-following steps (a line `USA:` alone opens the USA's action). China's automatic move, platform decisions and
-`end of turn` need no country. A decision may be prefixed by the owning player's name instead.
+The sheet: one step per line or `;`-separated, `#` comments, a trailing full stop allowed, and a `Country:`
+prefix that carries over to the following steps (a line `USA:` alone opens the USA's action). China's
+automatic move, platform decisions and `end of turn` need no country. A decision may be prefixed by the owning
+player's name instead.
+
+The sheet contract (`adjudicator/sheets.py`): a step that cannot be read becomes a SheetProblem (line, column,
+reason, suggestions) and the others are read. A `Name:` prefix that names no country is a problem, and so is
+every step it would have carried over to (they are nobody's, not the previous country's).
+
+Every input costs time linear in its length: lines are split with `str` methods before anything is matched,
+and the grammar's terminals have no two unbounded quantifiers over the same characters.
 """
 
 from __future__ import annotations
 
 import functools
-import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from lark import Token, Transformer
 
-from adjudicator.errors import AdjudicatorError, OrderError
+from adjudicator.errors import OrderError
 from adjudicator.grammar_tools import GrammarParser, alternation
 from adjudicator.names import AmbiguousName, UnknownName
+from adjudicator.sheets import Sheet, SheetProblem
 
 from .board import Board
-from .steps import (AutoMove, Declare, EndConflict, EndTurn, Header, Keep, Move, PlatformAttack, ShipAttack, Step,
-                    SupportJoin, Vote)
+from .steps import (AutoMove, Declare, EndConflict, EndTurn, Header, Keep, Move, PlatformAttack, Protect, ShipAttack,
+                    Step, SupportJoin, Vote)
 
 # What each terminal means to a player, for "expected ..." messages.
 _WORDS = {
@@ -29,10 +38,11 @@ _WORDS = {
     "AUTO_MOVE": "'move north'", "DECLARE": "'declare'", "CONFLICT": "'conflict'", "AGAINST": "'with'",
     "END": "'end conflict'", "END_TURN": "'end of turn'", "VOTE": "'vote'", "FOR": "'for'", "LAW_WORD": "'law'",
     "SUPPORT": "'support'", "JOINING": "'joining'", "MEMBERSHIP": "'membership'", "KEEP": "'keep'",
-    "ABANDON": "'abandon'", "$END": "the end of the step",
+    "ABANDON": "'abandon'", "PROTECT": "'protect'", "$END": "the end of the step",
 }
 
-_PREFIX = re.compile(r"^\s*([^:]+?)\s*:")
+_MAX_DIGITS = 4  # a number of ships has at most 4 digits (no country has 100 ships): int() stays cheap
+_MAX_NAME = 64  # a prefix longer than this is no name: refused without a "did you mean" search
 
 
 class _ToStep(Transformer):
@@ -58,26 +68,39 @@ class _ToStep(Transformer):
         found = self._tokens(children, "COUNTRY")
         return self._lookup(found[0], self.board.country_names, "country") if found else None
 
-    def _number(self, children) -> int | None:
+    def _count(self, children) -> int | None:
+        """The number of ships written (None when none is): 1 or more, never read from 0."""
         found = self._tokens(children, "NUMBER")
-        return int(found[0]) if found else None
+        if not found:
+            return None
+        token = found[0]
+        digits = str(token).lstrip("0")
+        if not digits:
+            raise OrderError(f"at least 1 ship: a step names 1 ship or more, not {token}", column=token.column)
+        if len(digits) > _MAX_DIGITS:
+            most = max(c.ships for c in self.board.countries.values())
+            raise OrderError(f"too many ships: no country has more than {most}", column=token.column)
+        return int(digits)
 
     def amount(self, children):
-        return ("amount", self._number(children) or 1)
+        n = self._count(children)
+        return ("amount", 1 if n is None else n)  # `move ship from ...`: one ship
 
     def with_ships(self, children):
-        return ("with", self._number(children))
+        return ("with", self._count(children))
 
     def _tagged(self, children, tag: str):
         return next((c[1] for c in children if isinstance(c, tuple) and c[0] == tag), None)
 
     def move(self, children):
         source, dest = self._sectors(children)
-        return Move(ships=self._tagged(children, "amount") or 1, source=source, dest=dest)
+        ships = self._tagged(children, "amount")
+        return Move(ships=1 if ships is None else ships, source=source, dest=dest)
 
     def ship_attack(self, children):
         (sector,) = self._sectors(children)
-        return ShipAttack(sector=sector, target=self._country(children), ships=self._number(children) or 1)
+        n = self._count(children)
+        return ShipAttack(sector=sector, target=self._country(children), ships=1 if n is None else n)
 
     def platform_attack(self, children):
         (sector,) = self._sectors(children)
@@ -105,13 +128,16 @@ class _ToStep(Transformer):
     def abandon(self, children):
         return Keep(sector=self._sectors(children)[0], pay=False)
 
+    def protect(self, children):
+        return Protect(sector=self._sectors(children)[0])
+
     def end_turn(self, children):
         return EndTurn()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=8)
 def step_parser(board: Board) -> GrammarParser:
-    """The (cached) parser of one step for a board."""
+    """The (cached) parser of one step for a board (a few boards at a time: each is a compiled grammar)."""
     terminals = {
         "SECTOR": alternation(board.names.all_spellings()),
         "COUNTRY": alternation(board.country_names.all_spellings()),
@@ -121,75 +147,156 @@ def step_parser(board: Board) -> GrammarParser:
     return GrammarParser("arctic2019", terminals, _ToStep(board), names, _WORDS, what="step")
 
 
+@dataclass(frozen=True)
+class _NoCountry:
+    """What a `Name:` prefix that named no country carries over: the steps after it are nobody's."""
+
+    name: str
+    line: int
+    country: str  # the closest country's name, for the example in the message (or "Country")
+
+
 def _pieces(line: str) -> list[tuple[str, int]]:
     """The `;`-separated pieces of a line, each with the column offset where it starts."""
     out, start = [], 0
-    for i, ch in enumerate(line + ";"):
-        if ch == ";":
-            out.append((line[start:i], start))
-            start = i + 1
+    for part in line.split(";"):
+        out.append((part, start))
+        start += len(part) + 1
     return out
 
 
-def parse_sheet(board: Board, text: str, file: str | None = None) -> list[Step]:
-    """Every step of an order sheet, in order; an OrderError names the line and column of the first bad one."""
-    parser = step_parser(board)
-    steps: list[Step] = []
-    current: str | None = None  # the country of the steps that follow a `Country:` prefix
-    for number, raw in enumerate(text.splitlines(), 1):
+def _without_full_stop(piece: str) -> str:
+    """The piece without the one full stop that may end it (`move 1 ship from KOL to BAR.`)."""
+    body = piece.rstrip()
+    return body[:-1] if body.endswith(".") else piece
+
+
+def _lead(text: str) -> int:
+    """How many blanks `text` starts with."""
+    return len(text) - len(text.lstrip())
+
+
+class _SheetReader:
+    """Reads lines into steps and problems, keeping the country a `Country:` prefix carries over."""
+
+    def __init__(self, board: Board, file: str | None):
+        self.board = board
+        self.file = file
+        self.parser = step_parser(board)
+        self.sheet = Sheet()
+        self.current: str | _NoCountry | None = None
+
+    def read_line(self, number: int, raw: str, shown: str | None = None, shift: int = 0) -> None:
+        """Read every step of one line; `shown` and `shift`: the text a problem quotes and how many columns
+        of `raw` come before it (an order list's `Country: ` added by the reader)."""
         body = raw.split("#", 1)[0]
         for piece, offset in _pieces(body):
+            piece = _without_full_stop(piece)
             if not piece.strip():
                 continue
-            prefix_country, player, rest, rest_offset = _prefix(board, piece, offset, number, file)
-            if prefix_country is not None:
-                current = prefix_country
-            if not rest.strip():
-                if prefix_country is None:
-                    raise OrderError(f"{player!r} is not a country; write e.g. 'USA:'", file=file, line=number,
-                                     column=offset + 1)
-                steps.append(Header(text=f"{board.country_name(prefix_country)}:", line=number, country=current))
+            try:
+                step = self._step(number, piece, offset)
+            except OrderError as exc:
+                column = None if exc.column is None else max(1, exc.column - shift)
+                self.sheet.problems.append(SheetProblem(number, column, raw if shown is None else shown,
+                                                        exc.message, list(exc.suggestions)))
                 continue
-            step = parser.parse(rest, line=number, file=file, column_offset=rest_offset)
-            step = replace(step, text=rest.strip(), line=number)
-            if isinstance(step, Keep):
-                text = f"{player}: {step.text}" if player else step.text
-                steps.append(replace(step, player=player, country=None, text=text))
-            elif player is not None:
-                raise _unknown_country(board, player, file, number, offset + len(piece) - len(piece.lstrip()))
-            elif isinstance(step, EndTurn):
-                if prefix_country is not None:
-                    raise OrderError("the end of the turn is no country's step; write 'end of turn' alone",
-                                     file=file, line=number, column=offset + 1)
-                steps.append(step)
-                current = None  # a new turn: every step must say its country again
-            elif isinstance(step, AutoMove) and prefix_country is None:
-                steps.append(replace(step, country=board.china))
-            else:
-                if current is None:
-                    raise OrderError("whose step is this? start the line with the country, e.g. "
-                                     "'USA: move 1 ship from ALA to CHS'", file=file, line=number, column=offset + 1)
-                steps.append(replace(step, country=current))
-    return steps
+            self.sheet.orders.append(step)
+
+    def _error(self, message: str, column: int, suggestions: list[str] | None = None) -> OrderError:
+        return OrderError(message, file=self.file, column=column, suggestions=suggestions or [])
+
+    def _step(self, number: int, piece: str, offset: int) -> Step:
+        """One step (OrderError with its column when it cannot be read)."""
+        board = self.board
+        country, player, rest, rest_offset = self._prefix(piece, offset)
+        if country is not None:
+            self.current = country
+        if not rest.strip():
+            if country is None:
+                self.current = self._no_country(player or "", number)
+                raise self._unknown_country(player or "", offset + _lead(piece) + 1)
+            return Header(text=f"{board.country_name(country)}:", line=number, country=country)
+        try:
+            step = self.parser.parse(rest, line=number, file=self.file, column_offset=rest_offset)
+        except OrderError:
+            if player is not None:
+                self.current = self._no_country(player, number)  # whatever it was, it carries over to no country
+            raise
+        step = replace(step, text=rest.strip(), line=number)
+        if isinstance(step, Keep):
+            text = f"{player}: {step.text}" if player else step.text
+            return replace(step, player=player, country=None, text=text)
+        if player is not None:
+            self.current = self._no_country(player, number)
+            raise self._unknown_country(player, offset + _lead(piece) + 1)
+        if isinstance(step, EndTurn):
+            if country is not None:
+                raise self._error("the end of the turn is no country's step; write 'end of turn' alone",
+                                  offset + _lead(piece) + 1)
+            self.current = None  # a new turn: every step must say its country again
+            return step
+        if isinstance(step, AutoMove) and country is None:
+            return replace(step, country=board.china)
+        if isinstance(self.current, _NoCountry):
+            raise self._error(f"whose step is this? {self.current.name!r} (line {self.current.line}) is not a "
+                              f"country, so this step is nobody's; start the line with its country, e.g. "
+                              f"'{self.current.country}: {step.text}'", offset + _lead(piece) + 1)
+        if self.current is None:
+            raise self._error("whose step is this? start the line with the country, e.g. "
+                              "'USA: move 1 ship from ALA to CHS'", offset + _lead(piece) + 1)
+        return replace(step, country=self.current)
+
+    def _prefix(self, piece: str, offset: int) -> tuple[str | None, str | None, str, int]:
+        """(country, player, rest, rest's offset): the text before the first `:` is a country, or a player's
+        name before a platform decision (checked by the caller). Found by `str.find`: no regex, linear."""
+        colon = piece.find(":")
+        if colon < 0:
+            return None, None, piece, offset
+        name = piece[:colon].strip()
+        rest, rest_offset = piece[colon + 1:], offset + colon + 1
+        if not name:
+            raise self._error("nothing before ':'; write the country, e.g. 'USA: move 1 ship from ALA to CHS'",
+                              offset + colon + 1)
+        if len(name) > _MAX_NAME:
+            raise self._error(f"{name[:20]!r}... ({len(name)} characters) is not a country or a player's name",
+                              offset + _lead(piece) + 1)
+        try:
+            return self.board.country_names.lookup(name, "country"), None, rest, rest_offset
+        except (UnknownName, AmbiguousName):
+            return None, name, rest, rest_offset
+
+    def _no_country(self, name: str, line: int) -> _NoCountry:
+        """What an unknown prefix carries over (the closest country's name for the message's example)."""
+        close = self.board.country_names.suggest(name, limit=1)
+        return _NoCountry(name, line, close[0].split(" (")[0] if close else "Country")
+
+    def _unknown_country(self, name: str, column: int) -> OrderError:
+        """The error for a prefix that names no country (before a step that is a country's)."""
+        countries = ", ".join(c.name for c in self.board.countries.values())
+        return self._error(f"unknown country {name!r}; countries are {countries}", column,
+                           self.board.country_names.suggest(name))
 
 
-def _prefix(board: Board, piece: str, offset: int, line: int, file: str | None
-            ) -> tuple[str | None, str | None, str, int]:
-    """(country, player, rest, rest's offset): a `Name:` prefix is a country, or a player's name before a
-    platform decision (checked by the caller)."""
-    m = _PREFIX.match(piece)
-    if not m:
-        return None, None, piece, offset
-    name = m.group(1)
-    rest, rest_offset = piece[m.end():], offset + m.end()
-    try:
-        return board.country_names.lookup(name, "country"), None, rest, rest_offset
-    except (UnknownName, AmbiguousName):
-        return None, name.strip(), rest, rest_offset
+def read_sheet(board: Board, text: str, file: str | None = None) -> Sheet:
+    """Every step of an order sheet, in order, and every piece that is not one (line, column, reason)."""
+    reader = _SheetReader(board, file)
+    for number, raw in enumerate(text.splitlines(), 1):
+        reader.read_line(number, raw)
+    reader.sheet.text = text
+    return reader.sheet
 
 
-def _unknown_country(board: Board, name: str, file: str | None, line: int, offset: int) -> AdjudicatorError:
-    """The error for a prefix that names no country (before a step that is a country's)."""
-    countries = ", ".join(c.name for c in board.countries.values())
-    return OrderError(f"unknown country {name!r}; countries are {countries}", file=file, line=line,
-                      column=offset + 1, suggestions=board.country_names.suggest(name))
+def read_order_lists(board: Board, orders: dict[str, list[str]]) -> Sheet:
+    """Steps given as lists per country (or player); a step's line is its place in its list, as in the API's
+    pointers `/orders/{country}/{index}`. A blank key gives steps that need no country (`end of turn`)."""
+    reader = _SheetReader(board, None)
+    lines = []
+    for key, texts in orders.items():
+        key = str(key).strip()
+        for i, text in enumerate(texts):
+            line = f"{key}: {text}" if key else str(text)
+            reader.read_line(i + 1, line, shown=str(text), shift=len(line) - len(str(text)))
+            lines.append(line)
+    reader.sheet.text = "\n".join(lines)
+    return reader.sheet

@@ -4,7 +4,8 @@ rules do not allow it (a refused step changes nothing), on a copy of the input s
 Actions (variants/arctic2019.md P1-P3): a run of consecutive Ship Movement steps of one country is that country's Ship Movement action, taken
 at most once per turn and refused as a whole when none of its steps succeeds ("at least one move or attack
 must be made", B25). China's automatic move is China's action for the turn. Each country takes at most one
-Diplomacy step per turn. `end of turn` (Phase 9) starts a new turn.
+Diplomacy step per turn. A lobbyist's protection of a platform ends when its country's actions in the next
+turn are over (P19, `protection.py`). `end of turn` (Phase 9) starts a new turn.
 """
 
 from __future__ import annotations
@@ -15,18 +16,19 @@ from typing import Any, Callable
 from adjudicator.games import GameResult
 from adjudicator.judge.outcome import FAILS, ILLEGAL, SUCCEEDS, VOID, OrderResult
 
-from . import council, diplomacy, movement
+from . import council, diplomacy, movement, protection
 from .board import Board
 from .context import Context, Refused
 from .fleet import Fleet
 from .state import State, active_countries
 from .steps import (DIPLOMACY_STEPS, SHIP_STEPS, AutoMove, Declare, EndConflict, EndTurn, Header, Keep, Move,
-                    PlatformAttack, ShipAttack, Step, SupportJoin, Vote)
+                    PlatformAttack, Protect, ShipAttack, Step, SupportJoin, Vote)
 
 _HANDLERS: dict[type, Callable[[Context, Any], movement.Outcome]] = {
     Move: movement.move, ShipAttack: movement.ship_attack, PlatformAttack: movement.platform_attack,
     AutoMove: movement.china_auto, Declare: diplomacy.declare, EndConflict: diplomacy.end_conflict,
-    Vote: diplomacy.vote, SupportJoin: diplomacy.support_join, EndTurn: council.end_turn,
+    Vote: diplomacy.vote, SupportJoin: diplomacy.support_join, Protect: protection.protect,
+    EndTurn: council.end_turn,
 }
 
 
@@ -49,6 +51,7 @@ class _Run:
     ship_done: set[str] = field(default_factory=set)  # countries whose Ship Movement action is over this turn
     diplomacy_done: set[str] = field(default_factory=set)
     decision_lines: dict[str, int] = field(default_factory=dict)  # sector -> its decision's report line
+    acted: set[str] = field(default_factory=set)  # countries that have taken a step this turn (P19)
 
     def line(self, step: Step, status: str, reason: str, cause: dict | None = None, text: str | None = None) -> None:
         who = self.ctx.name(step.country) if step.country else None
@@ -157,6 +160,10 @@ def adjudicate(board: Board, state: State, steps: list[Step]) -> GameResult:
         if isinstance(step, Keep):
             _decision_line(run, step)
             continue
+        if not ctx.state.ended:
+            protection.expire(ctx, step, run.acted)  # time passes before the step, whatever becomes of it
+        if step.country is not None:
+            run.acted.add(step.country)
         if isinstance(step, Header):
             same_action = run.action is not None and run.action.country == step.country
             if same_action or _next_same_country(steps, i, step.country):
@@ -192,10 +199,13 @@ def adjudicate(board: Board, state: State, steps: list[Step]) -> GameResult:
                                                 f"Diplomacy action this turn (one per turn)")
             elif run.run(step):
                 run.diplomacy_done.add(step.country)
+        elif isinstance(step, Protect):
+            run.run(step)
         elif isinstance(step, EndTurn):
             if run.run(step):
                 run.ship_done.clear()
                 run.diplomacy_done.clear()
+                run.acted.clear()
     run.close_action()
     _fill_decisions(run, state)
     nxt = ctx.state

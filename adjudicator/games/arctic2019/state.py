@@ -11,13 +11,15 @@ norway_in_eu: false
 control: {NP: null, AMU: null, ...}      # every sea sector and the pole (coastal sectors are their owner's)
 ships: {BER: {CN: 1}, ALA: {US: 2}, ...} # ships per sector per country
 supply: {RU: 11, ...}                    # ships beside the board (written for reading; checked if given)
-platforms: [{sector: KAR, owner: Alfred, legal: false, protected_by: RU}]
+platforms: [{sector: KAR, owner: Alfred, legal: false, protected_by: RU, protected_since: {turn: 1, phase: 6}}]
 treasury: {RU: 2, NO: 1, EU: 3, CA: 2, US: 4}
 cash: {Alfred: 10}                       # the players' money (a platform's owner pays from it)
 history: []
 ```
 
 Under law B the sea sectors' control follows from the board (`law_b`), so a state may leave it out.
+`protected_since` is when the lobbyist's protection was given (phase 6 of that turn); it lasts to the end of the
+protector's actions in phase 6 of the next turn (P19), so it is this turn or the last one.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ from adjudicator.yamlio import line_of, plain
 
 from .board import Board
 
+PROTECTION_PHASE = 6  # lobbyists protect platforms in phase 6 ("Lobbyist Reassignment")
+_PLATFORM_KEYS = ("sector", "owner", "legal", "protected_by", "protected_since")
+
 KEYS = ("turn", "law", "ended", "council", "conflicts", "norway_eu_support", "norway_in_eu", "control", "ships",
         "supply", "platforms", "treasury", "cash", "history")
 
@@ -43,6 +48,12 @@ class Platform:
     owner: str
     legal: bool
     protected_by: str | None = None  # the country whose lobbyist protects it
+    protected_since: int | None = None  # the turn whose phase 6 the protection was given in (P19)
+
+    def unprotect(self) -> None:
+        """The lobbyist leaves: the platform is no longer protected."""
+        self.protected_by = None
+        self.protected_since = None
 
 
 @dataclass
@@ -297,10 +308,9 @@ def _read_platforms(r: _Reader, state: State, data: dict, gone: str | None) -> N
     for entry, pointer, node in raw_items:
         if not isinstance(entry, dict) or "sector" not in entry or "owner" not in entry:
             raise r.fail("a platform needs `sector` and `owner` (and `legal`, `protected_by`)", node or raw, pointer)
-        extra = set(map(str, entry)) - {"sector", "owner", "legal", "protected_by"}
+        extra = set(map(str, entry)) - set(_PLATFORM_KEYS)
         if extra:
-            raise r.fail(f"unknown platform key {sorted(extra)[0]!r}; use sector, owner, legal, protected_by",
-                         node, pointer)
+            raise r.fail(f"unknown platform key {sorted(extra)[0]!r}; use {', '.join(_PLATFORM_KEYS)}", node, pointer)
         sector = r.sector(entry["sector"], node, pointer + "/sector")
         s = board.sectors[sector]
         if s.deposit is None:
@@ -326,7 +336,35 @@ def _read_platforms(r: _Reader, state: State, data: dict, gone: str | None) -> N
                    f"{board.sector_name(sector)} is {'controlled' if legal_now else 'uncontrolled'}, so its platform "
                    f"is {'legal' if legal_now else 'illegal'}")
             raise r.fail(why, node, pointer + "/legal")
-        state.platforms[sector] = Platform(owner, legal, protector)
+        since = _protected_since(r, state, entry, protector, node, pointer)
+        state.platforms[sector] = Platform(owner, legal, protector, since)
+
+
+def _protected_since(r: _Reader, state: State, entry: dict, protector: str | None, node: Any, pointer: str
+                     ) -> int | None:
+    """The turn a platform's protection was given (P19): this turn or the last; this turn when not written."""
+    raw = entry.get("protected_since")
+    if protector is None:
+        if raw is not None:
+            raise r.fail("protected_since without protected_by: say which country's lobbyist protects it",
+                         node, pointer + "/protected_since")
+        return None
+    if raw is None:
+        return state.turn  # P19: a protection written without its turn was given this turn
+    where = pointer + "/protected_since"
+    if not isinstance(raw, dict) or "turn" not in raw or set(map(str, raw)) - {"turn", "phase"}:
+        raise r.fail("protected_since is {turn: N, phase: 6}: the turn whose phase 6 the lobbyist was moved in",
+                     node, where)
+    phase = raw.get("phase", PROTECTION_PHASE)
+    if phase != PROTECTION_PHASE:
+        raise r.fail(f"protection is given in phase {PROTECTION_PHASE} (Lobbyist Reassignment), not phase "
+                     f"{phase!r}", raw, where + "/phase")
+    turn = r.number(raw["turn"], raw, where + "/turn", "the turn of a protection", 1, state.turn)
+    if turn < state.turn - 1:
+        raise r.fail(f"a protection given in turn {turn} ended in turn {turn + 1}, at the end of "
+                     f"{r.board.country_name(protector)}'s actions in phase {PROTECTION_PHASE}; remove "
+                     f"protected_by (or give the turn it was renewed)", raw, where + "/turn")
+    return turn
 
 
 def _read_politics(r: _Reader, state: State, data: dict, start: State, gone: str | None) -> None:
@@ -403,6 +441,7 @@ def state_to_data(board: Board, state: State) -> dict[str, Any]:
             entry: dict[str, Any] = {"sector": sector, "owner": p.owner, "legal": p.legal}
             if p.protected_by:
                 entry["protected_by"] = p.protected_by
+                entry["protected_since"] = {"turn": p.protected_since, "phase": PROTECTION_PHASE}
             platforms.append(entry)
     return {
         "turn": state.turn,

@@ -89,6 +89,13 @@ class Keep(Step):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Protect(Step):
+    """Lobbyist Reassignment III: a lobbyist of the country protects the platform of a sector (P20)."""
+
+    sector: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class EndTurn(Step):
     """Phase 9: Norway's accession, the Council's vote, control re-marked under a new law; then the next turn."""
 
