@@ -194,6 +194,103 @@ SCHEMAS: dict[str, Any] = {
     "Health": {"type": "object", "properties": {"status": _STR, "version": _STR}, "required": ["status"]},
 }
 
+# --- hosted games (/v1/games) --------------------------------------------------------------------------------
+_NAMES = {"type": "array", "items": _STR}
+_ORDER_STATUS = {
+    "type": "object",
+    "properties": {"line": _INT, "order": _STR, "status": {"enum": ["ok", "unreadable", "illegal", "void", "ignored"]},
+                   "reason": _STR, "column": {"type": ["integer", "null"]}, "suggestions": _NAMES,
+                   "understood_as": _STR},
+    "required": ["line", "order", "status"],
+}
+_PHASE_SUMMARY = {
+    "type": "object",
+    "properties": {"phase_no": _INT, "phase": _STR, "trigger": {"enum": ["gm", "ready", "deadline"]},
+                   "adjudicated_at": _STR, "next_phase": _STR, "status": _STR},
+    "required": ["phase_no", "phase", "trigger", "adjudicated_at"],
+}
+SCHEMAS.update({
+    "CreateGameRequest": {
+        "type": "object",
+        "properties": {
+            "variant": _STR, "name": {"type": "string", "maxLength": 200},
+            "labels": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 100},
+                       "description": "A label per power (a player's name), shown to everyone"},
+            "seats": {"type": "array", "items": _STR, "maxItems": 32,
+                      "description": "The players, for games whose set-up names them (arctic-race, arctic2019); "
+                                     "by default the variant's powers or the position's players"},
+            "state": {"type": "object", "description": "A starting position (the game file's data) instead of the "
+                                                       "variant's opening"},
+            "deadline": {"type": "object", "properties": {"phase_seconds": {"type": "integer", "minimum": 1,
+                                                                           "maximum": 31536000}},
+                         "additionalProperties": False,
+                         "description": "Each phase is judged this long after it starts (the first request after it, "
+                                        "or `adjudicator games tick`)"},
+            "public_readiness": {"type": "boolean", "default": False,
+                                 "description": "Whether powers see who has submitted and who is ready"},
+            "webhook_url": {"type": "string", "maxLength": 2000},
+        },
+        "required": ["variant"],
+        "additionalProperties": False,
+    },
+    "CreateGameResponse": {
+        "type": "object",
+        "properties": {"id": _STR, "name": _STR, "variant": _STR, "phase": _STR, "phase_no": _INT,
+                       "game_master_token": _STR, "tokens": {"type": "object", "additionalProperties": _STR},
+                       "webhook_secret": _STR, "deadline": {"type": ["string", "null"]}},
+        "required": ["id", "game_master_token", "tokens", "webhook_secret", "phase"],
+        "description": "The tokens and the webhook secret are shown this once; only their hashes are kept.",
+    },
+    "HostedGame": {
+        "type": "object",
+        "properties": {
+            "id": _STR, "name": _STR, "variant": _STR, "status": {"enum": ["active", "finished"]}, "phase": _STR,
+            "phase_no": _INT, "phases_judged": _INT, "deadline": {"type": ["string", "null"]},
+            "settings": {"type": "object"}, "you": _STR, "state": {"type": "object"},
+            "seats": {"type": "array", "items": {"type": "object", "properties": {
+                "power": _STR, "label": _STR, "must_act": {"type": "boolean"}, "submitted": {"type": "boolean"},
+                "ready": {"type": "boolean"}}, "required": ["power", "label", "must_act"]}},
+        },
+        "required": ["id", "status", "phase", "phase_no", "seats", "state", "you"],
+    },
+    "SubmitOrdersRequest": {
+        "type": "object",
+        "properties": {"orders": {"oneOf": [{"type": "array", "items": _STR}, _STR],
+                                  "description": "This power's orders (a list, or text with one order a line); they "
+                                                 "replace any sent before for this phase"},
+                       "ready": {"type": "boolean"}},
+        "required": ["orders"],
+        "additionalProperties": False,
+    },
+    "ReadyRequest": {"type": "object", "properties": {"ready": {"type": "boolean"}}, "required": ["ready"],
+                     "additionalProperties": False},
+    "OwnOrders": {
+        "type": "object",
+        "properties": {"phase": _STR, "phase_no": _INT, "orders": {"type": "array", "items": _ORDER_STATUS},
+                       "ready": {"type": "boolean"}, "adjudicated": {"oneOf": [_PHASE_SUMMARY, {"type": "null"}]}},
+        "required": ["phase", "phase_no", "orders", "ready"],
+    },
+    "AdjudicateGameRequest": {"type": "object", "properties": {"phase_no": {"type": "integer", "minimum": 1}},
+                              "additionalProperties": False},
+    "PhaseSummary": _PHASE_SUMMARY,
+    "JudgedPhase": {
+        "type": "object",
+        "properties": {**_PHASE_SUMMARY["properties"],
+                       "orders": {"type": "object", "additionalProperties": _NAMES},
+                       "report": {"type": "object"}, "position_before": {"type": "object"},
+                       "position_after": {"type": "object"}},
+        "required": ["phase_no", "phase", "orders", "report", "position_before", "position_after"],
+    },
+    "WebhookRequest": {"type": "object", "properties": {"url": {"type": ["string", "null"], "maxLength": 2000}},
+                       "required": ["url"], "additionalProperties": False},
+    "Webhook": {
+        "type": "object",
+        "properties": {"webhook_url": {"type": ["string", "null"]}, "webhook_secret": _STR,
+                       "deliveries": {"type": "array", "items": {"type": "object"}}},
+        "required": ["webhook_url", "webhook_secret", "deliveries"],
+    },
+})
+
 
 def _json(schema: str) -> dict:
     return {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}
@@ -217,6 +314,64 @@ def _post(summary: str, request: str, ok: str, *errors: int, extra_request: dict
     content.update(extra_request or {})
     return {"post": {"summary": summary, "requestBody": {"required": True, "content": content},
                      "responses": _responses(ok, 400, 413, 415, *errors, ok_content=ok_content)}}
+
+
+def _hosted_paths() -> dict:
+    """The hosted-games endpoints: every one but creation takes `Authorization: Bearer <token>`."""
+    auth = {401: "No token", 403: "A token that is not this game's (or not allowed this)", 404: "Unknown game or phase",
+            409: "The phase moved on, was judged already, or the game is over", 413: "Over a size limit",
+            415: "Wrong content type", 422: "Orders for another phase, or not available for this game",
+            429: "Too many requests", 400: "Bad input", 507: "The service holds its limit of games"}
+
+    def op(summary: str, ok: dict, codes: tuple[int, ...], body: str | None = None, status: str = "200",
+           params: list | None = None) -> dict:
+        out: dict[str, Any] = {"summary": summary, "responses": {status: {"description": "OK", "content": ok}}}
+        for code in codes:
+            out["responses"][str(code)] = {"description": auth[code], "content": _PROBLEM}
+        if body:
+            out["requestBody"] = {"required": body != "AdjudicateGameRequest", "content": _json(body)}
+        if codes and 401 in codes:
+            out["security"] = [{"token": []}]
+        out["parameters"] = [{"name": "game_id", "in": "path", "required": True, "schema": _STR}] + (params or [])
+        return out
+
+    read = (401, 403, 404, 429)
+    write = read + (400, 409, 413, 415, 422)
+    phase = [{"name": "phase_no", "in": "path", "required": True, "schema": _INT}]
+    create = op("Host a new game (tokens shown once)", _json("CreateGameResponse"), (400, 404, 413, 415, 422, 429, 507),
+                "CreateGameRequest", "201")
+    create.pop("parameters")
+    return {
+        "/v1/games": {"post": create},
+        "/v1/games/{game_id}": {"get": op("The game as the caller may see it", _json("HostedGame"), read)},
+        "/v1/games/{game_id}/orders": {
+            "put": op("Submit or replace one's orders (each judged on arrival)", _json("OwnOrders"), write,
+                      "SubmitOrdersRequest"),
+            "get": op("Read back one's pending orders", _json("OwnOrders"), read),
+            "delete": op("Withdraw one's orders", _json("OwnOrders"), read + (409,)),
+        },
+        "/v1/games/{game_id}/ready": {"put": op("Mark one's orders ready (or not)", _json("OwnOrders"), write,
+                                                "ReadyRequest")},
+        "/v1/games/{game_id}/adjudicate": {"post": op("Judge the current phase now (game master)",
+                                                      _json("PhaseSummary"), write, "AdjudicateGameRequest")},
+        "/v1/games/{game_id}/phases": {"get": op("Every judged phase", {"application/json": {"schema": {
+            "type": "array", "items": {"$ref": "#/components/schemas/PhaseSummary"}}}}, read)},
+        "/v1/games/{game_id}/phases/{phase_no}": {"get": op("A judged phase: orders, results, positions",
+                                                            _json("JudgedPhase"), read, params=phase)},
+        "/v1/games/{game_id}/phases/{phase_no}/report": {"get": op(
+            "The judge's text report of a phase", {"text/plain": {"schema": _STR}}, read, params=phase)},
+        "/v1/games/{game_id}/phases/{phase_no}/picture": {"get": op(
+            "The board before a phase with its orders drawn",
+            {"image/png": {"schema": {"type": "string", "contentMediaType": "image/png"}},
+             "image/svg+xml": {"schema": {"type": "string", "contentMediaType": "image/svg+xml"}}},
+            read + (400, 422), params=phase + [
+                {"name": "format", "in": "query", "schema": {"enum": ["png", "svg"]}},
+                {"name": "width", "in": "query", "schema": {"type": "integer", "minimum": 200, "maximum": 4000}}])},
+        "/v1/games/{game_id}/webhook": {
+            "get": op("The webhook and its deliveries (game master)", _json("Webhook"), read),
+            "put": op("Set or remove the webhook (game master)", _json("Webhook"), write, "WebhookRequest"),
+        },
+    }
 
 
 def openapi_document() -> dict:
@@ -243,6 +398,7 @@ def openapi_document() -> dict:
                 "image/svg+xml": {"schema": {"type": "string", "contentMediaType": "image/svg+xml"}}}),
             "/v1/datc": _post("Run a case file", "DatcRequest", "DatcResponse",
                               extra_request={"text/plain": {"schema": _STR}}),
+            **_hosted_paths(),
         },
-        "components": {"schemas": SCHEMAS},
+        "components": {"schemas": SCHEMAS, "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}}},
     }

@@ -1,0 +1,95 @@
+"""The tables of hosted games (the Alembic migrations in `migrations/` create exactly these)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the hosted-games tables."""
+
+
+class Game(Base):
+    """A hosted game: its current position (game-file data without history) and the number of judged phases."""
+
+    __tablename__ = "hosted_games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    variant: Mapped[str] = mapped_column(String(100))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    phase_no: Mapped[int] = mapped_column(Integer, default=0)  # phases judged so far; the current one is this + 1
+    phase_name: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(20), default="active")  # active | finished
+    deadline_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    gm_token_hash: Mapped[str] = mapped_column(String(64))
+    webhook_url: Mapped[str | None] = mapped_column(String(2000), nullable=True)
+    webhook_secret: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    phase_started_at: Mapped[float] = mapped_column(Float)
+
+
+class Seat(Base):
+    """A power's (or player's) seat: its label and its token's hash."""
+
+    __tablename__ = "hosted_seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("hosted_games.id", ondelete="CASCADE"), primary_key=True)
+    power: Mapped[str] = mapped_column(String(100), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer)
+    label: Mapped[str] = mapped_column(String(100))
+    token_hash: Mapped[str] = mapped_column(String(64))
+
+
+class Submission(Base):
+    """A seat's pending orders for the current phase (power '' holds the game master's game steps)."""
+
+    __tablename__ = "hosted_submissions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("hosted_games.id", ondelete="CASCADE"), primary_key=True)
+    power: Mapped[str] = mapped_column(String(100), primary_key=True)
+    phase_no: Mapped[int] = mapped_column(Integer)
+    orders: Mapped[list[str]] = mapped_column(JSON)
+    statuses: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    ready: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class PhaseRecord(Base):
+    """A judged phase: the orders, the report (JSON and text), the position before and after."""
+
+    __tablename__ = "hosted_phases"
+    __table_args__ = (UniqueConstraint("game_id", "phase_no", name="uq_hosted_phase"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("hosted_games.id", ondelete="CASCADE"), index=True)
+    phase_no: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(200))
+    trigger: Mapped[str] = mapped_column(String(20))  # gm | ready | deadline
+    orders: Mapped[dict[str, list[str]]] = mapped_column(JSON)
+    report: Mapped[dict[str, Any]] = mapped_column(JSON)
+    report_text: Mapped[str] = mapped_column(Text)
+    state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state_after: Mapped[dict[str, Any]] = mapped_column(JSON)
+    history: Mapped[Any] = mapped_column(JSON)  # the game file's history entry of this phase
+    adjudicated_at: Mapped[float] = mapped_column(Float)
+
+
+class Delivery(Base):
+    """A webhook notification waiting to be sent (the outbox): written in the adjudication's transaction."""
+
+    __tablename__ = "hosted_deliveries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("hosted_games.id", ondelete="CASCADE"), index=True)
+    phase_no: Mapped[int] = mapped_column(Integer)
+    url: Mapped[str] = mapped_column(String(2000))
+    body: Mapped[str] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)  # None: done
+    delivered_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)

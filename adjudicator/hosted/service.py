@@ -1,0 +1,485 @@
+"""Hosted games: create, authenticate, secret orders, readiness, and adjudication exactly once.
+
+Exactly once: a phase is judged inside one transaction that first locks the game's row (`SELECT ... FOR UPDATE`
+on PostgreSQL; SQLite's write lock, taken at BEGIN), re-reads the submissions, writes the judged phase (unique
+per game and phase number), moves the game on with a compare-and-set on its phase number, clears the
+submissions and queues the webhook. Two racing requests or two server processes: the second finds the phase
+number moved on and does nothing. A crash before the commit leaves the previous phase, orders and all.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy import delete, func, select, update
+
+from adjudicator.catalogue import load_variant
+from adjudicator.errors import AdjudicatorError
+from adjudicator.gamefile import game_from_data, game_to_data
+from adjudicator.games import NotAvailable, rules_of
+from adjudicator.hosted import tokens, webhooks
+from adjudicator.hosted.limits import Limits
+from adjudicator.hosted.models import Game, PhaseRecord, Seat, Submission
+from adjudicator.hosted.orders import GM, Refused, judge_submission, read_orders
+from adjudicator.hosted.storage import Store
+from adjudicator.turn import SheetRefused, play_turn
+
+
+class HostedError(Exception):
+    """A refused request: an HTTP status, a short title, the detail and extension members."""
+
+    def __init__(self, status: int, title: str, detail: str, **extra: Any):
+        super().__init__(detail)
+        self.status, self.title, self.detail, self.extra = status, title, detail, extra
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who a token belongs to: the game master (power None) or a power's seat."""
+
+    game_id: str
+    power: str | None
+
+    @property
+    def gm(self) -> bool:
+        """Whether the caller is the game master."""
+        return self.power is None
+
+    @property
+    def seat_key(self) -> str:
+        """The submission key of the caller (the game master's game steps use GM)."""
+        return GM if self.power is None else self.power
+
+
+@dataclass
+class Settings:
+    """A game's settings, kept as JSON on the game."""
+
+    public_readiness: bool = False  # whether powers see who is ready (never what they ordered)
+    phase_seconds: int | None = None  # the deadline policy: each phase ends this long after it starts
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> Settings:
+        """Settings from a game's JSON."""
+        data = data or {}
+        return cls(bool(data.get("public_readiness", False)), data.get("phase_seconds"))
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON kept on the game."""
+        return {"public_readiness": self.public_readiness, "phase_seconds": self.phase_seconds}
+
+
+def _board_state(game: Game) -> tuple[Any, Any]:
+    return game_from_data(game.state, None)
+
+
+def _stored_state(board: Any, state: Any) -> tuple[dict[str, Any], list]:
+    """The position as stored on the game (history lives in the judged phases) and its history."""
+    data = game_to_data(board, state)
+    history = data.pop("history", None) or []
+    return data, history
+
+
+def _iso(t: float | None) -> str | None:
+    return None if t is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+class Service:
+    """The hosted-games service over one store (shared by the API, the CLI's `games tick` and the tests)."""
+
+    def __init__(self, store: Store, limits: Limits | None = None, policy: webhooks.Policy | None = None,
+                 clock=time.time):
+        self.store = store
+        self.limits = limits or Limits()
+        self.clock = clock
+        self.deliverer = webhooks.Deliverer(store, policy or webhooks.Policy(), clock)
+
+    # --- games ---------------------------------------------------------------------------------------------
+    def create_game(self, variant: str, name: str | None = None, labels: dict[str, str] | None = None,
+                    seats: list[str] | None = None, settings: dict[str, Any] | None = None,
+                    webhook_url: str | None = None, state: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A new game; the response holds the game master's and each seat's token, shown this once."""
+        try:
+            board = load_variant(variant)
+        except AdjudicatorError as exc:
+            raise HostedError(404, "Unknown variant", exc.message, pointer="/variant") from None
+        rules = rules_of(board)
+        if state is None:
+            position = rules.initial_state(board)
+        else:
+            try:
+                given_board, position = game_from_data({**state, "variant": board.name}, None)
+            except AdjudicatorError as exc:
+                raise HostedError(422, "State breaks the rules", exc.message, pointer="/state" + (exc.pointer or ""))
+        powers = self._seats(board, position, seats)
+        labels = labels or {}
+        for power, label in labels.items():
+            if power not in powers:
+                raise HostedError(400, "Bad request", f"{power!r} has no seat in this game; seats: {', '.join(powers)}",
+                                  pointer=f"/labels/{power}")
+            if len(label) > self.limits.max_label:
+                raise HostedError(413, "Request too large", f"the label of {power} is over {self.limits.max_label} "
+                                  "characters", pointer=f"/labels/{power}")
+        name = name or f"{board.title} game"
+        if len(name) > self.limits.max_name:
+            raise HostedError(413, "Request too large", f"the name is over {self.limits.max_name} characters",
+                              pointer="/name")
+        options = Settings.from_json(settings)
+        self._check_url(webhook_url)
+        data, _ = _stored_state(board, position)
+        now = self.clock()
+        gm_token = tokens.new_token()
+        seat_tokens = {p: tokens.new_token() for p in powers}
+        game = Game(id=tokens.new_id(), name=name, variant=board.name, settings=options.to_json(), state=data,
+                    phase_no=0, phase_name=self._phase_name(board, position, 0), status="active",
+                    deadline_at=now + options.phase_seconds if options.phase_seconds else None,
+                    gm_token_hash=tokens.token_hash(gm_token), webhook_url=webhook_url,
+                    webhook_secret=secrets.token_urlsafe(32), created_at=now, phase_started_at=now)
+        with self.store.transaction() as session:
+            if session.scalar(select(func.count()).select_from(Game)) >= self.limits.max_games:
+                raise HostedError(507, "Storage full", f"this service holds its limit of {self.limits.max_games} games")
+            session.add(game)
+            session.flush()
+            for i, power in enumerate(powers):
+                session.add(Seat(game_id=game.id, power=power, position=i, label=labels.get(power, power),
+                                 token_hash=tokens.token_hash(seat_tokens[power])))
+        return {"id": game.id, "name": name, "variant": board.name, "phase": game.phase_name, "phase_no": 1,
+                "game_master_token": gm_token, "tokens": seat_tokens, "webhook_secret": game.webhook_secret,
+                "deadline": _iso(game.deadline_at)}
+
+    @staticmethod
+    def _seats(board: Any, state: Any, asked: list[str] | None) -> list[str]:
+        """The seats: the game's powers or players, or those the request names (games that set players up)."""
+        players = rules_of(board).players(board, state)
+        if not asked:
+            if not players:
+                raise HostedError(400, "Bad request", f"{board.title} names no players before its set-up: give "
+                                  "`seats`, the players' names", pointer="/seats")
+            return players
+        if len(set(asked)) != len(asked) or len(asked) > 32 or any(not s or len(s) > 100 for s in asked):
+            raise HostedError(400, "Bad request", "`seats` must be at most 32 different names of 1-100 characters",
+                              pointer="/seats")
+        unknown = [s for s in asked if players and s not in players]
+        if unknown:
+            raise HostedError(400, "Bad request", f"{', '.join(unknown)}: not a power of {board.title}; powers: "
+                              f"{', '.join(players)}", pointer="/seats")
+        return list(asked)
+
+    def _check_url(self, url: str | None) -> None:
+        if url is None:
+            return
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc or len(url) > self.limits.max_url:
+            raise HostedError(400, "Bad request", f"the webhook must be an http(s) URL of at most "
+                              f"{self.limits.max_url} characters", pointer="/webhook_url")
+
+    @staticmethod
+    def _phase_name(board: Any, state: Any, judged: int) -> str:
+        return rules_of(board).phase_name(state) or f"phase {judged + 1}"
+
+    # --- who is asking -------------------------------------------------------------------------------------
+    def authenticate(self, game_id: str, token: str | None) -> Caller:
+        """The caller a token names (401 without one, 404 unknown game, 403 a token that is not this game's)."""
+        if not token:
+            raise HostedError(401, "Unauthorized", "send the game's token as `Authorization: Bearer <token>`")
+        with self.store.sessions() as session:
+            game = session.get(Game, game_id)
+            if game is None:
+                raise HostedError(404, "Not found", f"no game {game_id!r}")
+            seats = list(session.scalars(select(Seat).where(Seat.game_id == game_id)))
+        # Every stored hash is compared (in constant time), so the answer's timing says nothing of which matched.
+        found: Caller | None = Caller(game_id, None) if tokens.matches(token, game.gm_token_hash) else None
+        for seat in seats:
+            if tokens.matches(token, seat.token_hash):
+                found = Caller(game_id, seat.power)
+        if found is None:
+            raise HostedError(403, "Forbidden", "this token is not one of this game's")
+        self.check_deadline(game_id)
+        return found
+
+    @staticmethod
+    def require_gm(caller: Caller) -> None:
+        """403 unless the caller is the game master."""
+        if not caller.gm:
+            raise HostedError(403, "Forbidden", "only the game master may do this")
+
+    @staticmethod
+    def require_seat(caller: Caller) -> None:
+        """403 unless the caller holds a power's seat."""
+        if caller.gm:
+            raise HostedError(403, "Forbidden", "only a power's token has orders and readiness")
+
+    def _game(self, session: Any, game_id: str, lock: bool = False) -> Game:
+        game = session.get(Game, game_id, with_for_update=True) if lock else session.get(Game, game_id)
+        if game is None:
+            raise HostedError(404, "Not found", f"no game {game_id!r}")
+        return game
+
+    # --- the game as a caller may see it -------------------------------------------------------------------
+    def game_view(self, caller: Caller) -> dict[str, Any]:
+        """The game: phase, position, seats; readiness only of one's own seat unless the settings make it public."""
+        with self.store.sessions() as session:
+            game = self._game(session, caller.game_id)
+            seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.position)))
+            subs = {s.power: s for s in session.scalars(select(Submission).where(
+                Submission.game_id == game.id, Submission.phase_no == game.phase_no))}
+        settings = Settings.from_json(game.settings)
+        board, state = _board_state(game)
+        actors = set(self._actors(board, state, [s.power for s in seats]))
+        out_seats = []
+        for seat in seats:
+            entry: dict[str, Any] = {"power": seat.power, "label": seat.label, "must_act": seat.power in actors}
+            if caller.gm or settings.public_readiness or caller.power == seat.power:
+                sub = subs.get(seat.power)
+                entry["submitted"] = bool(sub and sub.orders)
+                entry["ready"] = bool(sub and sub.ready)
+            out_seats.append(entry)
+        return {"id": game.id, "name": game.name, "variant": game.variant, "status": game.status,
+                "phase": game.phase_name, "phase_no": game.phase_no + 1, "phases_judged": game.phase_no,
+                "deadline": _iso(game.deadline_at), "settings": settings.to_json(),
+                "you": caller.power if caller.power is not None else "game master", "seats": out_seats,
+                "state": game.state}
+
+    @staticmethod
+    def _actors(board: Any, state: Any, seats: list[str]) -> list[str]:
+        """Who must act, in the order their orders are judged: the rules say; a game that names none, every seat."""
+        actors = [p for p in rules_of(board).actors(board, state) if p in seats]
+        return actors or ([] if rules_of(board).players(board, state) else list(seats))
+
+    # --- orders --------------------------------------------------------------------------------------------
+    def submit(self, caller: Caller, lines: list[str], ready: bool | None = None) -> dict[str, Any]:
+        """Replace the caller's orders for the current phase; each line's status as the stateless judge gives it."""
+        if len(lines) > self.limits.max_orders:
+            raise HostedError(413, "Request too large", f"{len(lines)} orders; at most {self.limits.max_orders}",
+                              pointer="/orders")
+        for i, line in enumerate(lines):
+            if len(line) > self.limits.max_order_length:
+                raise HostedError(413, "Request too large", f"order {i + 1} is over {self.limits.max_order_length} "
+                                  "characters", pointer=f"/orders/{i}")
+        lines = [line for line in (str(x).strip() for x in lines) if line]
+        with self.store.sessions() as session:
+            game = self._game(session, caller.game_id)
+        self._check_active(game)
+        board, state = _board_state(game)
+        try:
+            statuses = judge_submission(board, state, caller.seat_key, lines) if lines else []
+        except Refused as exc:
+            raise HostedError(422, "Orders refused", exc.reason, pointer="/orders", errors=exc.problems) from None
+        with self.store.transaction() as session:
+            locked = self._game(session, caller.game_id, lock=True)
+            if locked.phase_no != game.phase_no:
+                raise HostedError(409, "Phase changed", f"{game.phase_name} was judged while these orders were read; "
+                                  f"send them again for {locked.phase_name}")
+            sub = session.get(Submission, (caller.game_id, caller.seat_key))
+            keep_ready = bool(sub and sub.phase_no == game.phase_no and sub.ready)
+            if sub is None:
+                sub = Submission(game_id=caller.game_id, power=caller.seat_key)
+                session.add(sub)
+            sub.phase_no, sub.orders, sub.statuses = game.phase_no, lines, statuses
+            sub.ready = keep_ready if ready is None else bool(ready)
+            sub.updated_at = self.clock()
+        judged = self._adjudicate_if_ready(caller.game_id, game.phase_no) if sub.ready else None
+        return self._orders_view(game, sub, judged)
+
+    def own_orders(self, caller: Caller) -> dict[str, Any]:
+        """The caller's pending orders for the current phase, with the statuses they got on arrival."""
+        with self.store.sessions() as session:
+            game = self._game(session, caller.game_id)
+            sub = session.get(Submission, (caller.game_id, caller.seat_key))
+        if sub is not None and sub.phase_no != game.phase_no:
+            sub = None
+        return self._orders_view(game, sub, None)
+
+    def withdraw(self, caller: Caller) -> dict[str, Any]:
+        """Withdraw the caller's orders (and readiness) for the current phase."""
+        with self.store.transaction() as session:
+            game = self._game(session, caller.game_id, lock=True)
+            self._check_active(game)
+            session.execute(delete(Submission).where(Submission.game_id == caller.game_id,
+                                                     Submission.power == caller.seat_key))
+        return self._orders_view(game, None, None)
+
+    def set_ready(self, caller: Caller, ready: bool) -> dict[str, Any]:
+        """Mark the caller ready (or not); when every power that must act is ready, the phase is judged."""
+        with self.store.transaction() as session:
+            game = self._game(session, caller.game_id, lock=True)
+            self._check_active(game)
+            sub = session.get(Submission, (caller.game_id, caller.seat_key))
+            if sub is None or sub.phase_no != game.phase_no:
+                if sub is not None:
+                    session.delete(sub)
+                    session.flush()
+                sub = Submission(game_id=caller.game_id, power=caller.seat_key, phase_no=game.phase_no, orders=[],
+                                 statuses=[])
+                session.add(sub)
+            sub.ready, sub.updated_at = bool(ready), self.clock()
+        judged = self._adjudicate_if_ready(caller.game_id, game.phase_no) if ready else None
+        return self._orders_view(game, sub, judged)
+
+    def _orders_view(self, game: Game, sub: Submission | None, judged: dict[str, Any] | None) -> dict[str, Any]:
+        return {"phase": game.phase_name, "phase_no": game.phase_no + 1, "orders": list(sub.statuses) if sub else [],
+                "ready": bool(sub and sub.ready), "adjudicated": judged}
+
+    @staticmethod
+    def _check_active(game: Game) -> None:
+        if game.status != "active":
+            raise HostedError(409, "Game over", f"the game is {game.status}; its phases stay readable")
+
+    # --- adjudication --------------------------------------------------------------------------------------
+    def adjudicate(self, caller: Caller, phase_no: int | None = None) -> dict[str, Any]:
+        """The game master judges the current phase now (`phase_no`, if given, must be the current one)."""
+        self.require_gm(caller)
+        with self.store.sessions() as session:
+            game = self._game(session, caller.game_id)
+        self._check_active(game)
+        expected = game.phase_no if phase_no is None else phase_no - 1
+        judged = self._adjudicate(caller.game_id, "gm", expected)
+        if judged is None:
+            raise HostedError(409, "Already judged", f"phase {expected + 1} has already been judged; the game is at "
+                              f"phase {self._current(caller.game_id)}")
+        return judged
+
+    def check_deadline(self, game_id: str) -> dict[str, Any] | None:
+        """Judge the phase if its deadline has passed (the first request after it does this)."""
+        with self.store.sessions() as session:
+            game = session.get(Game, game_id)
+        if game is None or game.status != "active" or game.deadline_at is None or self.clock() < game.deadline_at:
+            return None
+        return self._adjudicate(game_id, "deadline", game.phase_no)
+
+    def tick(self) -> list[dict[str, Any]]:
+        """`adjudicator games tick`: judge every phase past its deadline, then send due webhooks."""
+        with self.store.sessions() as session:
+            due = list(session.execute(select(Game.id, Game.phase_no).where(
+                Game.status == "active", Game.deadline_at.is_not(None), Game.deadline_at <= self.clock())))
+        judged = [j for game_id, n in due if (j := self._adjudicate(game_id, "deadline", n)) is not None]
+        self.deliverer.run_due()
+        return judged
+
+    def _current(self, game_id: str) -> int:
+        with self.store.sessions() as session:
+            return self._game(session, game_id).phase_no + 1
+
+    def _adjudicate_if_ready(self, game_id: str, judged: int) -> dict[str, Any] | None:
+        return self._adjudicate(game_id, "ready", judged)
+
+    def _adjudicate(self, game_id: str, trigger: str, expected: int) -> dict[str, Any] | None:
+        """Judge phase `expected + 1` once: None when it is no longer the current phase (or not yet due)."""
+        now = self.clock()
+        with self.store.transaction() as session:
+            game = self._game(session, game_id, lock=True)
+            if game.phase_no != expected or game.status != "active":
+                return None
+            if trigger == "deadline" and (game.deadline_at is None or now < game.deadline_at):
+                return None
+            if game.phase_no >= self.limits.max_phases:
+                raise HostedError(409, "Game too long", f"a hosted game is judged at most {self.limits.max_phases} "
+                                  "times")
+            seats = [s.power for s in session.scalars(select(Seat).where(Seat.game_id == game_id)
+                                                      .order_by(Seat.position))]
+            subs = {s.power: s for s in session.scalars(select(Submission).where(
+                Submission.game_id == game_id, Submission.phase_no == game.phase_no))}
+            board, state = _board_state(game)
+            actors = self._actors(board, state, seats)
+            if trigger == "ready" and not all(p in subs and subs[p].ready for p in actors):
+                return None
+            order = actors + [p for p in seats if p not in actors] + [GM]
+            orders = {p: list(subs[p].orders) for p in order if p in subs and subs[p].orders}
+            sheet = read_orders(board, state, orders)
+            try:
+                turn = play_turn(board, state, sheet)
+            except SheetRefused as exc:
+                raise HostedError(409, "Orders refused", f"the phase's orders cannot be judged together: "
+                                  f"{exc.message}") from None
+            after, history = _stored_state(board, turn.next_state)
+            report = turn.report_json()
+            record = PhaseRecord(game_id=game_id, phase_no=game.phase_no + 1, name=game.phase_name, trigger=trigger,
+                                 orders={("game master" if p == GM else p): v for p, v in orders.items()},
+                                 report=report, report_text=turn.report_text(), state_before=game.state,
+                                 state_after=after, history=history[-1] if history else None, adjudicated_at=now)
+            session.add(record)
+            winner = report.get("winner") or (report.get("summary") or {}).get("winner")
+            settings = Settings.from_json(game.settings)
+            next_name = self._phase_name(board, turn.next_state, game.phase_no + 1)
+            status = "finished" if winner else "active"
+            moved = session.execute(update(Game).where(Game.id == game_id, Game.phase_no == expected).values(
+                state=after, phase_no=expected + 1, phase_name=next_name, status=status, phase_started_at=now,
+                deadline_at=now + settings.phase_seconds if settings.phase_seconds and not winner else None))
+            if moved.rowcount != 1:  # the compare-and-set: someone else moved the game on (cannot under the lock)
+                raise HostedError(409, "Already judged", f"phase {expected + 1} was judged by another request")
+            session.execute(delete(Submission).where(Submission.game_id == game_id))
+            _before_commit(session, game, record, next_name, status, now)
+        self.deliverer.wake()
+        return self._phase_json(record, full=False) | {"next_phase": next_name, "status": status}
+
+    # --- past phases ---------------------------------------------------------------------------------------
+    def phases(self, caller: Caller) -> list[dict[str, Any]]:
+        """Every judged phase, oldest first."""
+        with self.store.sessions() as session:
+            rows = session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == caller.game_id)
+                                   .order_by(PhaseRecord.phase_no))
+            return [self._phase_json(r, full=False) for r in rows]
+
+    def phase(self, caller: Caller, phase_no: int) -> dict[str, Any]:
+        """A judged phase: every power's orders, the results, the position before and after."""
+        return self._phase_json(self._record(caller, phase_no), full=True)
+
+    def phase_text(self, caller: Caller, phase_no: int) -> str:
+        """The judge's report of a phase as a game master mails it, and the position after it."""
+        record = self._record(caller, phase_no)
+        board, state = game_from_data(record.state_after, None)
+        return record.report_text.rstrip() + "\n\n" + rules_of(board).position_text(board, state).rstrip() + "\n"
+
+    def phase_picture(self, caller: Caller, phase_no: int, fmt: str, width: int) -> bytes | str:
+        """The board before a phase with its orders drawn (games that draw pictures)."""
+        record = self._record(caller, phase_no)
+        board, state = game_from_data(record.state_before, None)
+        try:
+            return rules_of(board).render(board, state, record.report, fmt, width)
+        except NotAvailable as exc:
+            raise HostedError(422, "Not available", exc.message) from None
+
+    def _record(self, caller: Caller, phase_no: int) -> PhaseRecord:
+        with self.store.sessions() as session:
+            record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == caller.game_id,
+                                                              PhaseRecord.phase_no == phase_no))
+        if record is None:
+            raise HostedError(404, "Not found", f"phase {phase_no} has not been judged")
+        return record
+
+    @staticmethod
+    def _phase_json(record: PhaseRecord, full: bool) -> dict[str, Any]:
+        data: dict[str, Any] = {"phase_no": record.phase_no, "phase": record.name, "trigger": record.trigger,
+                                "adjudicated_at": _iso(record.adjudicated_at)}
+        if full:
+            data.update(orders=record.orders, report=record.report, position_before=record.state_before,
+                        position_after=record.state_after)
+        return data
+
+    # --- webhooks ------------------------------------------------------------------------------------------
+    def set_webhook(self, caller: Caller, url: str | None) -> dict[str, Any]:
+        """Set (or with None remove) the game's webhook; the signing secret is given to the game master."""
+        self.require_gm(caller)
+        self._check_url(url)
+        with self.store.transaction() as session:
+            game = self._game(session, caller.game_id, lock=True)
+            game.webhook_url = url
+            secret = game.webhook_secret
+        return {"webhook_url": url, "webhook_secret": secret, "deliveries": webhooks.pending(self.store, caller.game_id)}
+
+    def webhook_status(self, caller: Caller) -> dict[str, Any]:
+        """The game's webhook and its deliveries (game master only)."""
+        self.require_gm(caller)
+        with self.store.sessions() as session:
+            game = self._game(session, caller.game_id)
+        return {"webhook_url": game.webhook_url, "webhook_secret": game.webhook_secret,
+                "deliveries": webhooks.pending(self.store, caller.game_id)}
+
+
+def _before_commit(session: Any, game: Game, record: PhaseRecord, next_name: str, status: str, now: float) -> None:
+    """The last step of an adjudication before its commit: queue the webhook (the kill tests stop here)."""
+    webhooks.queue(session, game, record, next_name, status, now)

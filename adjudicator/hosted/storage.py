@@ -1,0 +1,105 @@
+"""Where hosted games are kept: SQLite by default (a file path setting), PostgreSQL by URL; Alembic migrations.
+
+Settings (environment, or the Flask config keys of the same names): `ADJUDICATOR_DATABASE_URL` (any SQLAlchemy
+URL; `postgresql://...` uses psycopg 3) or `ADJUDICATOR_DATABASE` (a SQLite file path, default
+`adjudicator-games.sqlite3` in the working directory).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+DEFAULT_SQLITE = "adjudicator-games.sqlite3"
+_MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_LOCK_ID = 0x61646A18  # the PostgreSQL advisory lock that serialises migrations between processes
+
+
+def database_url(config: dict | None = None) -> str:
+    """The database URL from the settings (config first, then the environment)."""
+    config = config or {}
+    url = config.get("ADJUDICATOR_DATABASE_URL") or os.environ.get("ADJUDICATOR_DATABASE_URL")
+    if url:
+        return normalise_url(str(url))
+    path = config.get("ADJUDICATOR_DATABASE") or os.environ.get("ADJUDICATOR_DATABASE") or DEFAULT_SQLITE
+    return f"sqlite:///{Path(path).resolve()}"
+
+
+def normalise_url(url: str) -> str:
+    """`postgresql://` and `postgres://` URLs go through psycopg 3 (the driver this project installs)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+class Store:
+    """An engine and its sessions, with the schema migrated to the latest version."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.sqlite = url.startswith("sqlite")
+        if self.sqlite:
+            # One writer at a time: every transaction takes SQLite's write lock at BEGIN (BEGIN IMMEDIATE), so
+            # a read-then-write never fails half-way; other connections wait (busy timeout) instead of failing.
+            self.engine: Engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+            @event.listens_for(self.engine, "connect")
+            def _connect(dbapi_conn, _record):  # pragma: no cover - driver plumbing
+                dbapi_conn.isolation_level = None  # SQLAlchemy issues BEGIN itself (below)
+                cursor = dbapi_conn.cursor()
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA foreign_keys=ON")
+                cursor.execute("PRAGMA busy_timeout=30000")
+                cursor.close()
+
+            @event.listens_for(self.engine, "begin")
+            def _begin(conn):  # pragma: no cover - driver plumbing
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            self.engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.migrate()
+
+    def migrate(self) -> None:
+        """Bring the schema to the latest migration (several processes may start at once: one migrates)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(_MIGRATIONS))
+        with self.engine.begin() as conn:
+            if not self.sqlite:
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_LOCK_ID})")
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session in one transaction: committed at the end, rolled back on any error."""
+        with self.sessions() as session, session.begin():
+            yield session
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+
+_stores: dict[str, Store] = {}
+_stores_lock = threading.Lock()
+
+
+def open_store(url: str) -> Store:
+    """The process's Store for a URL (one engine per database; the URLs come from settings, so few)."""
+    with _stores_lock:
+        store = _stores.get(url)
+        if store is None:
+            store = _stores[url] = Store(url)
+        return store
