@@ -263,11 +263,38 @@ def test_a_refused_step_among_others_leaves_the_rest(board):
     ({"supply": {"RU": 3}}, "supply says Russia has 3 ships"),
     ({"sips": {}}, "unknown key 'sips'"),
     ({"turn": 10}, "turn must be a whole number from 1 to 9"),
+    ({"platforms": [{"sector": "KAR", "owner": "A", "protected_since": {"turn": 1}}]}, "without protected_by"),
+    ({"platforms": [{"sector": "KAR", "owner": "A", "protected_by": "RU", "protected_since": 1}]},
+     "protected_since is {turn: N, phase: 6}"),
+    ({"platforms": [{"sector": "KAR", "owner": "A", "protected_by": "RU", "protected_since": {"turn": 1, "phase": 5}}]},
+     "protection is given in phase 6"),
+    ({"turn": 3, "platforms": [{"sector": "KAR", "owner": "A", "protected_by": "RU", "protected_since": {"turn": 1}}]},
+     "a protection given in turn 1 ended in turn 2, at the end of Russia's actions in phase 6"),
+    ({"turn": 3, "platforms": [{"sector": "KAR", "owner": "A", "protected_by": "RU", "protected_since": {"turn": 4}}]},
+     "the turn of a protection must be a whole number from 1 to 3"),
+    ({"platforms": [{"sector": "KAR", "owner": "A", "protected_by": "CN"}]}, "only lobbyists of Arctic region"),
 ])
 def test_bad_states_are_refused_with_a_reason(board, data, message):
     with pytest.raises(StateError) as exc:
         RULES.state_from_data(board, data, "game.yaml")
     assert message in str(exc.value)
+
+
+def test_a_protection_records_when_it_was_given(board):
+    """Written without its turn, a protection is this turn's (P19); the state written always says when."""
+    data = {"turn": 4, "platforms": [{"sector": "KAR", "owner": "A", "protected_by": "RU"},
+                                     {"sector": "LAP", "owner": "B", "protected_by": "US", "protected_since": {"turn": 3}}]}
+    written = RULES.state_to_data(board, state(board, **data))["platforms"]
+    assert [p["protected_since"] for p in written] == [{"turn": 4, "phase": 6}, {"turn": 3, "phase": 6}]
+
+
+def test_the_end_of_a_protection_is_in_the_report(board):
+    _, result = run(board, {"turn": 2, "ships": {"LAP": {"US": 2}},
+                            "platforms": [{"sector": "LAP", "owner": "Betty", "protected_by": "RU",
+                                           "protected_since": {"turn": 1}}]}, "USA: destroy platform in LAP")
+    assert result.report[0].status == "succeeds"
+    assert result.trace[0] == ("Betty's platform in LAP is no longer protected: the Russian lobbyist (since turn 1) "
+                               "returns, Russia's turn in phase 6 is over (USA, after it, acts)")
 
 
 def test_state_round_trip(board):

@@ -50,6 +50,11 @@ class Context:
         """`Russian`."""
         return self.board.countries[country].adjective
 
+    def lobbyist(self, country: str) -> str:
+        """`a Russian lobbyist`, `an American lobbyist`."""
+        adjective = self.adjective(country)
+        return f"{'an' if adjective[:1].lower() in 'aeiou' else 'a'} {adjective} lobbyist"
+
 
 def ships_text(n: int, adjective: str | None = None) -> str:
     """`1 Russian ship`, `2 ships`."""

@@ -71,7 +71,7 @@ def platform_after_change(ctx: Context, sector: str, old: str | None, new: str |
                 f"is not protected"]
     if merged(board, state, p.protected_by) == new:
         p.legal = True
-        return [f"{p.owner}'s platform in {sector} is protected by a {ctx.adjective(p.protected_by)} lobbyist: it "
+        return [f"{p.owner}'s platform in {sector} is protected by {ctx.lobbyist(p.protected_by)}: it "
                 f"becomes legal under {ctx.name(new)}, free"]
     fee = board.takeover_fee
     decision = ctx.decisions.get(sector)

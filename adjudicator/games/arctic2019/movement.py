@@ -116,8 +116,8 @@ def platform_attack(ctx: Context, step: PlatformAttack) -> Outcome:
     if p is None:
         raise Refused("no_platform", f"no platform: there is no platform in {board.sector_name(s)}")
     if p.protected_by is not None:
-        raise Refused("protected", f"protected: {p.owner}'s platform in {s} is protected by a "
-                                   f"{ctx.adjective(p.protected_by)} lobbyist and may not be attacked by anyone")
+        raise Refused("protected", f"protected: {p.owner}'s platform in {s} is protected by "
+                                   f"{ctx.lobbyist(p.protected_by)} and may not be attacked by anyone")
     holder = controller(board, state, s)
     if holder == c:
         raise Refused("own_sector", f"own sector: {ctx.name(c)} controls {board.sector_name(s)}, so its ships may "

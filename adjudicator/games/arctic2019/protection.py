@@ -22,11 +22,11 @@ def protect(ctx: Context, step: Protect) -> Outcome:
         raise Refused("no_display", f"{ctx.name(c)} has no lobbyists' track: only Arctic region countries protect "
                                     f"platforms")
     if p.protected_by is not None:
-        raise Refused("already_protected", f"already protected: {p.owner}'s platform in {s} is protected by a "
-                                           f"{ctx.adjective(p.protected_by)} lobbyist (a platform may be protected "
-                                           f"by only 1 lobbyist)", protector=p.protected_by)
+        raise Refused("already_protected", f"already protected: {p.owner}'s platform in {s} is protected by "
+                                           f"{ctx.lobbyist(p.protected_by)} (a platform may be protected by only 1 "
+                                           f"lobbyist)", protector=p.protected_by)
     p.protected_by, p.protected_since = c, state.turn
-    note = (f"a {ctx.adjective(c)} lobbyist protects {p.owner}'s platform in {s} until the end of "
+    note = (f"{ctx.lobbyist(c)} protects {p.owner}'s platform in {s} until the end of "
             f"{ctx.name(c)}'s actions in phase {PROTECTION_PHASE} of turn {state.turn + 1}")
     ctx.trace.append(note)
     return SUCCEEDS, note, {"protected_by": c, "sector": s, "until_turn": state.turn + 1}
@@ -49,15 +49,15 @@ def expire(ctx: Context, step: Step, acted: set[str]) -> None:
         if x is None or p.protected_since is None or p.protected_since >= state.turn:
             continue
         if isinstance(step, EndTurn):
-            why = "phase 6 is over"
+            why = f"phase {PROTECTION_PHASE} is over"
         elif other is None or other == x:
             continue
         elif x in acted:
-            why = f"{ctx.name(other)} acts after {ctx.name(x)}'s actions"
+            why = f"{ctx.name(x)}'s actions are over ({ctx.name(other)} acts next)"
         elif order.index(other) > order.index(x):
-            why = f"{ctx.name(other)} acts, after {ctx.name(x)} in phase {PROTECTION_PHASE}"
+            why = f"{ctx.name(x)}'s turn in phase {PROTECTION_PHASE} is over ({ctx.name(other)}, after it, acts)"
         else:
             continue
-        ctx.trace.append(f"the {ctx.adjective(x)} lobbyist's protection of {p.owner}'s platform in {sector} ends "
-                         f"(given in turn {p.protected_since}): {why}")
+        ctx.trace.append(f"{p.owner}'s platform in {sector} is no longer protected: the {ctx.adjective(x)} "
+                         f"lobbyist (since turn {p.protected_since}) returns, {why}")
         p.unprotect()
