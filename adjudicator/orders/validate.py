@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.board import ARMY, FLEET, Board, join_location
+from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, join_location
 from adjudicator.judge.outcome import IGNORED, ILLEGAL, OrderResult
 from adjudicator.orders.model import Order
 from adjudicator.state import GameState, Unit
@@ -113,6 +113,9 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
             unit = find_unit(state, order)
         except LookupError as exc:
             report.append(ignored(order, str(exc)))
+            continue
+        if unit.power == NEUTRAL:  # neutral units hold; no one orders them
+            report.append(ignored(order, f"the unit in {unit.province} is neutral: it takes no orders and holds"))
             continue
         try:
             command = _movement_command(board, state, season, unit, order, fleets)
