@@ -35,7 +35,7 @@ import tracemalloc
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run from a checkout without installing
@@ -50,8 +50,10 @@ from adjudicator.judge.retreat import retreat_options  # noqa: E402
 from adjudicator.orders.legal import legal_orders  # noqa: E402
 from adjudicator.orders.model import Order  # noqa: E402
 from adjudicator.orders.parse import parse_order  # noqa: E402
+from adjudicator.orders.structured import order_object, orders_from_objects  # noqa: E402
 from adjudicator.phase import PhaseResult, adjudicate  # noqa: E402
 from adjudicator.state import GameState, Phase, Unit, opening_state  # noqa: E402
+from caches import Caches, find_caches  # noqa: E402
 from timing import best_of  # noqa: E402
 
 PHASE_TYPES = ("Movement", "Retreat", "Adjustment")
@@ -143,6 +145,7 @@ class PhaseInput:
     peer: list[str]  # the same orders in the peer's notation (same index)
     retreats: dict[str, list[str]] = field(default_factory=dict)  # dislodged province -> our retreat options
     odd: dict[int, str] = field(default_factory=dict)  # index in `orders` -> what kind of odd order it is
+    objects: list[dict] = field(default_factory=list)  # the same orders as data (orders/structured.py), same index
 
     def peer_orders(self, keep: set[int] | None = None) -> dict[str, list[str]]:
         """POWER -> the peer's orders (only those at the indices kept)."""
@@ -423,28 +426,35 @@ def random_orders(board: Board, state: GameState, rng: random.Random, odd: float
         texts, oddities = _retreat_orders(board, state, rng, odd)
     else:
         texts, oddities = _adjustment_orders(board, state, rng, odd)
-    peer = [peer_order(parse_order(board, text)) for _, text in texts]
+    parsed = [parse_order(board, text, power=power) for power, text in texts]
+    peer = [peer_order(o) for o in parsed]
     retreats = {}
     if kind == "Retreat":
         occupied = set(state.units)
         for p, d in state.dislodged.items():
             retreats[p] = retreat_options(board, state.phase.season, d, occupied, state.contested)
-    return PhaseInput(state, texts, peer, retreats, oddities)
+    return PhaseInput(state, texts, peer, retreats, oddities, [order_object(o) for o in parsed])
 
 
 # ----- the two engines ----------------------------------------------------------------------------------
-def run_ours(board: Board, inp: PhaseInput) -> tuple[PhaseResult, float]:
-    """This engine: parse every order from its text, adjudicate. Returns the result and the seconds taken
-    (the cyclic garbage collector is paused while timing, for both engines: its pauses land on whichever
-    engine happens to run when they come; garbage is collected between phases)."""
-    gc.disable()
+def run_ours(board: Board, inp: PhaseInput, structured: bool = False, gc_off: bool = False) -> tuple[PhaseResult, float]:
+    """This engine: every order read (from its text, or with `structured` from its object: no text), then
+    `adjudicate()`. Returns the result and the seconds taken. The garbage collector runs as it normally does,
+    unless `gc_off` pauses it while timing. Which caches are warm is the caller's business (see `play`)."""
+    paused = gc_off and gc.isenabled()
+    if paused:
+        gc.disable()
     try:
         t0 = time.perf_counter()
-        orders = [parse_order(board, text, power=power) for power, text in inp.orders]
+        if structured:
+            orders = orders_from_objects(board, inp.objects).orders
+        else:
+            orders = [parse_order(board, text, power=power) for power, text in inp.orders]
         result = adjudicate(board, inp.state, orders)
         return result, time.perf_counter() - t0
     finally:
-        gc.enable()
+        if paused:
+            gc.enable()
 
 
 def peer_position(board: Board, inp: PhaseInput) -> Any:
@@ -469,9 +479,12 @@ def peer_position(board: Board, inp: PhaseInput) -> Any:
     return game
 
 
-def run_peer(game: Any, orders: dict[str, list[str]]) -> float:
-    """The peer: set every power's orders, process. Returns the seconds taken."""
-    gc.disable()
+def run_peer(game: Any, orders: dict[str, list[str]], gc_off: bool = False) -> float:
+    """The peer: set every power's orders (its text reading and validation), process. Returns the seconds taken
+    (the garbage collector as it normally runs, unless `gc_off`)."""
+    paused = gc_off and gc.isenabled()
+    if paused:
+        gc.disable()
     try:
         t0 = time.perf_counter()
         for power, texts in orders.items():
@@ -479,7 +492,8 @@ def run_peer(game: Any, orders: dict[str, list[str]]) -> float:
         game.process()
         return time.perf_counter() - t0
     finally:
-        gc.enable()
+        if paused:
+            gc.enable()
 
 
 # ----- outcomes -----------------------------------------------------------------------------------------
@@ -785,6 +799,8 @@ BUGS_HERE = {
         "bug here 1: in a retreat phase an illegal retreat order followed by a legal one for the same unit "
         "disbands it; DATC 4.D.3/4.E.1: the illegal order is ignored and the legal one is carried out "
         "(benchmarks/README.md has the case)",
+    "bug-here:mode-mismatch":
+        "the same phase gives another position when its orders are read cold, in the game, or from objects",
 }
 
 _TRANSFORMS = [("convoy-fallback", _fallback), ("peer-refuses", _drop_peer_refused),
@@ -1047,39 +1063,83 @@ def case_text(board: Board, inp: PhaseInput, result: PhaseResult, name: str, com
 
 
 # ----- the run ------------------------------------------------------------------------------------------
+MODES = ("cold", "game", "structured")
+MODE_WORDS = {
+    "cold": "every cache emptied before the phase (no text read before, no route answer kept)",
+    "game": "the caches hold what this game's earlier phases left (their order texts), as a real game runs",
+    "structured": "the orders given as data (orders/structured.py): no text read; other caches as in the game",
+}
+
+
 @dataclass
 class Stats:
-    ours: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    ours: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # cold, per phase type
+    game: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    structured: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     peer: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    ours_gc_off: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # cold, GC paused
+    peer_gc_off: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     differences: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    mode_mismatch: Counter = field(default_factory=Counter)  # phases whose result depends on the mode (a bug)
     examples: dict[str, list[tuple[PhaseInput, PhaseResult, list[str]]]] = field(default_factory=lambda: defaultdict(list))
     samples: dict[str, list[PhaseInput]] = field(default_factory=lambda: defaultdict(list))
     games: int = 0
 
+    def times(self, mode: str) -> dict[str, list[float]]:
+        """Seconds per phase of this engine in a mode (`cold`, `game`, `structured`), by phase type."""
+        return {"cold": self.ours, "game": self.game, "structured": self.structured}[mode]
+
     @property
     def unexplained(self) -> int:
-        return sum(n for kind in self.differences.values() for cls, n in kind.items() if not explained(cls))
+        return (sum(n for kind in self.differences.values() for cls, n in kind.items() if not explained(cls))
+                + sum(self.mode_mismatch.values()))
 
 
 def play(board: Board, stats: Stats, rng: random.Random, years: int, movement_budget: int | None,
-         odd: float = 0.0, keep_examples: int = 3, memory_sample: int = 0) -> None:
-    """One random game: every phase adjudicated by both engines, continued from this engine's result."""
+         odd: float = 0.0, keep_examples: int = 3, memory_sample: int = 0, caches: Caches | None = None,
+         gc_off: bool = False) -> None:
+    """One random game: every phase adjudicated by this engine cold, in the game and from order objects, and by
+    the peer, from the same position; the game goes on from this engine's result.
+
+    `caches` (from `find_caches`) are emptied before the cold run; before the game and structured runs they
+    hold what the game's earlier phases left (saved after each game run, put back before the next: choosing
+    the orders, the other runs and the classifier read texts too, and must not warm the next phase)."""
+    caches = caches if caches is not None else Caches()
     state = opening_state(board)
     last_year = state.phase.year + years - 1
     stats.games += 1
+    caches.empty()
+    in_game = caches.snapshot()
     while state.phase.year <= last_year:
         if movement_budget is not None and len(stats.ours["Movement"]) >= movement_budget:
             return
         inp = random_orders(board, state, rng, odd)
         kind = state.phase.type
-        result, t_ours = run_ours(board, inp)
+        caches.empty()
+        result, t_cold = run_ours(board, inp)
+        caches.restore(in_game)
+        in_game_result, t_game = run_ours(board, inp)
+        in_game = caches.snapshot()
+        caches.restore(in_game)
+        structured_result, t_structured = run_ours(board, inp, structured=True)
         game = peer_position(board, inp)
         t_peer = run_peer(game, inp.peer_orders())
-        stats.ours[kind].append(t_ours)
+        stats.ours[kind].append(t_cold)
+        stats.game[kind].append(t_game)
+        stats.structured[kind].append(t_structured)
         stats.peer[kind].append(t_peer)
+        if gc_off:
+            caches.empty()
+            stats.ours_gc_off[kind].append(run_ours(board, inp, gc_off=True)[1])
+            stats.peer_gc_off[kind].append(run_peer(peer_position(board, inp), inp.peer_orders(), gc_off=True))
         if len(stats.samples[kind]) < memory_sample:
             stats.samples[kind].append(inp)
         ours, peer = our_outcome(result), peer_outcome(game)
+        if not ours == our_outcome(in_game_result) == our_outcome(structured_result):
+            stats.mode_mismatch[kind] += 1
+            if len(stats.examples["bug-here:mode-mismatch"]) < keep_examples:
+                stats.examples["bug-here:mode-mismatch"].append((inp, result, ["the cold, game and structured runs "
+                                                                               "give different positions"]))
         if ours != peer:
             cls = classify(board, inp, result, ours, peer)
             stats.differences[kind][cls] += 1
@@ -1090,8 +1150,8 @@ def play(board: Board, stats: Stats, rng: random.Random, years: int, movement_bu
         state = result.next_state
 
 
-def peak_memory(board: Board, inputs: list[PhaseInput]) -> tuple[int, int]:
-    """The largest tracemalloc peak of one phase, for each engine (bytes), over these phases."""
+def peak_memory(board: Board, inputs: list[PhaseInput], caches: Caches | None = None) -> tuple[int, int]:
+    """The largest tracemalloc peak of one phase, for each engine (bytes), over these phases (ours cold)."""
     best_ours = best_peer = 0
     for inp in inputs:
         game = peer_position(board, inp)
@@ -1101,6 +1161,8 @@ def peak_memory(board: Board, inputs: list[PhaseInput]) -> tuple[int, int]:
         run_peer(game, inp.peer_orders())
         best_peer = max(best_peer, tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
+        if caches is not None:
+            caches.empty()
         gc.collect()
         tracemalloc.start()
         run_ours(board, inp)
@@ -1109,25 +1171,69 @@ def peak_memory(board: Board, inputs: list[PhaseInput]) -> tuple[int, int]:
     return best_ours, best_peer
 
 
-def breakdown(board: Board, inputs: list[PhaseInput], rounds: int = 3) -> list[str]:
-    """Where each engine spends a phase (ms per phase, best of `rounds`, garbage collector paused)."""
-    from adjudicator.orders.validate import movement_commands
+def probe(board: Board, odd: float = 0.3) -> Callable[[random.Random], None]:
+    """Phases for `find_caches`: a few phases of a random game, every order read from text and from its object
+    (odd orders are written for the standard board: `odd=0` elsewhere)."""
+
+    def play_some(rng: random.Random) -> None:
+        state = opening_state(board)
+        for _ in range(8):
+            inp = random_orders(board, state, rng, odd=odd)
+            run_ours(board, inp, structured=True)
+            result, _ = run_ours(board, inp)
+            if result.winner:
+                return
+            state = result.next_state
+
+    return play_some
+
+
+def breakdown(board: Board, inputs: list[PhaseInput], caches: Caches | None = None, rounds: int = 3) -> list[str]:
+    """Where each engine spends a phase: ms per phase by part (best of `rounds`; the garbage collector paused so
+    that the parts add up; ours cold: every cache emptied before each phase, which the figure includes)."""
+    from adjudicator.judge.movement import MovementJudge
+    from adjudicator.orders.validate import Command, movement_commands
     from adjudicator.state import check_position
 
+    caches = caches if caches is not None else Caches()
+
+    def cold(fn):
+        def run():
+            for inp in inputs:
+                caches.empty()
+                fn(inp)
+        return run
+
     parsed = [[parse_order(board, t, power=p) for p, t in inp.orders] for inp in inputs]
+    by_input = {id(inp): os for inp, os in zip(inputs, parsed)}
     parts: dict[str, Any] = {
-        "ours: parse_order": lambda: [[parse_order(board, t, power=p) for p, t in inp.orders] for inp in inputs],
-        "ours: adjudicate (all)": lambda: [adjudicate(board, inp.state, os) for inp, os in zip(inputs, parsed)],
+        "ours: read orders from text (cold)": cold(lambda inp: [parse_order(board, t, power=p) for p, t in inp.orders]),
+        "ours: read orders from objects": lambda: [orders_from_objects(board, inp.objects) for inp in inputs],
+        "ours: adjudicate (all, cold)": cold(lambda inp: adjudicate(board, inp.state, by_input[id(inp)])),
         "ours:   check_position": lambda: [check_position(board, inp.state) for inp in inputs],
     }
     if inputs and inputs[0].state.phase.type == "Movement":
-        parts["ours:   movement_commands"] = lambda: [movement_commands(board, inp.state, os)
-                                                      for inp, os in zip(inputs, parsed)]
+        commands = []
+        for inp, os in zip(inputs, parsed):
+            c, _ = movement_commands(board, inp.state, os)
+            for province, unit in inp.state.units.items():
+                c.setdefault(province, Command(unit, "hold"))
+            commands.append((inp.state.phase.season, c))
+        parts["ours:   validation (movement_commands)"] = cold(
+            lambda inp: movement_commands(board, inp.state, by_input[id(inp)]))
+        parts["ours:   judge (MovementJudge.run)"] = lambda: [MovementJudge(board, season, c).run()
+                                                            for season, c in commands]
     out = []
     n = max(1, len(inputs))
+    measured = {}
     for label, fn in parts.items():
-        best = best_of(fn, rounds)
-        out.append(f"  {label:<28} {1000 * best / n:7.3f} ms")
+        measured[label] = best_of(fn, rounds) / n
+        out.append(f"  {label:<44} {1000 * measured[label]:7.3f} ms")
+    if "ours:   judge (MovementJudge.run)" in measured:
+        rest = measured["ours: adjudicate (all, cold)"] - sum(
+            measured[k] for k in ("ours:   check_position", "ours:   validation (movement_commands)",
+                                  "ours:   judge (MovementJudge.run)"))
+        out.append(f"  {'ours:   the rest (next position, calendar)':<44} {1000 * rest:7.3f} ms")
     set_time = process_time = 0.0
     for inp in inputs:
         game = peer_position(board, inp)
@@ -1143,9 +1249,43 @@ def breakdown(board: Board, inputs: list[PhaseInput], rounds: int = 3) -> list[s
             gc.enable()
         set_time += t1 - t0
         process_time += t2 - t1
-    out.append(f"  {'peer: set_orders':<28} {1000 * set_time / n:7.3f} ms")
-    out.append(f"  {'peer: process':<28} {1000 * process_time / n:7.3f} ms")
+    out.append(f"  {'peer: set_orders (reading and validation)':<44} {1000 * set_time / n:7.3f} ms")
+    out.append(f"  {'peer: process':<44} {1000 * process_time / n:7.3f} ms")
     return out
+
+
+def profile_table(board: Board, inputs: list[PhaseInput], caches: Caches, top: int = 15) -> list[str]:
+    """cProfile of this engine's cold phases (every cache emptied before each): own time by file, and the
+    functions with the most own time."""
+    import cProfile
+    import io
+    import pstats
+
+    prof = cProfile.Profile()
+    for inp in inputs:
+        caches.empty()
+        prof.enable()
+        run_ours(board, inp)
+        prof.disable()
+    stats = pstats.Stats(prof)
+    by_file: dict[str, float] = defaultdict(float)
+    for (file, _, _), (_, _, tottime, _, _) in stats.stats.items():
+        if "/lark" in file:
+            key = "lark"
+        elif "adjudicator/" in file:
+            key = "adjudicator/" + file.split("adjudicator/")[-1]
+        else:
+            key = "builtins" if file == "~" else Path(file).name
+        by_file[key] += tottime
+    whole = sum(by_file.values()) or 1.0
+    lines = ["  own time by file (cProfile, cold): " + ", ".join(
+        f"{k} {100 * v / whole:.0f}%" for k, v in sorted(by_file.items(), key=lambda kv: -kv[1]) if v / whole >= 0.02)]
+    stream = io.StringIO()
+    pstats.Stats(prof, stream=stream).sort_stats("tottime").print_stats(top)
+    body = stream.getvalue().splitlines()
+    start = next((i for i, line in enumerate(body) if line.strip().startswith("ncalls")), 0)
+    lines += ["  " + line for line in body[start:start + top + 1] if line.strip()]
+    return lines
 
 
 def _ms(values: list[float], q: float) -> float:
@@ -1155,22 +1295,70 @@ def _ms(values: list[float], q: float) -> float:
     return 1000 * s[min(len(s) - 1, int(q * len(s)))]
 
 
-def report(board: Board, stats: Stats, out: Path | None, memory: dict[str, tuple[int, int]]) -> list[str]:
+GOALS = {("Movement", "cold"): 10.0, ("Movement", "structured"): 15.0, ("Retreat", "cold"): 5.0,
+         ("Adjustment", "cold"): 5.0}
+
+
+def _rate(values: list[float]) -> float:
+    return len(values) / sum(values) if values and sum(values) else float("nan")
+
+
+def report(board: Board, stats: Stats, out: Path | None, memory: dict[str, tuple[int, int]],
+           caches: Caches | None = None) -> list[str]:
+    """The report: phases per second of each mode beside the peer's, latency and memory, differences."""
     lines = [f"games: {stats.games}"]
-    head = (f"{'phase type':<11} {'phases':>7} {'ours/s':>9} {'peer/s':>8} {'ratio':>6} {'ours med':>9} "
-            f"{'ours p99':>9} {'peer med':>9} {'peer p99':>9} {'ours peak':>10} {'peer peak':>10} {'differ':>7}")
-    lines.append(head)
+    gc_off = any(stats.ours_gc_off.values())
+    head = (f"{'phase type':<11} {'phases':>7} {'peer/s':>8} {'cold/s':>8} {'ratio':>6} {'game/s':>8} {'ratio':>6} "
+            f"{'struct/s':>9} {'ratio':>6}")
+    if gc_off:
+        head += f" | {'GC paused: cold/s':>17} {'peer/s':>7} {'ratio':>6}"
+    lines.append(head + f" {'differ':>7}")
+    ratios: dict[tuple[str, str], float] = {}
+    for kind in PHASE_TYPES:
+        p = stats.peer.get(kind, [])
+        if not p:
+            continue
+        peer_rate = _rate(p)
+        row = f"{kind:<11} {len(p):>7} {peer_rate:>8.0f}"
+        for mode in MODES:
+            rate = _rate(stats.times(mode).get(kind, []))
+            ratios[(kind, mode)] = rate / peer_rate
+            row += f" {rate:>{9 if mode == 'structured' else 8}.0f} {rate / peer_rate:>5.1f}x"
+        if gc_off:
+            ours_off, peer_off = _rate(stats.ours_gc_off.get(kind, [])), _rate(stats.peer_gc_off.get(kind, []))
+            row += f" | {ours_off:>17.0f} {peer_off:>7.0f} {ours_off / peer_off:>5.1f}x"
+        lines.append(row + f" {sum(stats.differences[kind].values()):>7}")
+    lines.append("")
+    lines.append(f"{'phase type':<11} {'cold med':>9} {'cold p99':>9} {'game med':>9} {'struct med':>10} "
+                 f"{'peer med':>9} {'peer p99':>9} {'ours peak':>10} {'peer peak':>10}")
     for kind in PHASE_TYPES:
         o, p = stats.ours.get(kind, []), stats.peer.get(kind, [])
         if not o:
             continue
-        ours_rate, peer_rate = len(o) / sum(o), len(p) / sum(p)
         mem = memory.get(kind)
         mo = f"{mem[0] / 1024:.0f} KiB" if mem else "-"
         mp = f"{mem[1] / 1024:.0f} KiB" if mem else "-"
-        lines.append(f"{kind:<11} {len(o):>7} {ours_rate:>9.0f} {peer_rate:>8.0f} {ours_rate / peer_rate:>5.1f}x "
-                     f"{_ms(o, .5):>7.2f}ms {_ms(o, .99):>7.2f}ms {_ms(p, .5):>7.2f}ms {_ms(p, .99):>7.2f}ms "
-                     f"{mo:>10} {mp:>10} {sum(stats.differences[kind].values()):>7}")
+        lines.append(f"{kind:<11} {_ms(o, .5):>7.3f}ms {_ms(o, .99):>7.3f}ms {_ms(stats.game[kind], .5):>7.3f}ms "
+                     f"{_ms(stats.structured[kind], .5):>8.3f}ms {_ms(p, .5):>7.3f}ms {_ms(p, .99):>7.3f}ms "
+                     f"{mo:>10} {mp:>10}")
+    lines.append("")
+    for mode in MODES:
+        lines.append(f"{mode}: {MODE_WORDS[mode]}")
+    if caches is not None:
+        lines.append(f"caches emptied for cold (found by benchmarks/caches.py): {caches.describe()}")
+    lines.append("the peer: its game built from the position untimed; timed: set_orders() of every power (its text "
+                 "reading and validation) and process(). The garbage collector runs normally"
+                 + ("; the GC-paused columns time ours cold and the peer again with it paused" if gc_off else ""))
+    goals = []
+    for (kind, mode), goal in GOALS.items():
+        if (kind, mode) in ratios:
+            got = ratios[(kind, mode)]
+            goals.append(f"{kind.lower()} {mode} {got:.1f}x (goal {goal:.0f}x: "
+                         f"{'met' if got >= goal else f'missed by {goal - got:.1f}x'})")
+    if goals:
+        lines.append("goals: " + "; ".join(goals))
+    if stats.mode_mismatch:
+        lines.append(f"PHASES WHOSE RESULT DEPENDS ON THE MODE (a bug here): {dict(stats.mode_mismatch)}")
     lines.append("")
     lines.append("differences by class:")
     total = Counter()
@@ -1246,6 +1434,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="phases of each type measured for peak memory (separately from timing; 0: skip)")
     ap.add_argument("--breakdown", action="store_true",
                     help="also split each engine's time per phase into its parts (on the memory sample)")
+    ap.add_argument("--profile", action="store_true",
+                    help="also profile this engine's cold movement phases (cProfile, on the memory sample)")
+    ap.add_argument("--gc-off", action="store_true",
+                    help="also time ours cold and the peer with the garbage collector paused (extra columns)")
     ap.add_argument("--cases", nargs="+", metavar="PATH",
                     help="instead: run these case files through both engines and show where the peer differs")
     args = ap.parse_args(argv)
@@ -1260,6 +1452,7 @@ def main(argv: list[str] | None = None) -> int:
         print("the diplomacy package is not installed: pip install '.[bench]'", file=sys.stderr)
         return 2
     board = load_variant("standard")
+    caches = find_caches(probe(board))
     rng = random.Random(args.seed)
     stats = Stats()
     started = time.perf_counter()
@@ -1268,19 +1461,39 @@ def main(argv: list[str] | None = None) -> int:
             break
         if args.phases is not None and len(stats.ours["Movement"]) >= args.phases:
             break
-        play(board, stats, rng, args.years, args.phases, odd=args.odd, memory_sample=args.memory_sample)
-    memory = {k: peak_memory(board, v) for k, v in stats.samples.items() if v}
+        play(board, stats, rng, args.years, args.phases, odd=args.odd, memory_sample=args.memory_sample,
+             caches=caches, gc_off=args.gc_off)
+    memory = {k: peak_memory(board, v, caches) for k, v in stats.samples.items() if v}
     elapsed = time.perf_counter() - started
-    for line in report(board, stats, args.out, memory):
+    for line in report(board, stats, args.out, memory, caches):
         print(line)
     if args.breakdown:
         for kind, inputs in stats.samples.items():
             orders = sum(len(inp.orders) for inp in inputs) / max(1, len(inputs))
-            print(f"time per {kind.lower()} phase, by part ({len(inputs)} phases, {orders:.0f} orders each):")
-            for line in breakdown(board, inputs):
+            print(f"time per {kind.lower()} phase, by part ({len(inputs)} phases, {orders:.0f} orders each; "
+                  "GC paused):")
+            for line in breakdown(board, inputs, caches):
                 print(line)
-    print(f"(wall time {elapsed:.0f} s, seed {args.seed})")
+    if args.profile and stats.samples.get("Movement"):
+        print(f"profile of {len(stats.samples['Movement'])} cold movement phases:")
+        for line in profile_table(board, stats.samples["Movement"], caches):
+            print(line)
+    print(f"(wall time {elapsed:.0f} s, seed {args.seed}, {_commit()})")
     return 0
+
+
+def _commit() -> str:
+    """The commit measured (and whether the tree had changes), for the README."""
+    import subprocess
+
+    try:
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "commit unknown"
+    return f"commit {head or 'unknown'}" + (" with uncommitted changes" if dirty else "")
 
 
 if __name__ == "__main__":

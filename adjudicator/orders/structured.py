@@ -226,6 +226,26 @@ def orders_from_objects(board: Board, objects: Sequence[Any]) -> Sheet:
     return sheet
 
 
+def order_object(order: Order) -> dict[str, Any]:
+    """The object form of an Order (what `orders_from_objects` reads back as the same order)."""
+
+    def unit(ref: UnitRef) -> str:
+        return f"{ref.type} {ref.location}" if ref.type else ref.location
+
+    obj: dict[str, Any] = {"power": order.power, "kind": order.kind}
+    if order.unit is not None:
+        obj["unit"] = unit(order.unit)
+    if order.target is not None:
+        obj["target"] = unit(order.target)
+    if order.dest is not None:
+        obj["destination"] = order.dest
+        if order.dest_coast:
+            obj["coast"] = order.dest_coast
+    if order.via_convoy:
+        obj["via_convoy"] = True
+    return obj
+
+
 def _shown(obj: Any) -> str:
     """The object as JSON, for the problem's `text` (short)."""
     try:
