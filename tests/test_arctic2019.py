@@ -546,3 +546,38 @@ def test_reading_a_line_costs_time_linear_in_its_length(board, kind):
     t_short = timing.best_of(lambda: RULES.read_sheet(board, None, short), 3)
     t_long = timing.best_of(lambda: RULES.read_sheet(board, None, long), 3)
     assert t_long / max(t_short, 2e-4) < 30, (kind, t_short, t_long)
+
+
+# --- the players' guide (docs/orders/arctic2019.md) -----------------------------------------------------------
+
+GUIDE = (ROOT / "docs" / "orders" / "arctic2019.md").read_text(encoding="utf-8")
+
+
+def test_every_example_of_the_players_guide_reads(board):
+    import re
+
+    blocks = re.findall(r"```text\n(.*?)```", GUIDE, re.S)
+    assert len(blocks) >= 7
+    for block in blocks:
+        sheet = RULES.read_sheet(board, None, block)
+        assert sheet.problems == [] and sheet.orders, (block, sheet.problems)
+
+
+def test_the_guides_table_of_errors_is_what_the_reader_says(board):
+    import re
+
+    rows = re.findall(r"^\| `([^`]+)`(?: then `([^`]+)`)?[^|]* \| (.+?) \|$", GUIDE.split("## When a step")[1], re.M)
+    assert len(rows) == 5
+    for first, then, said in rows:
+        sheet = RULES.read_sheet(board, None, first + ("\n" + then if then else ""))
+        assert sheet.problems and said.split(";")[0].split(" —")[0] in sheet.problems[0].reason, (first, said)
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("Alfred: pay for platform in ESS", Keep), ("pay to keep the platform in ESS", Keep), ("decline ESS", Keep),
+    ("end turn", EndTurn), ("end of the turn", EndTurn), ("Canada: start the conflict on USA", "Declare"),
+    ("USA: move ALA => CHS", Move), ("USA: move ALA → CHS", Move), ("USA: move ALA into CHS", Move),
+])
+def test_the_guides_other_spellings_read(board, text, kind):
+    (step,) = steps(board, text)
+    assert type(step).__name__ == (kind if isinstance(kind, str) else kind.__name__)

@@ -3,8 +3,9 @@ the project's machinery (board as data in `variants/arctic2019.yaml`, orders thr
 step-by-step resolution with reasons, YAML case files in `datc_cases/arctic2019/`).
 
 The data flows one way: `board.py` (variant file -> Board with a networkx graph), `orders.py` (text -> steps,
-`steps.py`), `resolve.py` (steps -> results -> next state, through `movement.py`, `diplomacy.py`, `council.py`
-and `control.py`), `state.py` (game-file data <-> State).
+`steps.py`; the syntax for players is `docs/orders/arctic2019.md`), `resolve.py` (steps -> results -> next
+state, through `movement.py`, `diplomacy.py`, `protection.py`, `council.py` and `control.py`), `state.py`
+(game-file data <-> State).
 """
 
 from __future__ import annotations
