@@ -7,13 +7,22 @@ one of the other games in `adjudicator.games`. Everything else about a variant i
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.games import get_rules
 from adjudicator.resources import data_dir
-from adjudicator.yamlio import load_yaml_file
+from adjudicator.textio import decode_text
+from adjudicator.yamlio import LineDict, LineList, LineStr, load_yaml_file, load_yaml_text
+
+BOARD_CACHE_SIZE = 32  # boards from paths and requests kept, by content hash (least recently used goes first)
+MAX_INLINE_BOARD_BYTES = 512 * 1024  # an inline board (as compact JSON) larger than this is refused
+MAX_INLINE_BOARD_ITEMS = 20000  # and one with more provinces + borders than this
+_boards: OrderedDict[str, Any] = OrderedDict()
 
 
 def variant_names() -> list[str]:
@@ -70,3 +79,161 @@ def _shipped_board(canonical: str) -> Any:
     """One board per shipped variant file, keyed by the file's own name: any spelling of a name shares it,
     and the bound holds however many variants are added (issue 16)."""
     return board_from_file(data_dir("variants") / f"{canonical}.yaml")
+
+
+def is_board_path(ref: str) -> bool:
+    """Whether a variant reference names a board file (`boards/mine.yaml`) rather than a shipped variant."""
+    return ref.lower().endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
+
+
+def content_hash(data: bytes) -> str:
+    """`sha256:<hex>` of a board file's bytes (or an inline board's canonical JSON)."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def _cached(key: str, build: Any) -> Any:
+    board = _boards.get(key)
+    if board is None:
+        board = build()
+        _boards[key] = board
+        while len(_boards) > BOARD_CACHE_SIZE:
+            _boards.popitem(last=False)
+    else:
+        _boards.move_to_end(key)
+    return board
+
+
+def board_from_path(path: str | Path) -> Any:
+    """A board file anywhere (checked like `variant check`; every problem with its line), cached by content hash."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise VariantError(f"cannot read the board file: {exc.strerror or exc}", file=str(path)) from None
+    digest = content_hash(raw)
+    resolved = str(path.resolve())
+
+    def build() -> Any:
+        board = _checked_board(load_yaml_text(decode_text(raw, str(path)), str(path)), str(path))
+        _mark(board, resolved, digest)
+        return board
+
+    return _cached(f"{digest}:{resolved}", build), digest
+
+
+def load_board_ref(ref: str, base: str | Path | None = None) -> Any:
+    """A shipped variant by name, or a board file by path (relative to `base`, the folder of the file naming it).
+
+    With `base` None a path is refused: a request to the API may not name files on the server."""
+    if not is_board_path(ref):
+        return load_variant(ref)
+    if base is None:
+        raise AdjudicatorError(f"{ref!r} is a file path; here a variant is named (one of {', '.join(variant_names())}) "
+                               f"or sent inline as `board`")
+    path = Path(ref) if Path(ref).is_absolute() else Path(base) / ref
+    return board_from_path(path)[0]
+
+
+def _mark(board: Any, file: str | None, digest: str | None) -> None:
+    """Note where a board came from (game files name it by path and record its hash)."""
+    object.__setattr__(board, "board_file", file)  # boards of other games may be frozen dataclasses
+    object.__setattr__(board, "content_hash", digest)
+
+
+def _checked_board(data: Any, source: str) -> Any:
+    """Load a board only if the checker finds nothing: otherwise one error listing every located problem."""
+    check_name(data, source)
+    rules = get_rules(str(data.get("rules", "diplomacy")), source)
+    problems = rules.check_board(data, source)
+    if problems:
+        raise BoardProblems(problems, source)
+    return rules.load_board(data, source)
+
+
+class BoardProblems(VariantError):
+    """A board the checker refuses, with every problem found (`problems`), each located."""
+
+    SHOWN = 50  # problems listed in the message (all are in `problems`)
+
+    def __init__(self, problems: list[AdjudicatorError], source: str | None, pointers: dict[int, str] | None = None,
+                 base: str = "/board"):
+        self.problems = problems
+        self.pointers = pointers
+        self.base = base
+        listed = [f"  {_where(p)}{p['message']}" for p in self.located_problems()[:self.SHOWN]]
+        more = [f"  ... and {len(problems) - self.SHOWN} more"] if len(problems) > self.SHOWN else []
+        super().__init__("\n".join([f"the board has {len(problems)} problem(s) (`adjudicator variant check`):", *listed, *more]),
+                         file=source, pointer=self.located_problems()[0].get("pointer"))
+
+    def located_problems(self) -> list[dict[str, Any]]:
+        """Each problem as {message, line} (a file) or {message, pointer} (an inline board)."""
+        if self.pointers is not None:
+            return [{"message": p.message, "pointer": self.pointers.get(p.line or -1, self.base)} for p in self.problems]
+        return [{"message": p.message, "line": p.line} for p in self.problems]
+
+
+def _where(problem: dict[str, Any]) -> str:
+    if "pointer" in problem:
+        return f"{problem['pointer']}: "
+    return f"line {problem['line']}: " if problem.get("line") else ""
+
+
+def _annotate(value: Any, pointer: str, pointers: dict[int, str]) -> Any:
+    """JSON data as the YAML loader's containers, each numbered as if it were a line, that number mapped to its
+    JSON pointer: the checker's line numbers then locate a problem in the request."""
+    def number(node: Any) -> Any:
+        node.line = len(pointers) + 1
+        pointers[node.line] = pointer
+        return node
+
+    if isinstance(value, dict):
+        return number(LineDict((str(k), _annotate(v, f"{pointer}/{_escape(str(k))}", pointers)) for k, v in value.items()))
+    if isinstance(value, list):
+        return number(LineList(_annotate(v, f"{pointer}/{i}", pointers) for i, v in enumerate(value)))
+    if isinstance(value, str):
+        return number(LineStr(value))
+    return value
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def board_from_inline(data: Any, pointer: str = "/board") -> Any:
+    """A board sent in a request: size-limited, checked by its game's checker (problems located by JSON pointer),
+    cached by the hash of its canonical JSON."""
+    if not isinstance(data, dict):
+        raise VariantError("an inline board is a JSON object (the variant file's structure)", pointer=pointer)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if len(text.encode("utf-8")) > MAX_INLINE_BOARD_BYTES:
+        raise VariantError(f"the inline board is larger than {MAX_INLINE_BOARD_BYTES // 1024} KiB", pointer=pointer)
+    items = sum(len(data.get(k) or ()) for k in ("provinces", "borders") if isinstance(data.get(k), (list, dict)))
+    if items > MAX_INLINE_BOARD_ITEMS:
+        raise VariantError(f"the inline board has {items} provinces and borders; at most {MAX_INLINE_BOARD_ITEMS}",
+                           pointer=pointer)
+    digest = content_hash(text.encode("utf-8"))
+
+    def build() -> Any:
+        pointers: dict[int, str] = {}
+        annotated = _annotate(data, pointer, pointers)
+        rules = get_rules(str(data.get("rules", "diplomacy")))
+        problems = rules.check_board(annotated, "<request>")
+        if problems:
+            raise BoardProblems(problems, None, pointers, pointer)
+        board = rules.load_board(annotated, None)
+        _mark(board, None, digest)
+        return board
+
+    try:
+        return _cached(digest, build)
+    except BoardProblems:
+        raise
+    except AdjudicatorError as exc:
+        raise VariantError(exc.message, pointer=exc.pointer or pointer) from None
+
+
+def board_for_file(ref: str, file: str | None) -> Any:
+    """The board a file (a case file) names: a shipped variant, or a board file relative to that file.
+    Text that came from a request (`<request>`) may name shipped variants only."""
+    real = bool(file) and not str(file).startswith("<")
+    return load_board_ref(ref, Path(str(file)).parent if real else None)

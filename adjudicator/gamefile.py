@@ -1,7 +1,10 @@
 """The game file: a position as YAML (or the same structure as JSON), read with checks and written atomically.
 
 ```yaml
-variant: arctic
+variant: arctic                                 # a shipped variant, or a board file relative to this file:
+                                                #   variant: boards/mine.yaml
+                                                #   board_hash: sha256:...   (a changed board is refused)
+options: {builds: owned}                        # optional: this game's rule options over the variant's
 phase: {season: Fall, year: 2010, type: Movement}
 centres: {Russia: [Arc, Mag, Pev], ...}        # owned centres by power
 units: {Russia: [A Arc, A Pev, F Okh], ...}
@@ -19,8 +22,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from adjudicator.board import Board
-from adjudicator.catalogue import load_variant
+from adjudicator.board import NEUTRAL, Board, options_from_data
+from adjudicator.catalogue import is_board_path, load_board_ref, load_variant
 from adjudicator.errors import AdjudicatorError, StateError
 from adjudicator.games import rules_of
 from adjudicator.names import AmbiguousName, UnknownName
@@ -33,7 +36,9 @@ def _err(message: str, file: str | None, node: Any = None, pointer: str | None =
     return StateError(message, file=file, line=line_of(node), pointer=pointer)
 
 
-def _power(board: Board, name: Any, file: str | None, node: Any, pointer: str) -> str:
+def _power(board: Board, name: Any, file: str | None, node: Any, pointer: str, neutral: bool = False) -> str:
+    if neutral and board.neutral_units and str(name).lower() == NEUTRAL.lower():
+        return NEUTRAL
     try:
         return board.power_names.lookup(str(name), "power")
     except (UnknownName, AmbiguousName) as exc:
@@ -87,7 +92,7 @@ def state_from_data(data: Any, file: str | None = None, board: Board | None = No
     if not isinstance(raw_units, dict):
         raise _err("units must map each power to a list like [A Par, F Bre]", file, raw_units, "/units")
     for power_name, texts in raw_units.items():
-        power = _power(board, power_name, file, raw_units, f"/units/{power_name}")
+        power = _power(board, power_name, file, raw_units, f"/units/{power_name}", neutral=True)
         for i, text in enumerate(texts or []):
             pointer = f"/units/{power_name}/{i}"
             try:
@@ -154,7 +159,12 @@ def state_from_data(data: Any, file: str | None = None, board: Board | None = No
     history = data.get("history") or []
     if not isinstance(history, list):
         raise _err("history must be a list of past phases", file, history, "/history")
-    state = GameState(board.name, phase, units, owners, dislodged, frozenset(contested), plain(history))
+    try:
+        options = options_from_data(data.get("options"), file, board.options, "the game's options")
+    except AdjudicatorError as exc:
+        raise StateError(exc.message, file=file, line=exc.line, pointer="/options") from None
+    state = GameState(board.name, phase, units, owners, dislodged, frozenset(contested), plain(history),
+                      options if options != board.options else None)
     try:
         check_position(board, state, file)
     except StateError as exc:
@@ -164,12 +174,15 @@ def state_from_data(data: Any, file: str | None = None, board: Board | None = No
 
 def state_to_data(board: Board, state: GameState) -> dict[str, Any]:
     """A game state as plain data (the game file's structure)."""
-    data: dict[str, Any] = {
-        "variant": board.name,
+    data: dict[str, Any] = {"variant": board.name}
+    if state.options is not None:
+        data["options"] = options_to_data(state.options, board.options)
+    data.update({
         "phase": {"season": state.phase.season, "year": state.phase.year, "type": state.phase.type},
         "centres": {p: state.centres_of(p) for p in board.powers if state.centres_of(p)},
-        "units": {p: [f"{u.type} {u.location}" for u in state.units_of(p)] for p in board.powers if state.units_of(p)},
-    }
+        "units": {p: [f"{u.type} {u.location}" for u in state.units_of(p)] for p in board.unit_owners()
+                  if state.units_of(p)},
+    })
     if state.dislodged:
         data["dislodged"] = [
             {"power": d.unit.power, "unit": f"{d.unit.type} {d.unit.location}", "attacker_from": d.attacker_origin,
@@ -182,16 +195,43 @@ def state_to_data(board: Board, state: GameState) -> dict[str, Any]:
     return data
 
 
-def game_from_data(data: Any, file: str | None = None) -> tuple[Any, Any]:
-    """(board, state) from a parsed game file of any game: Diplomacy variants here, others by their rules."""
-    if not isinstance(data, dict) or "variant" not in data:
+def options_to_data(options: Any, base: Any) -> dict[str, Any]:
+    """The rule options that differ from the variant's, as the game file writes them."""
+    out: dict[str, Any] = {}
+    for key in ("builds", "civil_disorder"):
+        if getattr(options, key) != getattr(base, key):
+            out[key] = getattr(options, key)
+    if options.victory != base.victory:
+        out["victory"] = {"rule": options.victory.rule, "centres": options.victory.centres, "lead": options.victory.lead}
+    return out
+
+
+def game_from_data(data: Any, file: str | None = None, board: Any = None) -> tuple[Any, Any]:
+    """(board, state) from a parsed game file of any game: Diplomacy variants here, others by their rules.
+
+    The variant is a shipped name, or (in a file) a board file's path relative to the game file, whose content
+    must match the recorded `board_hash`; `board` is a board already loaded (an API request's inline board)."""
+    if not isinstance(data, dict) or ("variant" not in data and board is None):
         raise StateError("a game file must be a mapping that names its variant", file=file, line=line_of(data),
                          pointer="/variant")
-    try:
-        board = load_variant(str(data["variant"]))
-    except AdjudicatorError as exc:
-        raise _err(exc.message, file, data.get("variant"), "/variant") from None
-    body = LineDict((k, v) for k, v in data.items() if k != "variant")
+    if board is None:
+        ref = str(data["variant"])
+        base = Path(file).parent if file and is_board_path(ref) else None
+        try:
+            board = load_board_ref(ref, base)
+        except AdjudicatorError as exc:
+            raise StateError(exc.message, file=exc.file or file, line=exc.line or line_of(data.get("variant")),
+                             pointer="/variant") from None
+        recorded = data.get("board_hash")
+        current = getattr(board, "content_hash", None)
+        if recorded is not None and current is not None and str(recorded) != current:
+            raise _err(f"the board file {ref} has changed since this game file was written (recorded {recorded}, "
+                       f"now {current}); check that the change is meant for this game, then delete the board_hash "
+                       f"line (the next file written records the new one)", file, data, "/board_hash")
+    elif "variant" in data and str(data["variant"]).lower() != str(board.name).lower():
+        raise _err(f"the state is a game of {data['variant']!r}, but the board sent is {board.name!r}", file,
+                   data.get("variant"), "/variant")
+    body = LineDict((k, v) for k, v in data.items() if k not in ("variant", "board_hash"))
     body.line = line_of(data)
     return board, rules_of(board).state_from_data(board, body, file)
 
@@ -201,14 +241,21 @@ def read_game_file(path: str | Path) -> tuple[Any, Any]:
     return game_from_data(load_yaml_file(path), str(path))
 
 
-def game_to_data(board: Any, state: Any) -> dict[str, Any]:
-    """Plain data for any game's state (with `variant` first)."""
-    return {"variant": board.name, **rules_of(board).state_to_data(board, state)}
+def game_to_data(board: Any, state: Any, path: str | Path | None = None) -> dict[str, Any]:
+    """Plain data for any game's state (with `variant` first): a board file is named by its path relative to
+    `path` (where the game file is written; the current folder when printed), with its content hash."""
+    head: dict[str, Any] = {"variant": board.name}
+    board_file = getattr(board, "board_file", None)
+    if board_file:
+        folder = Path(path).resolve().parent if path else Path.cwd()
+        head = {"variant": Path(os.path.relpath(board_file, folder)).as_posix(),
+                "board_hash": getattr(board, "content_hash", None)}
+    return {**head, **rules_of(board).state_to_data(board, state)}
 
 
-def dump_game(board: Any, state: Any) -> str:
-    """The game file text."""
-    return dump_yaml(game_to_data(board, state))
+def dump_game(board: Any, state: Any, path: str | Path | None = None) -> str:
+    """The game file text (to be written at `path`: a board file is named relative to it)."""
+    return dump_yaml(game_to_data(board, state, path))
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> None:

@@ -6,8 +6,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable
 
-from adjudicator.board import ARMY, Board
-from adjudicator.catalogue import load_variant
+from adjudicator.board import ARMY, NEUTRAL, Board
+from adjudicator.catalogue import board_for_file
 from adjudicator.cases.datc import Case, Line, read_cases
 from adjudicator.cases.verdict import CaseOutcome
 from adjudicator.errors import AdjudicatorError
@@ -21,6 +21,8 @@ from adjudicator.state import Dislodged, GameState, Phase, Unit, parse_unit_text
 
 
 def _power(board: Board, line: Line, notes: list[str]) -> str:
+    if board.neutral_units and line.power.strip().lower() == NEUTRAL.lower():
+        return NEUTRAL  # the board's neutral units (never a power)
     try:
         power, note = board.power_names.lookup_lenient(line.power)
     except (UnknownName, AmbiguousName) as exc:
@@ -130,7 +132,7 @@ def run_case(case: Case) -> CaseOutcome:
     """Adjudicate one case and compare it with its expected position."""
     notes: list[str] = []
     try:
-        board = load_variant(case.variant)
+        board = board_for_file(case.variant, case.file)
         if TEXT_CASES not in rules_of(board).capabilities:
             return CaseOutcome(case, False, [f"{board.title} cases are written as YAML case files"], notes)
         state = build_state(board, case, notes)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.cases.verdict import CaseOutcome
-from adjudicator.catalogue import load_variant
+from adjudicator.catalogue import board_for_file
 from adjudicator.errors import AdjudicatorError, CaseFileError
 from adjudicator.games import rules_of
 from adjudicator.yamlio import line_of, load_yaml_file, plain
@@ -97,7 +97,7 @@ def _sheet_differences(case: GameCase, sheet: Any) -> list[str]:
 def run_game_case(case: GameCase) -> CaseOutcome:
     """Run a YAML case through its game's rules and compare the outcome."""
     try:
-        board = load_variant(case.variant)
+        board = board_for_file(case.variant, case.file)
         rules = rules_of(board)
         state = rules.initial_state(board) if case.prestate is None else \
             rules.state_from_data(board, case.prestate, case.file)
