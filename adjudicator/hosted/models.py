@@ -75,7 +75,7 @@ class PhaseRecord(Base):
     report_text: Mapped[str] = mapped_column(Text)
     state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
     state_after: Mapped[dict[str, Any]] = mapped_column(JSON)
-    history: Mapped[Any] = mapped_column(JSON)  # the game file's history entry of this phase
+    history: Mapped[Any] = mapped_column(JSON, nullable=True)  # the game file's history entry of this phase
     adjudicated_at: Mapped[float] = mapped_column(Float)
 
 

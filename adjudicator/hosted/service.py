@@ -305,6 +305,7 @@ class Service:
 
     def set_ready(self, caller: Caller, ready: bool) -> dict[str, Any]:
         """Mark the caller ready (or not); when every power that must act is ready, the phase is judged."""
+        self.require_seat(caller)
         with self.store.transaction() as session:
             game = self._game(session, caller.game_id, lock=True)
             self._check_active(game)

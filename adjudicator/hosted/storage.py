@@ -56,6 +56,7 @@ class Store:
                 dbapi_conn.isolation_level = None  # SQLAlchemy issues BEGIN itself (below)
                 cursor = dbapi_conn.cursor()
                 cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=NORMAL")  # WAL stays consistent; fsync at checkpoints only
                 cursor.execute("PRAGMA foreign_keys=ON")
                 cursor.execute("PRAGMA busy_timeout=30000")
                 cursor.close()
