@@ -63,6 +63,16 @@ class GameRules:
         """A starting position."""
         raise NotImplementedError
 
+    def new_game(self, board: Any, seed: int | None = None, setup_text: str | None = None,
+                 file: str | None = None) -> Any:
+        """A new game (`adjudicator new`): a game with random set-up shuffles by `seed`, or lays out the table a
+        set-up sheet describes; a game without either refuses them with a clear error."""
+        if seed is not None or setup_text is not None:
+            what = "--seed" if seed is not None else "--setup"
+            raise NotAvailable(f"{board.title} starts from its board's opening position; {what} does not apply "
+                               f"(it is for games set up by shuffling, such as arctic-race)")
+        return self.initial_state(board)
+
     def state_from_data(self, board: Any, data: dict, file: str | None) -> Any:
         """A state from game-file data (without `variant`); a StateError names the line or JSON pointer."""
         raise NotImplementedError

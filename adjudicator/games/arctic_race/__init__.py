@@ -33,6 +33,34 @@ class ArcticRaceRules(GameRules):
         """A game waiting for its set-up orders (`players`, `start`, `tiles`)."""
         return _state.initial_state(board)
 
+    def new_game(self, board: _board.RaceBoard, seed: int | None = None, setup_text: str | None = None,
+                 file: str | None = None) -> _state.RaceState:
+        """A game to set up; `seed` shuffles the tiles (A18), a set-up sheet (`players`, `start`, `river` as laid
+        out or `tiles`) sets it up at once (A17). A set-up that cannot be read or is refused is an error."""
+        from adjudicator.errors import AdjudicatorError
+
+        state = _state.initial_state(board)
+        if seed is not None:
+            state.seed, state.tile_order = seed, _state.shuffled_tiles(board, seed)
+        if setup_text is None:
+            return state
+        sheet = self.read_sheet(board, state, setup_text, file)
+        if sheet.problems:
+            first = sheet.problems[0]
+            raise AdjudicatorError(f"the set-up sheet: {first.reason}", file=file, line=first.line,
+                                   column=first.column, suggestions=first.suggestions)
+        turns = [s for s in sheet.orders if not isinstance(s, _orders.SetupPart)]
+        if turns or not sheet.orders:
+            at = turns[0].line if turns else None
+            raise AdjudicatorError("a set-up sheet holds only `players ...`, `start ...` and `river ...` or "
+                                   "`tiles ...`; turns go to `adjudicator adjudicate`", file=file, line=at)
+        result = self.adjudicate(board, state, sheet)
+        refused = next((r for r in result.report if r.status != "succeeds"), None)
+        if refused is not None:
+            raise AdjudicatorError(f"the set-up is refused: {refused.reason}", file=file, line=refused.line)
+        result.next_state.history = [self.history_entry(state, sheet, result)]
+        return result.next_state
+
     def state_from_data(self, board: _board.RaceBoard, data: dict, file: str | None) -> _state.RaceState:
         """A position from game-file data (StateError with line and pointer)."""
         return _state.state_from_data(board, data, file)
@@ -42,20 +70,13 @@ class ArcticRaceRules(GameRules):
         return _state.state_to_data(board, state)
 
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
-        """The sheet's steps; for now the first unreadable line refuses the sheet (reported as its problem)."""
-        from adjudicator.errors import OrderError
-        from adjudicator.sheets import SheetProblem
-
-        try:
-            return Sheet(orders=self.parse_orders(board, text, file), text=text)
-        except OrderError as exc:
-            line = exc.line or 0
-            raw = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else text
-            problem = SheetProblem(line, exc.column, raw, exc.message, exc.suggestions)
-            return Sheet(problems=[problem], text=text, refusal=exc.message, refusal_at=problem)
+        """The sheet's steps; every unreadable piece is a located problem and the others are read."""
+        steps, problems = _orders.read_steps(board, text, file)
+        return Sheet(orders=steps, problems=problems, text=text)
 
     def parse_orders(self, board: _board.RaceBoard, text: str, file: str | None) -> list[_orders.Step]:
-        """Turns and set-up steps from text (OrderError with line, column and suggestions)."""
+        """Turns and set-up steps from text, the first unreadable piece raised (OrderError with line, column and
+        suggestions): a strict reading for tests and tools."""
         return _orders.parse_steps(board, text, file)
 
     def adjudicate(self, board: _board.RaceBoard, state: _state.RaceState, sheet: Sheet) -> GameResult:

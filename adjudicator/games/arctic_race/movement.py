@@ -38,6 +38,7 @@ class Inputs:
     def __init__(self, turn: Turn):
         self.rolls: deque[Roll] = deque(turn.rolls)
         self.tokens: deque[str] = deque(turn.tokens)
+        self.draws: deque[str] = deque(turn.draws)
 
     def roll(self, player: str) -> Roll:
         """The next die result, or a refusal saying that one is needed."""
@@ -53,9 +54,20 @@ class Inputs:
                                        f"', token to Blue'")
         return self.tokens.popleft()
 
+    def draw(self, slot: str) -> str:
+        """The tile drawn from a face-down pile, or a refusal saying that it is needed (A17)."""
+        if not self.draws:
+            raise Refused("bad-input", f"a tile is drawn from the face-down pile into {slot} here: say which, e.g. "
+                                       f"', draw T15'")
+        return self.draws.popleft()
+
+    def drawn(self) -> str | None:
+        """The next stated draw, if any, taken off the list (checked against a known pile)."""
+        return self.draws.popleft() if self.draws else None
+
     def unused(self) -> list[str]:
         """Inputs the turn never needed."""
-        return [str(r) for r in self.rolls] + [f"token to {t}" for t in self.tokens]
+        return [str(r) for r in self.rolls] + [f"token to {t}" for t in self.tokens] + [f"draw {t}" for t in self.draws]
 
 
 class Resolution:
@@ -176,7 +188,17 @@ class Resolution:
             self.events.append("carried with their tiles: " + ", ".join(carried))
         if state.pile:
             new = state.pile.pop(0)
+            stated = self.inputs.drawn()
+            if stated is not None and stated != new:
+                raise Refused("bad-input", f"the top of the pile is {new}, not {stated}")
             self.events.append(f"{new} enters {board.slot_names[0]}")
+        elif state.pile_unknown:  # a real set-up: the sheet says what was drawn (A17)
+            new = self.inputs.draw(board.slot_names[0])
+            if new in state.seen_tiles() or new in state.river:
+                raise Refused("bad-input", f"{new} cannot be in the face-down pile: it is "
+                                           f"{'in the river' if new in state.river else 'out of the game'}")
+            state.pile_unknown -= 1
+            self.events.append(f"{new} is drawn and enters {board.slot_names[0]} ({state.pile_unknown} left face down)")
         else:  # the pile is empty: open water, and this round is the last (R22, R25)
             new = WATER
             self.events.append(f"the pile is empty: {board.slot_names[0]} is open water; the game ends after "

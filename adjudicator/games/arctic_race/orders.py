@@ -17,6 +17,7 @@ from lark import Token, Transformer
 from adjudicator.errors import OrderError
 from adjudicator.grammar_tools import GrammarParser, alternation
 from adjudicator.names import AmbiguousName, NameIndex, UnknownName
+from adjudicator.sheets import SheetProblem
 
 from .board import FIN, RaceBoard
 
@@ -36,6 +37,7 @@ _TERMINAL_WORDS = {
     "NUMBER": "a number", "PLAY": "'plays'", "CARD": "'card'", "RACER": "'racer'", "BACK": "'back'",
     "TO": "'to'", "FINISH": "'finish'", "ROLL": "'roll'", "BLACK": "'black'", "TOKEN": "'token'",
     "SETUP": "'setup'", "PLAYERS": "'players'", "START": "'start'", "TILES": "'tiles'", "COLON": "':'",
+    "RIVER": "'river'", "DRAW": "'draw'",
     "COMMA": "','", "$END": "the end of the step",
 }
 
@@ -63,6 +65,7 @@ class Turn:
     destination: int | str | None = None  # `to N` / `to finish`: where the mover is stated to stop
     rolls: tuple[Roll, ...] = ()
     tokens: tuple[str, ...] = ()  # new holders of the start token, in order (R16)
+    draws: tuple[str, ...] = ()  # tiles drawn from a face-down pile by pushes, in order (A17)
     text: str = ""  # as written, after the player prefix
     line: int | None = None
     body_column: int = 0  # where the text after the player's name begins (1-based)
@@ -76,15 +79,16 @@ class Turn:
             words.append("back")
         if self.destination is not None:
             words.append(f"to {'finish' if self.destination == FIN else self.destination}")
-        inputs = [str(r) for r in self.rolls] + [f"token to {t}" for t in self.tokens]
+        inputs = [str(r) for r in self.rolls] + [f"token to {t}" for t in self.tokens] + [f"draw {t}" for t in self.draws]
         return " ".join(words) + "".join(f", {i}" for i in inputs)
 
 
 @dataclass(frozen=True)
 class SetupPart:
-    """A part of the set-up: the players (clockwise), the first start-token holder, or the tile order."""
+    """A part of the set-up: the players (clockwise), the first start-token holder, the tile order, or the
+    river as laid out on the table."""
 
-    kind: str  # players, start, tiles
+    kind: str  # players, start, tiles, river
     values: tuple[str, ...]
     text: str = ""
     line: int | None = None
@@ -147,6 +151,9 @@ class _ToSteps(Transformer):
     def token(self, children):
         return ("token", self._player(children[-1]))
 
+    def draw(self, children):
+        return ("draw", self._lookup(self.board.tile_names, children[-1], "tile"))
+
     def turn(self, children):
         player = self._player(children[0])
         parts = [c for c in children[1:] if isinstance(c, tuple)]
@@ -154,7 +161,8 @@ class _ToSteps(Transformer):
         action = next(v for k, v in parts if k == "action")
         return Turn(player, card, action["action"], action.get("racer"), action.get("backward", False),
                     action.get("destination"), tuple(v for k, v in parts if k == "roll"),
-                    tuple(v for k, v in parts if k == "token"), body_column=children[0].end_column)
+                    tuple(v for k, v in parts if k == "token"), tuple(v for k, v in parts if k == "draw"),
+                    body_column=children[0].end_column)
 
     def setup_players(self, children):
         return SetupPart("players", tuple(self._player(t) for t in children if t.type == "PLAYER"))
@@ -165,6 +173,10 @@ class _ToSteps(Transformer):
     def setup_tiles(self, children):
         tiles = tuple(self._lookup(self.board.tile_names, t, "tile") for t in children if t.type == "TILE")
         return SetupPart("tiles", tiles)
+
+    def setup_river(self, children):
+        tiles = tuple(self._lookup(self.board.tile_names, t, "tile") for t in children if t.type == "TILE")
+        return SetupPart("river", tiles)
 
 
 @functools.lru_cache(maxsize=None)
@@ -194,13 +206,29 @@ def split_steps(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
-def parse_steps(board: RaceBoard, text: str, file: str | None = None) -> list[Step]:
-    """Every step of an order sheet; an OrderError names line and column and suggests names."""
+def read_steps(board: RaceBoard, text: str, file: str | None = None) -> tuple[list[Step], list[SheetProblem]]:
+    """Every readable step of an order sheet, and a located problem (line, column, reason, suggestions) for
+    each piece that is not one: a bad piece never stops the others being read (the sheet contract)."""
     parser = parser_for(board)
+    lines = text.splitlines()
     steps: list[Step] = []
+    problems: list[SheetProblem] = []
     for piece, line, offset in split_steps(text):
-        step: Any = parser.parse(piece, line=line, file=file, column_offset=offset)
+        try:
+            step: Any = parser.parse(piece, line=line, file=file, column_offset=offset)
+        except OrderError as exc:
+            problems.append(SheetProblem(line, exc.column, lines[line - 1], exc.message, exc.suggestions))
+            continue
         if isinstance(step, Turn):  # the report shows the turn without its player prefix, as Diplomacy's does
             piece = piece[step.body_column - 1:].lstrip(" \t:")
         steps.append(replace(step, text=piece, line=line))
+    return steps, problems
+
+
+def parse_steps(board: RaceBoard, text: str, file: str | None = None) -> list[Step]:
+    """Every step of an order sheet; the first unreadable piece raises its OrderError (a strict reading)."""
+    steps, problems = read_steps(board, text, file)
+    if problems:
+        first = problems[0]
+        raise OrderError(first.reason, file=file, line=first.line, column=first.column, suggestions=first.suggestions)
     return steps

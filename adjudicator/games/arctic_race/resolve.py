@@ -12,26 +12,39 @@ from .board import RaceBoard
 from .movement import Inputs, Refused, Resolution, where
 from .orders import SetupPart, Step, Turn
 from .scoring import standings
-from .state import OVER, RACING, SETUP, RaceState, racer_name, setup_state, turn_order_from
+from .state import OVER, RACING, SETUP, RaceState, racer_name, setup_state, table_state, turn_order_from
 
 
 # ---------------------------------------------------------------- set-up (R9, R10)
 
 
 def set_up(board: RaceBoard, state: RaceState, parts: list[SetupPart]) -> tuple[RaceState, list[str]]:
-    """The position after set-up: players clockwise, the start token's first holder, the shuffled tiles."""
+    """The position after set-up: players clockwise, the start token's first holder, and the tiles: the whole
+    shuffled order (`tiles`), the river as laid out on the table with the pile face down (`river`, A17), or
+    the order `new --seed` shuffled (A18)."""
     if state.phase != SETUP:
         raise Refused("already-set-up", "the game is already set up")
     kinds: dict[str, list[str]] = {}
     for part in parts:
-        if part.kind in kinds and part.kind != "tiles":  # a long tile order may be split over several lines
+        if part.kind in kinds and part.kind not in ("tiles", "river"):  # a long list may be split over lines
             raise Refused("bad-input", f"the set-up gives `{part.kind}` twice")
         kinds.setdefault(part.kind, []).extend(part.values)
-    missing = [k for k in ("players", "start", "tiles") if k not in kinds]
+    if "tiles" in kinds and "river" in kinds:
+        raise Refused("bad-input", "give either the whole tile order (`tiles ...`) or the river as laid out "
+                                   "(`river ...`), not both")
+    if state.tile_order and ("tiles" in kinds or "river" in kinds):
+        raise Refused("bad-input", f"this game's tiles were shuffled by `new --seed {state.seed}`: the set-up gives "
+                                   f"only `players ...` and `start ...`")
+    if state.tile_order:
+        kinds["tiles"] = list(state.tile_order)
+    missing = [k for k in ("players", "start") if k not in kinds] + \
+        ([] if "tiles" in kinds or "river" in kinds else ["tiles"])
     if missing:
         raise Refused("bad-input", f"the set-up needs `players ...` (clockwise), `start <colour>` and `tiles ...` "
-                                   f"(all {len(board.tiles)}, shuffled, top first); missing: {', '.join(missing)}")
-    players, (start, *more), order = kinds["players"], kinds["start"], kinds["tiles"]
+                                   f"(all {len(board.tiles)}, shuffled, top first) or `river ...` (the "
+                                   f"{len(board.slots)} tiles laid out, {board.slot_names[0]} first); missing: "
+                                   f"{', '.join(missing)}")
+    players, (start, *more) = kinds["players"], kinds["start"]
     if len(set(players)) != len(players):
         raise Refused("bad-input", f"a player is listed twice: {', '.join(players)}")
     if not board.min_players <= len(players) <= board.max_players:
@@ -39,6 +52,20 @@ def set_up(board: RaceBoard, state: RaceState, parts: list[SetupPart]) -> tuple[
                                    f"{board.max_players}")
     if more or start not in players:
         raise Refused("bad-input", f"the start token goes to one of the players ({', '.join(players)})")
+    head = f"{len(players)} players: {', '.join(players)} (clockwise); {start} holds the start token"
+    removed = board.tiles_removed[len(players)]
+    if "river" in kinds:
+        river = kinds["river"]
+        twice = sorted({t for t in river if river.count(t) > 1})
+        if len(river) != len(board.slots) or twice:
+            raise Refused("bad-input", f"the river holds {len(board.slots)} different tiles "
+                                       f"({', '.join(board.slot_names)}), not {len(river)}"
+                                       + (f" (twice: {', '.join(twice)})" if twice else ""))
+        new = table_state(board, players, start, river)
+        new.history = list(state.history)
+        return new, [head, f"{removed} tiles removed unseen",
+                     f"river {' '.join(new.river)}; {new.pile_unknown} tiles face down in the pile"]
+    order = kinds["tiles"]
     twice = sorted({t for t in order if order.count(t) > 1})
     absent = [t for t in board.tiles if t not in order]
     if twice or absent:
@@ -48,10 +75,9 @@ def set_up(board: RaceBoard, state: RaceState, parts: list[SetupPart]) -> tuple[
                                    f"first ({problem})")
     new = setup_state(board, players, start, order)
     new.history = list(state.history)
-    removed = board.tiles_removed[len(players)]
-    return new, [f"{len(players)} players: {', '.join(players)} (clockwise); {start} holds the start token",
-                 f"{removed} tiles removed unseen" + (f" ({', '.join(new.removed)})" if removed else ""),
-                 f"river {' '.join(new.river)}; {len(new.pile)} tiles in the pile"]
+    seeded = f" (shuffled by seed {state.seed})" if state.tile_order else ""
+    return new, [head, f"{removed} tiles removed unseen" + (f" ({', '.join(new.removed)})" if removed else ""),
+                 f"river {' '.join(new.river)}; {len(new.pile)} tiles in the pile{seeded}"]
 
 
 # ---------------------------------------------------------------- a turn (R11-R16)
@@ -219,7 +245,8 @@ def adjudicate(board: RaceBoard, state: RaceState, steps: list[Step]) -> GameRes
 
 def _summary(board: RaceBoard, state: RaceState) -> dict:
     if state.phase == SETUP:
-        return {"next": "set-up: players ..., start ..., tiles ..."}
+        return {"next": "set-up: players ..., start ..., tiles ... (or river ...)" if not state.tile_order else
+                "set-up: players ..., start ... (the tiles are shuffled)"}
     score = standings(board, state)
     summary: dict = {"points": score["points"], "ranking": score["ranking"]}
     if state.phase == RACING:

@@ -12,13 +12,15 @@ played: {Red: [], ...}         # most recent last
 racers: {Red 1: 0, Red 5: 17, ...}   # every racer not finished; 0 is the start area (R3)
 finished: {5: [Blue, Red]}     # per race, the players in arrival order (R19)
 river: [T22, T30, T07, T29, T18]     # S1..S5; `water` for an empty slot (R22)
-pile: [T16, T01]               # top first
+pile: [T16, T01]               # top first; or a number: that many tiles face down, faces unknown (A17)
 out: [T25]                     # pushed off during the game
-removed: [...]                 # set aside unseen at set-up
+removed: [...]                 # set aside unseen at set-up (not written when the pile is face down)
 standings: {points: {...}, ranking: [...]}   # written for readers; recomputed on reading
 game_over: false               # or {reason: three-home | tiles | both, points, ranking}
 history: []
 ```
+A game still to be set up is `phase: setup`, with `seed` and `tiles` (the shuffled order) after
+`adjudicator new --seed N` (A18).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from .scoring import standings
 
 SETUP, RACING, OVER = "setup", "racing", "over"
 KEYS = ("phase", "players", "start_token", "round", "turn_order", "to_play", "hands", "played", "racers",
-        "finished", "river", "pile", "out", "removed", "standings", "game_over", "history")
+        "finished", "river", "pile", "out", "removed", "standings", "game_over", "history", "seed", "tiles")
 
 Racer = tuple[str, int]  # (player, racer number)
 
@@ -61,6 +63,10 @@ class RaceState:
     removed: list[str] = field(default_factory=list)
     end_reason: str | None = None
     history: list = field(default_factory=list)
+    face_down: bool = False  # a real set-up: the pile's faces and the tiles removed are unknown (A17)
+    pile_unknown: int = 0  # with face_down: the tiles left in the pile; `pile` and `removed` stay empty
+    seed: int | None = None  # set-up only: the seed of `new --seed` (A18)
+    tile_order: list[str] = field(default_factory=list)  # set-up only: the seeded shuffle, top first (A18)
 
     def copy(self) -> "RaceState":
         """A deep copy, so resolution never touches the input state."""
@@ -83,6 +89,14 @@ class RaceState:
         """How many of the player's racers have finished."""
         return sum(player in order for order in self.finished.values())
 
+    def pile_size(self) -> int:
+        """How many tiles are left in the pile, known or face down."""
+        return len(self.pile) + self.pile_unknown
+
+    def seen_tiles(self) -> set[str]:
+        """Every tile whose place the state knows (river, known pile, out, removed)."""
+        return {t for t in self.river if t != WATER} | set(self.pile) | set(self.out) | set(self.removed)
+
     def alternative_end(self) -> bool:
         """Whether a push found the pile empty (open water in the river): this round is the last (R22, R25)."""
         return WATER in self.river
@@ -104,17 +118,35 @@ def initial_state(board: RaceBoard) -> RaceState:
     return RaceState()
 
 
+def shuffled_tiles(board: RaceBoard, seed: int) -> list[str]:
+    """All the tiles in a shuffled order, top first, the same for the same seed (A18)."""
+    import random
+
+    order = list(board.tiles)
+    random.Random(seed).shuffle(order)
+    return order
+
+
 def setup_state(board: RaceBoard, players: list[str], start: str, order: list[str]) -> RaceState:
     """The position after set-up from a shuffled tile order, top first (R9, R10; board section 5.4)."""
     removed = board.tiles_removed[len(players)]
     slots = len(board.slots)
+    state = table_state(board, players, start, list(order[removed:removed + slots]))
+    state.pile, state.face_down, state.pile_unknown = list(order[removed + slots:]), False, 0
+    state.removed = list(order[:removed])
+    return state
+
+
+def table_state(board: RaceBoard, players: list[str], start: str, river: list[str]) -> RaceState:
+    """The position after a real set-up: the river as laid out on the table, the rest face down (the tiles
+    removed unseen, then the pile, whose faces are unknown until drawn) (A17)."""
+    unseen = len(board.tiles) - len(river) - board.tiles_removed[len(players)]
     return RaceState(
         phase=RACING, players=list(players), start_token=start, round=1,
         turn_order=turn_order_from(players, start), to_play=start,
         hands={p: board.card_order() for p in players}, played={p: [] for p in players},
         racers={(p, n): 0 for p in players for n in board.racers}, finished={},
-        river=list(order[removed:removed + slots]), pile=list(order[removed + slots:]), out=[],
-        removed=list(order[:removed]),
+        river=list(river), pile=[], face_down=True, pile_unknown=unseen, out=[], removed=[],
     )
 
 
@@ -212,12 +244,20 @@ def state_from_data(board: RaceBoard, data: Any, file: str | None = None) -> Rac
     if phase not in (SETUP, RACING, OVER):
         raise r.fail(f"unknown phase {phase!r}; use {SETUP}, {RACING} or {OVER}", data.get("phase"), "/phase")
     if phase == SETUP:
-        extra = [k for k in data if k not in ("phase", "history", "variant", "game_over", "standings")
+        extra = [k for k in data if k not in ("phase", "history", "variant", "game_over", "standings", "seed", "tiles")
                  and not (k == "players" and not data[k])]
         if extra:
             raise r.fail(f"a game still to be set up has no {', '.join(extra)}; set it up with the orders "
-                         f"`players ...`, `start ...` and `tiles ...`", data, f"/{extra[0]}")
-        return RaceState(history=plain(history))
+                         f"`players ...`, `start ...` and `tiles ...` (or `river ...`)", data, f"/{extra[0]}")
+        state = RaceState(history=plain(history))
+        if "tiles" in data:
+            state.tile_order = r.tiles("tiles")
+            if sorted(state.tile_order) != sorted(board.tiles):
+                raise r.fail(f"`tiles` (the shuffled order) must list all {len(board.tiles)} tiles once each",
+                             data.get("tiles"), "/tiles")
+        if data.get("seed") is not None:
+            state.seed = r.number(data["seed"], "the seed", data, "/seed")
+        return state
 
     players = r.players("players", [])
     if not board.min_players <= len(players) <= board.max_players:
@@ -315,7 +355,11 @@ def _read_tiles(r: _Reader, state: RaceState) -> None:
     if len(state.river) != len(board.slots):
         raise r.fail(f"the river has {len(board.slots)} slots ({', '.join(board.slot_names)}), not "
                      f"{len(state.river)}", r.data.get("river"), "/river")
-    state.pile, state.out = r.tiles("pile"), r.tiles("out")
+    state.out = r.tiles("out")
+    if isinstance(r.data.get("pile"), int) and not isinstance(r.data.get("pile"), bool):
+        _read_face_down_pile(r, state)
+        return _check_racers(r, state)
+    state.pile = r.tiles("pile")
     # Water enters at the first slot and moves along like a tile, so it is always a prefix (R22).
     water = state.river.count(WATER)
     if state.river[:water] != [WATER] * water:
@@ -336,7 +380,39 @@ def _read_tiles(r: _Reader, state: RaceState) -> None:
     if missing:
         raise r.fail(f"tiles nowhere (river, pile, out or removed): {', '.join(missing)}", r.data.get("removed"),
                      "/removed")
-    # At most one racer per space; none stops on a move-on icon or on water (R17, R23).
+    _check_racers(r, state)
+
+
+def _read_face_down_pile(r: _Reader, state: RaceState) -> None:
+    """`pile: N`: N tiles face down (A17). The tiles the state does not place are those N and the ones removed
+    unseen at set-up, so the counts must agree; water comes only once the pile is empty."""
+    board = r.board
+    state.face_down = True
+    state.pile_unknown = r.number(r.data["pile"], "the pile", r.data, "/pile")
+    if state.pile_unknown < 0:
+        raise r.fail("the pile holds 0 tiles or more", r.data.get("pile"), "/pile")
+    if "removed" in r.data:
+        raise r.fail("with a face-down pile (`pile: N`) the tiles removed at set-up are unknown too: leave out "
+                     "`removed`", r.data.get("removed"), "/removed")
+    listed = [t for t in state.river if t != WATER] + state.out
+    twice = sorted({t for t in listed if listed.count(t) > 1})
+    if twice:
+        raise r.fail(f"tiles in two places at once: {', '.join(twice)}", r.data.get("river"), "/river")
+    unseen = len(board.tiles) - len(listed)
+    removed = board.tiles_removed[len(state.players)]
+    if unseen != state.pile_unknown + removed:
+        raise r.fail(f"the river and `out` place {len(listed)} tiles, {removed} were removed unseen for "
+                     f"{len(state.players)} players, so the face-down pile holds {unseen - removed}, not "
+                     f"{state.pile_unknown}", r.data.get("pile"), "/pile")
+    water = state.river.count(WATER)
+    if state.river[:water] != [WATER] * water or (water and state.pile_unknown):
+        raise r.fail("open water enters at the first slot once the pile is empty, and can only lead the river "
+                     "(R22)", r.data.get("river"), "/river")
+
+
+def _check_racers(r: _Reader, state: RaceState) -> None:
+    """At most one racer per space; none stops on a move-on icon or on water (R17, R23)."""
+    board = r.board
     track = board.track(state.river)
     seen: dict[int, Racer] = {}
     for racer, space in state.racers.items():
@@ -361,7 +437,10 @@ def _read_tiles(r: _Reader, state: RaceState) -> None:
 def state_to_data(board: RaceBoard, state: RaceState) -> dict[str, Any]:
     """The state as plain data, in a fixed order (the game file's body; what case files compare)."""
     if state.phase == SETUP:
-        return {"phase": SETUP, "history": list(state.history)}
+        seeded = {"seed": state.seed} if state.seed is not None else {}
+        if state.tile_order:
+            seeded["tiles"] = list(state.tile_order)
+        return {"phase": SETUP, **seeded, "history": list(state.history)}
     score = standings(board, state)
     data: dict[str, Any] = {
         "phase": state.phase,
@@ -379,9 +458,9 @@ def state_to_data(board: RaceBoard, state: RaceState) -> dict[str, Any]:
                    if (p, n) in state.racers},
         "finished": {race: list(order) for race, order in sorted(state.finished.items()) if order},
         "river": list(state.river),
-        "pile": list(state.pile),
+        "pile": state.pile_unknown if state.face_down else list(state.pile),
         "out": list(state.out),
-        "removed": list(state.removed),
+        **({} if state.face_down else {"removed": list(state.removed)}),
         "standings": score,
         # a fresh copy: shared objects would be written as YAML anchors
         "game_over": {"reason": state.end_reason, **standings(board, state)} if state.phase == OVER else False,

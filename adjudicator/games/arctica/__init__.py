@@ -17,7 +17,7 @@ from adjudicator.games import GameResult, GameRules
 from adjudicator.sheets import Sheet
 from adjudicator.games.arctica import board as _board
 from adjudicator.games.arctica import state as _state
-from adjudicator.games.arctica.orders import parse_sheet
+from adjudicator.games.arctica.orders import parse_sheet, read_sheet
 from adjudicator.games.arctica.resolve import adjudicate as _adjudicate
 
 
@@ -43,20 +43,13 @@ class ArcticaRules(GameRules):
         return _state.state_to_data(board, state)
 
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
-        """The sheet's steps; for now the first unreadable line refuses the sheet (reported as its problem)."""
-        from adjudicator.errors import OrderError
-        from adjudicator.sheets import SheetProblem
-
-        try:
-            return Sheet(orders=self.parse_orders(board, text, file), text=text)
-        except OrderError as exc:
-            line = exc.line or 0
-            raw = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else text
-            problem = SheetProblem(line, exc.column, raw, exc.message, exc.suggestions)
-            return Sheet(problems=[problem], text=text, refusal=exc.message, refusal_at=problem)
+        """The sheet's orders and steps; every unreadable piece is a located problem and the rest is read."""
+        orders, problems = read_sheet(board, text, file)
+        return Sheet(orders=orders, problems=problems, text=text)
 
     def parse_orders(self, board: _board.Board, text: str, file: str | None) -> list[Any]:
-        """Orders and steps from a sheet (OrderError with line, column and suggestions)."""
+        """Orders and steps from a sheet, the first unreadable piece raised (OrderError with line, column and
+        suggestions): a strict reading for tests and tools."""
         return parse_sheet(board, text, file)
 
     def adjudicate(self, board: _board.Board, state: _state.State, sheet: Sheet) -> GameResult:

@@ -19,6 +19,16 @@ def place_name(state: State, section: str) -> str:
     return f"{section} (melted)" if tile is None else f"{section} (ice floe {tile})"
 
 
+def section_of_tile(state: State, tile: int | None, what: str) -> str:
+    """The section an ice floe named by its number lies on; a melted floe is refused (`tile-melted`)."""
+    section = next((s for s, t in state.circle.items() if t == tile), None)
+    if section is None:
+        melted = ", ".join(s for s, t in state.circle.items() if t is None)
+        raise Refused("tile-melted", f"{what}: ice floe {tile} has melted; name its section instead "
+                                     f"(melted: {melted})")
+    return section
+
+
 def arrive(board: Board, state: State, token: Token, section: str, choice: str | None) -> str:
     """Put the token on the section and resolve its bonus; what happened, in words."""
     tile_number = state.circle[section]

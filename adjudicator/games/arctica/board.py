@@ -149,6 +149,7 @@ class Board:
     circle: nx.DiGraph = field(repr=False)
     graph: nx.Graph = field(repr=False)
     names: dict[str, NameIndex] = field(repr=False)  # "group", "section", "space", "region", "subregion"
+    turns_per_round: int = 5  # "Each Round consists of 5 Turns, regardless of the number of players"
 
     def next_section(self, section: str) -> str:
         """The section clockwise after `section`."""
@@ -337,7 +338,8 @@ def load_board(data: dict, source: str | None = None) -> Board:
                   sections, tiles, subregions, spaces, lines, rounds, setup, _circle_graph(clockwise),
                   _space_graph(spaces, lines),
                   _names(raw_groups, sections, {str(k): [str(x) for x in (v or {}).get("spellings") or []]
-                                                for k, v in raw_sections.items()}, spaces, regions, subregions))
+                                                for k, v in raw_sections.items()}, spaces, regions, subregions),
+                  turns_per_round=_int(data.get("turns_per_round", 5), "turns_per_round", source, data, 1))
     return board
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from adjudicator.games.arctica.arrival import CHOICE_CODE, arrive, place_name
+from adjudicator.games.arctica.arrival import CHOICE_CODE, arrive, place_name, section_of_tile
 from adjudicator.games.arctica.board import Board
 from adjudicator.games.arctica.bonuses import pay
 from adjudicator.games.arctica.orders import SUPPLY, Event, Flight
@@ -83,15 +83,17 @@ def _flee(board: Board, state: State, player: str, flight: Flight, index: int) -
     sub = board.spaces[flight.space].subregion
     touching = board.touching(sub, state.faces)
     try:
-        if flight.to not in touching:
-            raise Refused("not-adjacent", f"{flight.to} does not touch {sub}, where the {name} stands (it touches "
-                                          f"{' and '.join(touching) or 'no section'})")
-        if flight.group in board.jumpers and state.circle[flight.to] is None:
-            raise Refused("melted-forbidden", f"a {name} cannot flee onto melted {flight.to}: birds and land "
+        to = flight.to or section_of_tile(state, flight.to_tile, f"the flight of the {name} on {flight.space}")
+        if to not in touching:
+            named = f" (ice floe {flight.to_tile})" if flight.to_tile is not None else ""
+            raise Refused("not-adjacent", f"{to}{named} does not touch {sub}, where the {name} stands "
+                                          f"(it touches {' and '.join(touching) or 'no section'})")
+        if flight.group in board.jumpers and state.circle[to] is None:
+            raise Refused("melted-forbidden", f"a {name} cannot flee onto melted {to}: birds and land "
                                               f"mammals need an ice floe")
         pay(state, player, FLIGHT_COST, "no-flora", f"1 Flora to save the {name} on {flight.space}")
-        where = place_name(state, flight.to)
-        got = arrive(board, state, token, flight.to, flight.choice)
+        where = place_name(state, to)
+        got = arrive(board, state, token, to, flight.choice)
     except Refused as refused:
         raise Refused(refused.code, refused.message, index) from None
     return f"{name} on {flight.space} flees to {where} for 1 Flora: {got}"

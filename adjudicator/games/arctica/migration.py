@@ -4,7 +4,7 @@ gains the bonus where it stops."""
 
 from __future__ import annotations
 
-from adjudicator.games.arctica.arrival import arrive, place_name
+from adjudicator.games.arctica.arrival import arrive, place_name, section_of_tile
 from adjudicator.games.arctica.board import Board
 from adjudicator.games.arctica.orders import Migration, Move
 from adjudicator.games.arctica.refusals import Refused
@@ -28,13 +28,15 @@ def destination(board: Board, state: State, section: str, group: str) -> tuple[s
 def _move(board: Board, state: State, player: str, move: Move, number: int) -> str:
     token = Token(player, move.group)
     name = board.group_name(move.group)
-    if not state.lift_from_circle(move.section, token):
-        raise Refused("no-such-token", f"move {number}: {player} has no {name} on {move.section}")
-    dest, passed = destination(board, state, move.section, move.group)
+    section = move.section or section_of_tile(state, move.tile, f"move {number}")
+    if not state.lift_from_circle(section, token):
+        named = f" (ice floe {move.tile})" if move.tile is not None else ""
+        raise Refused("no-such-token", f"move {number}: {player} has no {name} on {section}{named}")
+    dest, passed = destination(board, state, section, move.group)
     where = place_name(state, dest)
     got = arrive(board, state, token, dest, move.choice)
     over = f" over melted {', '.join(passed)}" if passed else ""
-    return f"{name} {move.section} → {where}{over}: {got}"
+    return f"{name} {section} → {where}{over}: {got}"
 
 
 def migrate(board: Board, state: State, player: str, order: Migration) -> str:

@@ -1,14 +1,15 @@
 """Order text -> orders and steps, through the Lark grammar `grammar/arctica.lark`.
 
 A sheet holds one order or step per line (or several separated by `;`), `#` starts a comment. Player orders
-start with `<Player>:`; End of Round steps (`melt`, `majority`, `event`, `next round`) have no player. The
-flights of an event are the `flee` lines that follow its `event` line.
+start with `<Player>:`; End of Round steps (`melt`, `majority`, `event`, `next round`) and `next turn` have no
+player. The flights of an event are the `flee` lines that follow its `event` line. A piece that cannot be read
+is a SheetProblem (line, column, reason, suggestions) and the rest of the sheet is read (the sheet contract).
+The syntax for players is docs/orders/arctica.md.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass, field, replace
 from typing import Union
 
@@ -17,6 +18,7 @@ from lark import Token as LarkToken, Transformer
 from adjudicator.errors import OrderError
 from adjudicator.games.arctica.board import PLAYER_NAME, Board
 from adjudicator.grammar_tools import GrammarParser, alternation
+from adjudicator.sheets import SheetProblem
 
 SUPPLY = "supply"
 DEFAULT_ALLOWANCE = 2  # the Migration action: up to 2 moves (C31)
@@ -24,11 +26,13 @@ DEFAULT_ALLOWANCE = 2  # the Migration action: up to 2 moves (C31)
 
 @dataclass(frozen=True)
 class Move:
-    """One migration move: a token of `group` leaving `section`, with a tile-6 choice if written."""
+    """One migration move: a token of `group` leaving `section` (or the section under ice floe `tile`, when the
+    order names the floe by its printed number), with a tile-6 choice if written."""
 
     group: str
-    section: str
+    section: str | None
     choice: str | None = None
+    tile: int | None = None
 
 
 @dataclass(frozen=True)
@@ -60,10 +64,11 @@ class Flight:
     player: str
     group: str
     space: str
-    to: str  # a section id, or SUPPLY
+    to: str | None  # a section id, or SUPPLY (None: the section under ice floe `to_tile`)
     choice: str | None = None
     text: str = ""
     line: int | None = None
+    to_tile: int | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,14 @@ class Event:
 
 
 @dataclass(frozen=True)
+class NextTurn:
+    """The end of a turn: the Leader token passes to the player on the left."""
+
+    text: str = ""
+    line: int | None = None
+
+
+@dataclass(frozen=True)
 class NextRound:
     """Prepare the next round."""
 
@@ -102,10 +115,33 @@ class NextRound:
     line: int | None = None
 
 
-Order = Union[Migration, Colony, Flight, Melt, Majority, Event, NextRound]
+Order = Union[Migration, Colony, Flight, Melt, Majority, Event, NextTurn, NextRound]
 PLAYER_ORDERS = (Migration, Colony, Flight)
-_PLAYER_PREFIX = re.compile(rf"\s*({PLAYER_NAME.pattern})\s*:")  # `Remi:` before a player's order
-_NAME_THEN_ACTION = re.compile(rf"\s*({PLAYER_NAME.pattern})\s+(?:migrat|coloni|colony|flee)", re.IGNORECASE)
+_ACTION_WORDS = ("migrat", "coloni", "colony", "flee")  # a player's order begins with one of these
+_STEP_WORDS = frozenset({"melt", "melts", "melting", "majority", "majorities", "event", "events", "next",
+                         "migrate", "migrates", "migration", "migrations", "colony", "colonise", "colonize",
+                         "colonises", "colonizes", "flee", "flees"})
+
+
+def _player_prefix(text: str) -> tuple[str, int] | None:
+    """(name, index just after the ':') when the text starts with `Name:` (AR8); split, not a regex, so the
+    cost is linear in the line whatever its blanks."""
+    head, colon, _ = text.partition(":")
+    name = head.strip()
+    if not colon or not PLAYER_NAME.fullmatch(name) or name.lower() in _STEP_WORDS:
+        return None
+    return name, len(head) + 1
+
+
+def _missing_colon(text: str) -> tuple[str, int] | None:
+    """(name, index after it) for `Remi migrate ...`: a player's name and an action word, no ':' between."""
+    words = text.split(None, 2)
+    if len(words) < 2 or not PLAYER_NAME.fullmatch(words[0]) or words[0].lower() in _STEP_WORDS:
+        return None
+    if not words[1].lower().startswith(_ACTION_WORDS):
+        return None
+    return words[0], text.index(words[0]) + len(words[0])
+
 
 # What each terminal means to a player, for "expected ..." messages.
 _WORDS = {
@@ -113,7 +149,7 @@ _WORDS = {
     "FLEE": "'flee'", "MOVES": "'moves'", "FROM": "'from'", "ON": "'on'", "TO": "'to'", "AND": "'and'",
     "THEN": "'then'", "RETURN": "'return'", "STAY": "'stay'", "SUPPLY": "'supply'", "MELT": "'melt'",
     "MAJORITY": "'majority'", "EVENT": "'event'", "DOTS": "'dots'", "NEXT": "'next round'", "ROUND": "'round'",
-    "INT": "a number", "GROUP": "a fauna group", "SECTION": "a circle section", "SPACE": "a space",
+    "TURN": "'turn'", "TILE": "an ice floe ('tile 4' or 'T4')", "TILE_ID": "an ice floe ('tile 4' or 'T4')", "INT": "a number", "GROUP": "a fauna group", "SECTION": "a circle section", "SPACE": "a space",
     "REGION": "a region", "SUBREGION": "a sub-region", "$END": "the end of the order",
 }
 
@@ -132,30 +168,54 @@ class _ToOrder(Transformer):
         return [c for c in children if isinstance(c, LarkToken) and c.type == kind]
 
     def choice(self, children):
-        word = self._tokens(children, "RETURN") or self._tokens(children, "STAY")
-        return ("choice", "return" if word[0].type == "RETURN" else "stay")
+        word = children[0]
+        return ("choice", "return" if word.type == "RETURN" else "stay", word)
 
     def _choice(self, children) -> str | None:
         return next((c[1] for c in children if isinstance(c, tuple) and c[0] == "choice"), None)
 
+    def place(self, children):
+        """("section", id) or ("tile", number): a floe is found by its number when the order is resolved."""
+        sections = self._tokens(children, "SECTION")
+        if sections:
+            return ("section", self._name("section", sections[0]))
+        token = (self._tokens(children, "INT") or self._tokens(children, "TILE_ID"))[0]
+        number = int(str(token).lstrip("tT"))
+        if number not in self.board.tiles:
+            raise OrderError(f"there is no ice floe {number}; the tiles are {', '.join(map(str, self.board.tiles))}",
+                             column=token.column)
+        return ("tile", number)
+
     def move(self, children):
+        kind, where = next(c for c in children if isinstance(c, tuple) and c[0] in ("section", "tile"))
         return Move(self._name("group", self._tokens(children, "GROUP")[0]),
-                    self._name("section", self._tokens(children, "SECTION")[0]), self._choice(children))
+                    where if kind == "section" else None, self._choice(children),
+                    where if kind == "tile" else None)
 
     def migrate(self, children):
-        numbers = self._tokens(children, "INT")
+        numbers = [c for c in children if isinstance(c, LarkToken) and c.type == "INT"]
         allowance = int(numbers[0]) if numbers else DEFAULT_ALLOWANCE
-        return Migration("", allowance, tuple(c for c in children if isinstance(c, Move)))
+        moves: list[Move] = []
+        for child in children:
+            if isinstance(child, Move):
+                moves.append(child)
+            elif isinstance(child, tuple) and child[0] == "choice":  # "..., and return": the move before it
+                if moves[-1].choice is not None:
+                    raise OrderError(f"a second tile-6 choice ({child[1]!r}) for the same move", column=child[2].column)
+                moves[-1] = replace(moves[-1], choice=child[1])
+        return Migration("", allowance, tuple(moves))
 
     def colony(self, children):
         return Colony("", self._name("group", self._tokens(children, "GROUP")[0]),
                       tuple(self._name("space", t) for t in self._tokens(children, "SPACE")))
 
     def flight(self, children):
-        to = self._tokens(children, "SECTION")
+        kind, where = next((c for c in children if isinstance(c, tuple) and c[0] in ("section", "tile")),
+                           ("supply", SUPPLY))
         return Flight("", self._name("group", self._tokens(children, "GROUP")[0]),
                       self._name("space", self._tokens(children, "SPACE")[0]),
-                      self._name("section", to[0]) if to else SUPPLY, self._choice(children))
+                      None if kind == "tile" else where, self._choice(children),
+                      to_tile=where if kind == "tile" else None)
 
     def melt(self, children):
         return Melt()
@@ -171,6 +231,9 @@ class _ToOrder(Transformer):
     def event_at(self, children):
         sub = self.board.subregions[self._name("subregion", self._tokens(children, "SUBREGION")[0])]
         return Event(sub.region, sub.dots)
+
+    def next_turn(self, children):
+        return NextTurn()
 
     def next_round(self, children):
         return NextRound()
@@ -189,51 +252,80 @@ def parse_order(board: Board, text: str, line: int | None = None, file: str | No
     """One order (`<Player>: <action>`) or step; an OrderError names the column, what was expected, and
     close names."""
     where = {"file": file, "line": line}
-    prefix = _PLAYER_PREFIX.match(text)
-    missing_colon = None if prefix else _NAME_THEN_ACTION.match(text)
+    prefix = _player_prefix(text)
+    missing_colon = None if prefix else _missing_colon(text)
     if missing_colon:
-        raise OrderError(f"a ':' is missing after the player's name, like '{missing_colon.group(1)}: "
-                         f"{text[missing_colon.end(1):].strip()}'", column=column_offset + missing_colon.end(1) + 1,
-                         **where)
-    body, shift = (text[prefix.end():], prefix.end()) if prefix else (text, 0)
+        name, after = missing_colon
+        raise OrderError(f"a ':' is missing after the player's name, like '{name}: {text[after:].strip()}'",
+                         column=column_offset + after + 1, **where)
+    body, shift = (text[prefix[1]:], prefix[1]) if prefix else (text, 0)
     lead = len(body) - len(body.lstrip())
     order = _parser(board).parse(body.strip(), column_offset=column_offset + shift + lead, **where)
     if isinstance(order, PLAYER_ORDERS):
         if not prefix:
             raise OrderError(f"whose order is {body.strip()!r}? Start it with the player's name, like "
                              f"'Remi: {body.strip()}'", column=column_offset + 1, **where)
-        return replace(order, player=prefix.group(1), text=body.strip(), line=line)
+        return replace(order, player=prefix[0], text=body.strip(), line=line)
     if prefix:
-        raise OrderError(f"{body.strip()!r} is an End of Round step, not a player's order: write it without "
-                         f"'{prefix.group(1)}:'", column=column_offset + 1, **where)
+        raise OrderError(f"{body.strip()!r} is {'the end of a turn' if isinstance(order, NextTurn) else 'an End of Round step'}, "
+                         f"not a player's order: write it without '{prefix[0]}:'", column=column_offset + 1, **where)
     return replace(order, text=text.strip(), line=line)
 
 
-def parse_sheet(board: Board, text: str, file: str | None = None) -> list[Order]:
-    """Every order of a sheet, flights gathered under the event they answer."""
-    pieces: list[tuple[Order, int, int]] = []
+def _pieces(text: str):
+    """(line number, the whole line, the piece, its 0-based column) of every non-blank piece: lines, then `;`,
+    comments dropped."""
     for number, raw in enumerate(text.splitlines(), 1):
         body = raw.split("#", 1)[0]
         start = 0
         for piece in body.split(";"):
             offset, start = start, start + len(piece) + 1
-            if not piece.strip():
-                continue
-            lead = len(piece) - len(piece.lstrip())
-            pieces.append((parse_order(board, piece.strip(), number, file, offset + lead), number, offset + lead + 1))
-    return _gather_flights(pieces, file)
+            stripped = piece.strip()
+            if stripped:
+                yield number, raw, stripped, offset + len(piece) - len(piece.lstrip())
 
 
-def _gather_flights(pieces: list[tuple[Order, int, int]], file: str | None) -> list[Order]:
-    """Attach each flight to the event line above it; a flight with no event above is an error."""
+def _looks_like_flight(piece: str) -> bool:
+    """Whether an unreadable piece was meant as a flight (`Name: flee ...`), so the event above keeps its others."""
+    prefix = _player_prefix(piece)
+    body = piece[prefix[1]:] if prefix else piece
+    return body.lstrip().lower().startswith("flee")
+
+
+def read_sheet(board: Board, text: str, file: str | None = None) -> tuple[list[Order], list[SheetProblem]]:
+    """Every readable order of a sheet, flights gathered under the event they answer, and a located problem
+    for every piece that is not an order (it never raises for a bad line)."""
     orders: list[Order] = []
-    for order, number, column in pieces:
-        if isinstance(order, Flight):
-            last = orders[-1] if orders else None
-            if not isinstance(last, Event):
-                raise OrderError("a flight answers an event: write it below its `event <region>` line "
-                                 "(after the event's other flights)", file=file, line=number, column=column)
-            orders[-1] = replace(last, flights=last.flights + (order,))
-        else:
+    problems: list[SheetProblem] = []
+    broken: int | None = None  # the line of an unreadable piece since the last event: flights below it are lost
+    for number, raw, piece, column in _pieces(text):
+        try:
+            order = parse_order(board, piece, number, file, column)
+        except OrderError as exc:
+            problems.append(SheetProblem(number, exc.column, raw, exc.message, exc.suggestions))
+            if not _looks_like_flight(piece):
+                broken = number
+            continue
+        if not isinstance(order, Flight):
             orders.append(order)
+            broken = None
+            continue
+        last = orders[-1] if orders else None
+        if broken is not None:
+            problems.append(SheetProblem(number, column + 1, raw, f"not judged: this flight answers the event above "
+                                         f"it, and line {broken} above it could not be read"))
+        elif not isinstance(last, Event):
+            problems.append(SheetProblem(number, column + 1, raw, "a flight answers an event: write it below its "
+                                         "`event <region>` line (after the event's other flights)"))
+        else:
+            orders[-1] = replace(last, flights=last.flights + (order,))
+    return orders, problems
+
+
+def parse_sheet(board: Board, text: str, file: str | None = None) -> list[Order]:
+    """Every order of a sheet; the first unreadable piece raises its OrderError (`--strict` reading, tests)."""
+    orders, problems = read_sheet(board, text, file)
+    if problems:
+        first = problems[0]
+        raise OrderError(first.reason, file=file, line=first.line, column=first.column, suggestions=first.suggestions)
     return orders

@@ -1,5 +1,6 @@
-"""The turn driver: each order or step in the order written, each resolved on a copy of the state that is kept
-only if no rule is broken. Every order (and every flight) gets one report line with its reason."""
+"""The turn driver: each order or step resolved on a copy of the state that is kept only if no rule is broken.
+Steps apply in the order written; the players' orders of one turn apply in seat order from the Leader when
+the turn has a Colony order (C33, AR7). Every order (and every flight) gets one report line with its reason."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from adjudicator.games.arctica.events import resolve_event
 from adjudicator.games.arctica.majorities import score
 from adjudicator.games.arctica.melting import melt
 from adjudicator.games.arctica.migration import migrate
-from adjudicator.games.arctica.orders import Colony, Event, Majority, Melt, Migration, NextRound, Order
+from adjudicator.games.arctica.orders import Colony, Event, Majority, Melt, Migration, NextRound, NextTurn, Order
 from adjudicator.games.arctica.refusals import Refused
-from adjudicator.games.arctica.rounds import begin_step, card_shows, check_action_time, next_round, scored_regions
+from adjudicator.games.arctica.rounds import (begin_step, card_shows, check_action_time, next_round, next_turn,
+                                              scored_regions)
 from adjudicator.games.arctica.state import State
 from adjudicator.judge.outcome import ILLEGAL, SUCCEEDS, VOID, OrderResult
 from adjudicator.names import AmbiguousName, UnknownName
@@ -112,16 +114,47 @@ class _Turn:
                                                "(fix it and send the event with all its flights again)",
                                                line=flight.line))
 
+    def next_turn(self, order: NextTurn) -> None:
+        self.attempt(None, order.text, order.line, lambda work: next_turn(self.board, work))
+
     def next_round(self, order: NextRound) -> None:
         self.attempt(None, order.text, order.line, lambda work: next_round(self.board, work))
 
+    def players_turn(self, orders: list[Migration | Colony]) -> None:
+        """The players' orders of one turn. With a Colony order, players act one after another clockwise from
+        the Leader (rulebook, Colony; C33), so the orders are applied in that order, each player's own in the
+        order written; otherwise they are simultaneous and independent, and apply as written."""
+        if any(isinstance(o, Colony) for o in orders):
+            seats = self.state.seats_from_leader()
+
+            def seat(order: Migration | Colony) -> int:
+                try:
+                    return seats.index(self.state.player_names().lookup(order.player, "player"))
+                except (UnknownName, AmbiguousName):
+                    return len(seats)  # refused as unknown-player in its turn; after the players who exist
+            ordered = sorted(orders, key=seat)
+            if ordered != orders:
+                self.trace.append(f"turn {self.state.turn}: Colony is available, so the players act in seat order "
+                                  f"from the Leader, {self.state.leader or seats[0]} (C33): "
+                                  f"{', '.join(dict.fromkeys(o.player for o in ordered))}")
+            orders = ordered
+        for order in orders:
+            self.player_order(order)
+
 
 def adjudicate(board: Board, state: State, orders: list[Order]) -> GameResult:
-    """Resolve orders and steps in the order written; refused ones change nothing."""
+    """Resolve orders and steps; the players' orders between two steps are one turn (`players_turn`)."""
     turn = _Turn(board, state)
+    pending: list[Migration | Colony] = []
     for order in orders:
         if isinstance(order, (Migration, Colony)):
-            turn.player_order(order)
+            pending.append(order)
+            continue
+        if pending:
+            turn.players_turn(pending)
+            pending = []
+        if isinstance(order, NextTurn):
+            turn.next_turn(order)
         elif isinstance(order, Melt):
             turn.melt(order)
         elif isinstance(order, Majority):
@@ -130,6 +163,8 @@ def adjudicate(board: Board, state: State, orders: list[Order]) -> GameResult:
             turn.event(order)
         elif isinstance(order, NextRound):
             turn.next_round(order)
+    if pending:
+        turn.players_turn(pending)
     summary: dict = {"round": turn.state.round, "scores": {p: turn.state.me(p).bp for p in turn.state.players}}
     if turn.majorities:
         summary["majorities"] = turn.majorities

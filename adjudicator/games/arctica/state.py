@@ -2,7 +2,9 @@
 
 ```yaml
 round: 2                                   # the round being played, or whose end is being resolved
-players: [Remi, Joelle, Samson]            # seat order, clockwise from the Leader (C33)
+turn: 3                                    # the turn of the round being played (1-5, AR16)
+players: [Remi, Joelle, Samson]            # seat order, clockwise (C33)
+leader: Samson                             # who holds the Leader token this turn (default: the first player)
 faces: {bear: A, eagle: A, lynx: A}
 circle: {S1: 3, S2: melted, S3: 2, S4: 4, S5: 6, S6: 5}
 covered: [L1, B3]                          # sub-regions under an Event tile, in the order they were covered
@@ -72,6 +74,8 @@ class State:
     space_tokens: dict[str, list[Token]]
     player_state: dict[str, PlayerState]
     history: list = field(default_factory=list)
+    leader: str = ""  # the current Leader (AR16); "" reads as the first player
+    turn: int = 1  # the turn of the round being played, 1..board.turns_per_round (AR16)
 
     def copy(self) -> "State":
         """A deep copy to resolve a step on (the input state is never changed)."""
@@ -107,6 +111,11 @@ class State:
         tokens.remove(token)
         return True
 
+    def seats_from_leader(self) -> list[str]:
+        """The players clockwise from the current Leader: the order Colony turns are taken in (C33)."""
+        i = self.players.index(self.leader) if self.leader in self.players else 0
+        return self.players[i:] + self.players[:i]
+
     def player_names(self) -> NameIndex:
         """The players' names, for looking up names written in orders."""
         return NameIndex.build((p, p, [p]) for p in self.players)
@@ -135,7 +144,7 @@ def initial_state(board: Board) -> State:
                                               release={g: 0 for g in board.groups}, supply=supply)
     return State(1, players, dict(setup.faces), {s: t for s, t in setup.tile_order.items()}, [],
                  {r: list(s) for r, s in setup.event_stacks.items()}, [list(t) for t in setup.region_tokens], [],
-                 _sorted_circle(board, players, circle_tokens), {}, player_state)
+                 _sorted_circle(board, players, circle_tokens), {}, player_state, leader=players[0])
 
 
 # ------------------------------------------------------------------------------------------ from data
@@ -175,7 +184,7 @@ def state_from_data(board: Board, data: Any, file: str | None = None) -> State:
     r = _Reader(board, file)
     if not isinstance(data, dict):
         raise r.fail("an Arctica state must be a mapping (round, players, circle, ...)", data, "")
-    known = {"round", "players", "faces", "circle", "covered", "event_stacks", "region_tokens", "end_steps",
+    known = {"round", "turn", "leader", "players", "faces", "circle", "covered", "event_stacks", "region_tokens", "end_steps",
              "circle_tokens", "space_tokens", "player_state", "history"}
     for key in data:
         if key not in known:
@@ -188,6 +197,12 @@ def state_from_data(board: Board, data: Any, file: str | None = None) -> State:
         raise r.fail(f"round must be 1 to {rounds}, not {round_!r}", data, "/round")
 
     players = _players(r, data.get("players", [s.name for s in setup.players]), data)
+    turn = data.get("turn", 1)
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= board.turns_per_round:
+        raise r.fail(f"turn must be 1 to {board.turns_per_round} (the turns of a round), not {turn!r}", data, "/turn")
+    leader = players[0]
+    if data.get("leader") is not None:
+        leader = r.name(NameIndex.build((p, p, [p]) for p in players), data["leader"], "player", data, "/leader")
     faces = _faces(r, data.get("faces"), data)
     circle = _circle(r, data.get("circle"), data)
     covered = _covered(r, data.get("covered"), data)
@@ -215,7 +230,7 @@ def state_from_data(board: Board, data: Any, file: str | None = None) -> State:
         raise r.fail("history must be a list", history, "/history")
     state = State(round_, players, faces, circle, covered, stacks, tokens, end_steps,
                   _sorted_circle(board, players, circle_tokens), _sorted_spaces(board, players, space_tokens),
-                  player_state, plain(history))
+                  player_state, plain(history), leader=leader, turn=turn)
     problem = position_problem(board, state)
     if problem:
         message, pointer = problem
@@ -434,7 +449,9 @@ def state_to_data(board: Board, state: State) -> dict[str, Any]:
     space_tokens = _sorted_spaces(board, state.players, state.space_tokens)
     return {
         "round": state.round,
+        "turn": state.turn,
         "players": list(state.players),
+        "leader": state.leader or state.players[0],
         "faces": {r: state.faces[r] for r in board.regions},
         "circle": {s: MELTED if state.circle[s] is None else state.circle[s] for s in board.sections},
         "covered": list(state.covered),
