@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from adjudicator.board import join_location
 
@@ -43,6 +43,7 @@ class Order:
     power: str | None = None
     text: str = ""
     line: int | None = None
+    notes: tuple[str, ...] = field(default=(), compare=False)  # how an ambiguous name was settled
 
     def describe(self) -> str:
         """A canonical spelling, e.g. `F nth S A yor - bel`."""

@@ -1,108 +1,272 @@
-"""Order text -> Order, through the Lark (LALR) grammar in `grammar/diplomacy.lark`.
+"""Order text -> Order: words read with one dictionary lookup each, then the Lark (LALR) grammar
+`grammar/diplomacy.lark` over one code character per word.
 
-The variant's place names, power names and coast spellings are compiled into the REF terminal (a place
-with its optional nationality, unit type and coast), so a multi-word name is one token and an unknown word
-fails at its own column with the closest names suggested.
+Reading an order is three steps, each linear in the order's length:
+1. Split the text into pieces (blanks, words, symbols) with one linear regex, and read each word, or each run
+   of words that is one name (`Mid-Atlantic Ocean`, `St. Petersburg`, `north coast`, `moves to`), with a
+   dictionary lookup in the board's lexicon (built once per board).
+2. Parse the codes of the words (`UPMP` for `A Par - Bur`) with the LALR parser; the transformer runs during
+   parsing and gives the order's shape (its kind and which words are its units and places).
+3. Build the Order from the words' meanings. A word that names two places (`liv`: Liverpool or Livonia;
+   `Tyr`: Tyrolia or the Tyrrhenian Sea) is settled by the units of the order when only one reading is one
+   they could carry out (the order then carries a note saying so), and refused naming both otherwise.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
-from lark import Transformer
+from lark import Lark, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from adjudicator.board import ARMY, FLEET, Board
-from adjudicator.errors import OrderError
-from adjudicator.grammar_tools import GrammarParser, alternatives
-from adjudicator.names import AmbiguousName, UnknownName
+from adjudicator.errors import AdjudicatorError, OrderError
+from adjudicator.grammar_tools import grammar_text, or_list
+from adjudicator.names import ARTICLES, normalise
 from adjudicator.orders.model import Order, UnitRef
 
+try:  # an optional compiled LALR parser (same grammar, same results, faster)
+    import lark_cython as _CYTHON
+except ImportError:  # pragma: no cover - depends on the platform
+    _CYTHON = None
+
+# The codes of grammar/diplomacy.lark.
+UNIT, PLACE, POWER, COAST, MOVE, HOLD, SUPPORT, CONVOY, VIA = "U", "P", "W", "K", "M", "H", "S", "C", "Y"
+RETREAT, DISBAND, REMOVE, BUILD, WAIVE, PLUS, LPAR, RPAR, SLASH, UNKNOWN = "R", "D", "X", "B", "N", "+", "(", ")", "/", "?"
+
+# English order words (a board adds unit words in other languages as data: `unit_words`).
+KEYWORDS: dict[str, tuple[str, ...]] = {
+    MOVE: ("to", "m", "move", "moves", "move to", "moves to", "attack", "attacks", "goes to"),
+    HOLD: ("h", "hold", "holds", "stand", "stands"),
+    SUPPORT: ("s", "sup", "supp", "support", "supports"),
+    CONVOY: ("c", "conv", "convoy", "convoys"),
+    VIA: ("via", "via convoy", "via c", "by convoy", "by c"),
+    RETREAT: ("r", "retreat", "retreats"),
+    DISBAND: ("d", "disband", "disbands", "destroy"),
+    REMOVE: ("remove", "removes"),
+    BUILD: ("b", "build", "builds"),
+    WAIVE: ("waive", "waives", "waived"),
+}
+DEFAULT_UNIT_WORDS = {ARMY: ("a", "army"), FLEET: ("f", "fleet")}
+_SYMBOLS = {"-": MOVE, "–": MOVE, "—": MOVE, "→": MOVE, ">": MOVE, "->": MOVE, "-->": MOVE, "=>": MOVE, "--": MOVE,
+            "(": LPAR, ")": RPAR, "/": SLASH, "+": PLUS}
+_REF_START = frozenset({UNIT, PLACE, POWER})
+# What may follow each code (None: the start of the order), to choose between two readings of one word.
+_FOLLOWS: dict[str | None, frozenset[str]] = {
+    None: frozenset("UPWDXMB+N"), UNIT: frozenset("P("), POWER: frozenset("UP"), PLACE: frozenset("K/(HMRSCDXBY"),
+    COAST: frozenset(")MHSCRDXBY"), SLASH: frozenset("K"), LPAR: frozenset("PKY"), RPAR: frozenset("MHSCRDXBY"),
+    MOVE: frozenset("UPWR"), SUPPORT: frozenset("UPW"), CONVOY: frozenset("UPW"), RETREAT: frozenset("MUPW"),
+    DISBAND: frozenset("UPW"), REMOVE: frozenset("UPW"), BUILD: frozenset("UPWN"), PLUS: frozenset("UPW"),
+    HOLD: frozenset(), VIA: frozenset(), WAIVE: frozenset("B"),
+}
 # What each terminal means to a player, for "expected ..." messages.
 _TERMINAL_WORDS = {
-    "REF": "a place", "HOLD": "H", "SUPPORT": "S", "CONVOY": "C", "DISBAND": "disband", "REMOVE": "remove",
-    "BUILD": "build", "WAIVE": "waive", "RETREAT": "R", "MOVE_OP": "'-'", "CONVOY_TAG": "'via convoy'",
-    "$END": "the end of the order",
+    "PLACE": "a place", "UNIT": "a unit (A or F)", "POWER": "a power", "COAST": "a coast", "MOVE": "'-'",
+    "HOLD": "H", "SUPPORT": "S", "CONVOY": "C", "VIA": "'via convoy'", "RETREAT": "R", "DISBAND": "disband",
+    "REMOVE": "remove", "BUILD": "build", "WAIVE": "waive", "PLUS": "'+'", "LPAR": "'('", "RPAR": "')'",
+    "SLASH": "'/'", "$END": "the end of the order",
 }
-_UNIT_TYPES = r"army|fleet|a|f"
+# A word (letters and digits, an apostrophe inside) | a two- or three-character arrow | any other character
+# but a blank. Each quantifier runs over its own characters: linear on any input.
+_PIECES = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|-->|->|=>|--|\S")
 
 
-class _ToOrder(Transformer):
-    """Builds Order values from REF tokens; names are looked up on the board as they are met."""
+class Word(NamedTuple):
+    """One word of an order as read: its code, what it means, where it stands and how it was written."""
 
-    def __init__(self, board: Board, ref: re.Pattern):
-        super().__init__()
-        self.board = board
-        self.ref = ref
-        self.known: dict[str, UnitRef] = {}  # REF text -> its reading (names resolve the same way every time)
+    code: str
+    meaning: Any  # PLACE: the ids it could name; UNIT: A/F; POWER: the power; COAST: the coast key
+    at: int  # the index of its first piece in the order's text (`_column` turns it into a column)
+    text: str
+    power: str | None = None  # a place that may also be a power (`Eng`): the power, settled by the next word
 
-    def _ref(self, token: Any) -> UnitRef:
-        raw = str(token)
-        text = raw.lstrip()
-        known = self.known.get(text)
-        if known is not None:
-            return known
-        m = self.ref.fullmatch(text)
-        if m is None:  # pragma: no cover - the lexer only makes REF tokens the pattern matches
-            raise OrderError(f"cannot read {str(token)!r}", column=token.column)
-        try:
-            province = self.board.names.lookup(m.group("place"))
-            power = self.board.power_names.lookup(m.group("power"), "power") if m.group("power") else None
-        except (UnknownName, AmbiguousName) as exc:
-            column = token.column + len(raw) - len(text) + m.start("place")
-            raise OrderError(exc.message, column=column, suggestions=exc.suggestions) from None
-        unit_type = m.group("type")
-        coast = m.group("coast") or m.group("coast2")
-        ref = UnitRef(None if unit_type is None else (ARMY if unit_type[0].lower() == "a" else FLEET), province,
-                      self.board.coast_key(coast) if coast else None, power)
-        if len(self.known) < 100_000:
-            self.known[text] = ref
-        return ref
 
-    def _refs(self, children) -> list[UnitRef]:
-        return [self._ref(c) for c in children if getattr(c, "type", None) == "REF"]
+@dataclass
+class Lexicon:
+    """Every word and name of a board's orders, folded, with what it may mean (built once per board)."""
+
+    phrases: dict[str, tuple[tuple[str, Any], ...]] = field(default_factory=dict)  # folded words -> readings
+    single: dict[str, tuple[str, Any]] = field(default_factory=dict)  # the words with one reading only
+    prefixes: set[str] = field(default_factory=set)  # the first words of names of several words
+
+    def add(self, spelling: str, code: str, meaning: Any) -> None:
+        """One spelling of a word (its words are those `_PIECES` finds, so `N.C.` is `n c`)."""
+        words = [p for p in _PIECES.findall(spelling.casefold()) if p[0].isalnum()]
+        if not words:
+            return
+        key = " ".join(words)
+        readings = self.phrases.get(key, ())
+        for i, (c, m) in enumerate(readings):
+            if c == code:
+                if code == PLACE and m != meaning:  # one spelling of two places: both are kept
+                    readings = readings[:i] + ((c, tuple(sorted(set(m) | set(meaning)))),) + readings[i + 1:]
+                self.phrases[key] = readings
+                if len(readings) == 1:
+                    self.single[key] = readings[0]
+                return
+        self.phrases[key] = readings + ((code, meaning),)
+        if len(self.phrases[key]) == 1:
+            self.single[key] = (code, meaning)
+        else:
+            self.single.pop(key, None)
+        for n in range(1, len(words)):
+            self.prefixes.add(" ".join(words[:n]))
+
+
+@dataclass
+class Reach:
+    """Where units can go on a board in any season (province level), to settle an ambiguous name."""
+
+    army_to: dict[str, frozenset[str]]
+    fleet_to: dict[str, frozenset[str]]
+    fleet_support: dict[str, frozenset[str]]  # fleets also support into bordering ice (Arctic rule)
+    army_stand: frozenset[str]
+    fleet_stand: frozenset[str]
+    sea: frozenset[str]
+    coastal: frozenset[str]
+    centres: frozenset[str]
+
+    @classmethod
+    def of(cls, board: Board) -> "Reach":
+        """Computed once per board, over every season."""
+        army: dict[str, set[str]] = {p: set() for p in board.provinces}
+        fleet: dict[str, set[str]] = {p: set() for p in board.provinces}
+        army_stand, fleet_stand, sea, coastal = set(), set(), set(), set()
+        for season in board.seasons:
+            view = board.season(season)
+            for o, ds in view.army_next.items():
+                army[o].update(ds)
+            for o, ds in view.fleet_next.items():
+                fleet[o.partition("/")[0]].update(d.partition("/")[0] for d in ds)
+            army_stand |= view.army_stand
+            fleet_stand |= {loc.partition("/")[0] for loc in view.fleet_stand}
+            sea |= view.sea
+            coastal |= {loc.partition("/")[0] for loc in view.coastal}
+        support = {p: frozenset(fleet[p] | {q for loc in board.locations(p) for q in board.location_water_adj.get(loc, ())})
+                   for p in board.provinces}
+        return cls({p: frozenset(v) for p, v in army.items()}, {p: frozenset(v) for p, v in fleet.items()}, support,
+                   frozenset(army_stand), frozenset(fleet_stand), frozenset(sea), frozenset(coastal),
+                   frozenset(board.centres))
+
+    def stands(self, unit_type: str, place: str) -> bool:
+        """A unit of this type may stand there in some season."""
+        return place in (self.army_stand if unit_type == ARMY else self.fleet_stand)
+
+    def moves(self, unit_type: str, origin: str, dest: str, via: bool) -> int:
+        """2: a move it could make directly (or by the convoy it asks for); 1: only by convoy; 0: never."""
+        direct = dest in (self.army_to if unit_type == ARMY else self.fleet_to).get(origin, ())
+        if unit_type == FLEET:
+            return 2 if direct else 0
+        by_sea = origin in self.coastal and dest in self.coastal and origin != dest
+        if via:
+            return 2 if by_sea else 0
+        return 2 if direct else (1 if by_sea else 0)
+
+    def supports_into(self, unit_type: str, origin: str, place: str) -> bool:
+        """A unit supports into a place it could move to (a fleet also into bordering ice)."""
+        return place in (self.army_to if unit_type == ARMY else self.fleet_support).get(origin, ())
+
+    def near(self, unit_type: str | None, place: str) -> set[str]:
+        """The places a unit at `place` could reach (either type, when the type is not given)."""
+        out: set[str] = set()
+        if unit_type in (None, ARMY):
+            out |= self.army_to.get(place, frozenset())
+        if unit_type in (None, FLEET):
+            out |= self.fleet_to.get(place, frozenset())
+        return out
+
+
+class _Shape(Transformer):
+    """Run by the LALR parser as it reduces: the order's kind and, for each unit or place, the positions
+    (word indices) of its power, unit word, place and coast. The words' meanings are read afterwards."""
+
+    @staticmethod
+    def ref(children):
+        power = unit = place = coast = None
+        for c in children:
+            if isinstance(c, int):
+                coast = c
+            elif c.type == "PLACE":
+                place = c.start_pos
+            elif c.type == "UNIT":
+                unit = c.start_pos
+            elif c.type == "POWER":
+                power = c.start_pos
+        return power, unit, place, coast
+
+    @staticmethod
+    def coast(children):
+        return next(c.start_pos for c in children if c.type == "COAST")
+
+    @staticmethod
+    def _refs(children) -> list[tuple]:
+        return [c for c in children if isinstance(c, tuple)]
 
     @staticmethod
     def _via(children) -> bool:
-        return any(getattr(c, "type", None) == "CONVOY_TAG" for c in children)
+        return any(getattr(c, "type", None) == "VIA" for c in children)
 
-    # Each rule gives (kind, unit, target, destination, coast, via convoy): the Order is built once, by the parser.
     def hold(self, children):
-        return "hold", self._refs(children)[0], None, None, None, False
+        return "hold", self._refs(children), False
 
     def move(self, children):
         refs = self._refs(children)
         # A path (A yor - nth - bel) is ignored but for its meaning: the army goes by sea (DATC 4.A.6).
-        return "move", refs[0], None, refs[-1].province, refs[-1].coast, self._via(children) or len(refs) > 2
+        return "move", [refs[0], refs[-1]], self._via(children) or len(refs) > 2
 
     def retreat(self, children):
-        unit, dest = self._refs(children)
-        return "retreat", unit, None, dest.province, dest.coast, False
+        return "retreat", self._refs(children), False
 
     def support_hold(self, children):
-        unit, target = self._refs(children)
-        return "support", unit, target, None, None, False
+        return "support", self._refs(children), False
 
     def support_move(self, children):
-        unit, target, dest = self._refs(children)
-        return "support", unit, target, dest.province, dest.coast, False
+        return "support", self._refs(children), False
 
     def convoy(self, children):
-        unit, target, dest = self._refs(children)
-        return "convoy", unit, target, dest.province, dest.coast, False
+        return "convoy", self._refs(children), False
 
     def disband(self, children):
-        return "disband", self._refs(children)[0], None, None, None, False
+        return "disband", self._refs(children), False
 
     def remove(self, children):
-        return "remove", self._refs(children)[0], None, None, None, False
+        return "remove", self._refs(children), False
+
+    def remove_sign(self, children):  # `- F Bre`: a removal (the sheet reader reads it so in adjustment phases)
+        return "remove", self._refs(children), False
 
     def build(self, children):
-        return "build", self._refs(children)[0], None, None, None, False
+        return "build", self._refs(children), False
 
     def waive(self, children):
-        return "waive", None, None, None, None, False
+        return "waive", [], False
+
+
+# The parser's answer for each sequence of word codes (`UPMP` for every `A x - y`): the shape of an order
+# depends on its codes alone, and orders have few shapes, so the LALR parser runs once per shape. Bounded.
+_SHAPES: dict[str, tuple] = {}
+_MAX_SHAPES = 4096
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    """The order grammar over word codes: the same for every board, compiled once."""
+    options: dict[str, Any] = {}
+    if _CYTHON is not None:
+        options["_plugins"] = _CYTHON.plugins
+    return Lark(grammar_text("diplomacy"), parser="lalr", lexer="contextual", transformer=_Shape(),
+                maybe_placeholders=False, **options)
+
+
+@dataclass
+class CompiledGrammar:
+    """The compiled Lark parser (kept as `.parser`, for benchmarks that time Lark alone)."""
+
+    parser: Lark
 
 
 class OrderParser:
@@ -110,38 +274,383 @@ class OrderParser:
 
     def __init__(self, board: Board, grammar: str = "diplomacy"):
         self.board = board
-        coasts = [s for key, spellings in board.coast_names.items() for s in [key, *spellings]]
-        place = alternatives(board.names.all_spellings())
-        power = alternatives(board.power_names.all_spellings())
-        coast = alternatives(coasts)
-        ref = (rf"(?:(?P<power>{power})\s+)?(?:(?P<type>{_UNIT_TYPES})\s+)?(?P<place>{place})"
-               rf"(?:\s*(?:/|\.|\()\s*(?P<coast>{coast})\s*\)?|\s+(?P<coast2>{coast}))?")
-        lark_ref = r"[ \t]*(?:" + re.sub(r"\(\?P<\w+>", "(?:", ref) + r")(?![A-Za-z0-9])"
-        terminals = {"REF": "/" + lark_ref.replace("/", "\\/") + "/i"}
-        # For an unknown word, skip what may stand before a place (nationality, unit type) to name it.
-        skip = rf"\s*(?:(?:{power})\s+)?(?:(?:{_UNIT_TYPES})\s+)?"
-        self.grammar = GrammarParser(grammar, terminals, _ToOrder(board, re.compile(ref, re.IGNORECASE)),
-                                     {"REF": board.names}, _TERMINAL_WORDS, skip=skip, fast=True)
+        self.grammar = CompiledGrammar(_lark())
+        self.lexicon = lexicon_of(board)
+        self.reach = Reach.of(board)
+        self.coast_aliases = _coast_aliases(board)
+        # Spellings that name different spaces in different case (the Arctic's NWG / Nwg): written in any other
+        # case they are refused, never settled by the unit (A17: abbreviations are case-sensitive).
+        groups: dict[str, set[str]] = {}
+        for spelling, ident in board.names.exact.items():
+            if spelling not in board.names.shared:
+                groups.setdefault(spelling.casefold(), set()).add(ident)
+        self.case_pairs = frozenset(k for k, ids in groups.items() if len(ids) > 1)
         self.readings: dict[str, tuple] = {}  # order text -> what the grammar made of it
+
+    # ----- step 1: words -------------------------------------------------------------------------------
+    def words(self, text: str) -> list[Word]:
+        """The words of an order, each read with one lookup (a name of several words is one word)."""
+        pieces = _PIECES.findall(text)  # words and symbols; blanks are skipped (they only separate)
+        single, phrases, prefixes = self.lexicon.single, self.lexicon.phrases, self.lexicon.prefixes
+        out: list[Word] = []
+        previous: str | None = None
+        pending = False  # a word read as a place that may be a power instead: the next word settles it
+        i, n = 0, len(pieces)
+        while i < n:
+            piece = pieces[i]
+            if piece[0].isalnum():
+                key = piece.casefold()
+                reading = single.get(key)
+                if key not in prefixes:  # the common case: a word that is a name or an order word by itself
+                    if reading is not None:
+                        out.append(Word(reading[0], reading[1], i, piece))
+                        previous = reading[0]
+                        i += 1
+                        continue
+                    best, last = (key if key in phrases else None), i
+                else:
+                    best, last, j = (key if key in phrases else None), i, i
+                    while key in prefixes:  # a name of several words: extend while some name starts so
+                        k = _next_word(pieces, j)
+                        if k is None:
+                            break
+                        key = key + " " + pieces[k].casefold()
+                        j = k
+                        if key in phrases:
+                            best, last = key, j
+                if best is None:
+                    if piece.casefold() in ARTICLES:
+                        i += 1  # `the North Sea`: an article is no part of the order
+                        continue
+                    out.append(Word(UNKNOWN, None, i, piece))
+                    previous = UNKNOWN
+                    i += 1
+                    continue
+                raw = piece if last == i else "".join(_spaced(pieces[i:last + 1]))
+                reading = single.get(best)
+                power = None
+                if reading is None:
+                    reading, power = _choose(phrases[best], previous)
+                    pending = pending or power is not None
+                out.append(Word(reading[0], reading[1], i, raw, power))
+                previous = reading[0]
+                i = last + 1
+                continue
+            if piece == ".":
+                if not (i > 0 and pieces[i - 1][0].isalnum() or i == n - 1):
+                    column = _column(text, i)
+                    raise OrderError(f"a full stop at column {column} is no part of an order (a full stop may "
+                                     "end an abbreviation, as in 'Ber.', or the order)", column=column)
+                i += 1
+                continue
+            code = _SYMBOLS.get(piece)
+            if code is None:
+                if piece in ",;:":
+                    raise OrderError(f"unexpected {piece!r}: one order here (write several orders on separate "
+                                     "lines, or separated by ';')", column=_column(text, i))
+                code = UNKNOWN
+            if code == RPAR and len(out) >= 2 and out[-1].code == VIA and out[-2].code == LPAR:
+                via = out.pop()
+                out[-1] = Word(VIA, None, out[-1].at, "(" + via.text + ")")  # `(via convoy)` is one word
+            else:
+                out.append(Word(code, None, i, piece))
+            previous = out[-1].code
+            i += 1
+        if pending:
+            _settle_powers(out)
+        return out
+
+    # ----- steps 2 and 3 -------------------------------------------------------------------------------
+    def read(self, text: str) -> tuple:
+        """(kind, unit, target, dest, coast, via convoy, notes) for one order; an OrderError otherwise."""
+        if not text.strip():
+            raise OrderError("empty order", column=1)
+        words = self.words(text)
+        if not words:
+            raise OrderError(f"no order in {text.strip()!r}", column=1)
+        _check_parentheses(words, text)
+        codes = "".join(w.code for w in words)
+        shape = _SHAPES.get(codes)
+        if shape is None:
+            try:
+                shape = self.grammar.parser.parse(codes)
+            except UnexpectedInput as exc:
+                raise self._explain(exc, text, words) from None
+            if len(_SHAPES) >= _MAX_SHAPES:
+                _SHAPES.clear()
+            _SHAPES[codes] = shape
+        kind, refs, via = shape
+        return self._build(kind, refs, via, words, text)
 
     def parse(self, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0,
               power: str | None = None, use_cache: bool = True) -> Order:
         """Parse one order; an OrderError names the column, what was expected, and close place names.
 
         The same text always reads the same way, so readings are kept (bounded): order texts repeat from
-        phase to phase and game to game. `use_cache=False` always runs the grammar (for measuring it)."""
+        phase to phase and game to game. `use_cache=False` always reads the text anew (for measuring it)."""
         reading = self.readings.get(text) if use_cache else None
         if reading is None:
-            reading = self.grammar.parse(text, line=line, file=file, column_offset=column_offset)
+            try:
+                reading = self.read(text)
+            except OrderError as exc:
+                raise OrderError(exc.message, file=file, line=line, suggestions=exc.suggestions,
+                                 column=(exc.column or 1) + column_offset) from None
             if use_cache:
                 if len(self.readings) >= 100_000:
                     self.readings.clear()
                 self.readings[text] = reading
-        kind, unit, target, dest, coast, via = reading
-        return Order(kind, unit, target, dest, coast, via, power, text.strip(), line)
+        kind, unit, target, dest, coast, via, notes = reading
+        return Order(kind, unit, target, dest, coast, via, power, text.strip(), line, notes)
+
+    def _build(self, kind: str, refs: list[tuple], via: bool, words: list[Word], text: str) -> tuple:
+        notes: list[str] = []
+        ambiguous = [w for w in words if w.code == PLACE and len(self._places(w)) > 1]
+        choice: dict[int, str] = {}
+        if ambiguous:
+            choice = self._settle(kind, refs, via, words, notes, text)
+        made = [self._unit_ref(r, words, choice, notes) for r in refs]
+        unit = made[0] if made else None
+        if kind in ("move", "retreat"):
+            dest = made[-1]
+            return kind, unit, None, dest.province, dest.coast, via, tuple(notes)
+        if kind in ("support", "convoy"):
+            target = made[1]
+            dest = made[2] if len(made) > 2 else None
+            return (kind, unit, target, dest.province if dest else None, dest.coast if dest else None, False,
+                    tuple(notes))
+        return kind, unit, None, None, None, False, tuple(notes)
+
+    def _places(self, word: Word) -> tuple[str, ...]:
+        ids = word.meaning
+        if len(ids) > 1:  # exact case decides between names differing only by case (A17)
+            n = normalise(word.text)
+            names = self.board.names
+            if n in names.exact and n not in names.shared and names.exact[n] in ids:
+                return (names.exact[n],)
+        return ids
+
+    def _unit_ref(self, ref: tuple, words: list[Word], choice: dict[int, str], notes: list[str]) -> UnitRef:
+        power_i, unit_i, place_i, coast_i = ref
+        province = choice.get(place_i) or self._places(words[place_i])[0]
+        coast = words[coast_i].meaning if coast_i is not None else None
+        if coast is not None:
+            p = self.board.provinces[province]
+            alias = self.coast_aliases.get(province, {}).get(coast)
+            if p.coasts and coast not in p.coasts and alias:
+                notes.append(f"read {words[coast_i].text!r} of {p.name} as {province}/{alias}, the board's "
+                             f"name for that coast")
+                coast = alias
+        unit_type = words[unit_i].meaning if unit_i is not None else None
+        power = words[power_i].meaning if power_i is not None else None
+        return UnitRef(unit_type, province, coast, power)
+
+    def _settle(self, kind: str, refs: list[tuple], via: bool, words: list[Word], notes: list[str],
+                text: str) -> dict[int, str]:
+        """Choose the reading of each ambiguous place that the order's units could carry out."""
+        slots = [r[2] for r in refs]
+        options = [self._places(words[i]) for i in slots]
+        names = self.board.names
+        for i, opts in zip(slots, options):
+            if len(opts) > 1 and normalise(words[i].text).casefold() in self.case_pairs:
+                try:
+                    names.lookup(words[i].text)
+                except AdjudicatorError as exc:
+                    raise OrderError(exc.message, column=_column(text, words[i].at)) from None
+        own = [names.own_id(words[i].text, opts) if len(opts) > 1 else opts[0] for i, opts in zip(slots, options)]
+        scored = []
+        for combo in itertools.product(*options):
+            scored.append((self._score(kind, refs, via, words, combo), combo))
+        top = max(s for s, _ in scored)
+        best = [c for s, c in scored if s == top]
+        own_combo = tuple(own) if None not in own else None
+        if top > 0 and len(best) == 1:
+            chosen = best[0]
+        elif own_combo is not None and (own_combo in best or top == 0):
+            chosen = own_combo  # a space's own id (`tyr`) stands when nothing settles it otherwise
+        else:
+            i = next(s for s, opts in zip(slots, options) if len(opts) > 1)
+            w = words[i]
+            both = " or ".join(f"{names.display[p]} ({p})" for p in self._places(w))
+            why = "either" if top > 0 else "neither"
+            raise OrderError(f"ambiguous place {w.text!r}: it could be {both}, and the order's units could "
+                             f"reach {why}; write the place's id", column=_column(text, w.at),
+                             suggestions=[f"{names.display[p]} ({p})" for p in self._places(w)])
+        for i, opts, pick, own_pick in zip(slots, options, chosen, own):
+            if len(opts) > 1 and pick != own_pick:
+                others = ", ".join(names.display[p] for p in opts if p != pick)
+                notes.append(f"read {words[i].text!r} as {names.display[pick]} ({pick}): the order's units could "
+                             f"not reach {others}")
+        return dict(zip(slots, chosen))
+
+    def _score(self, kind: str, refs: list[tuple], via: bool, words: list[Word], combo: tuple) -> int:
+        """2: the order could be carried out as read; 1: only by a convoy it does not ask for; 0: never."""
+        r = self.reach
+        types = [words[ref[1]].meaning if ref[1] is not None else None for ref in refs]
+        best = 0
+        for t in ([types[0]] if types[0] else [ARMY, FLEET]) if refs else [None]:
+            u = combo[0] if combo else None
+            if u is not None and not r.stands(t, u):
+                continue
+            if kind in ("hold", "disband", "remove"):
+                score = 2
+            elif kind == "build":
+                score = 2 if u in r.centres else 0
+            elif kind in ("move", "retreat"):
+                score = r.moves(t, u, combo[-1], via and kind == "move")
+            elif kind == "support":
+                target_types = [types[1]] if types[1] else [ARMY, FLEET]
+                score = 0
+                for tt in target_types:
+                    if not r.stands(tt, combo[1]):
+                        continue
+                    if len(combo) == 2:
+                        s = 2 if r.supports_into(t, u, combo[1]) else 0
+                    else:
+                        s = min(2 if r.supports_into(t, u, combo[2]) else 0, r.moves(tt, combo[1], combo[2], False))
+                    score = max(score, s)
+            elif kind == "convoy":
+                score = 2 if (t == FLEET and u in r.sea and combo[1] in r.coastal and combo[2] in r.coastal
+                              and r.stands(ARMY, combo[1]) and r.stands(ARMY, combo[2])) else 0
+            else:
+                score = 2
+            best = max(best, score)
+        return best
+
+    def _explain(self, exc: UnexpectedInput, text: str, words: list[Word]) -> OrderError:
+        """An error that names the word, the column, what was expected, and the places meant."""
+        if isinstance(exc, UnexpectedCharacters):
+            index = exc.pos_in_stream
+            allowed = set(exc.allowed or ())
+        elif isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
+            index = exc.token.start_pos
+            allowed = set(exc.expected or ())
+        else:  # the end came too early
+            allowed = set(getattr(exc, "expected", None) or ())
+            expected = or_list(sorted({_TERMINAL_WORDS.get(t, t.lower()) for t in allowed}))
+            return OrderError(f"the order ends too early; expected {expected}", column=len(text.rstrip()) + 1)
+        word = words[index]
+        column = _column(text, word.at)
+        expected = or_list(sorted({_TERMINAL_WORDS.get(t, t.lower()) for t in allowed if not t.startswith("__")}))
+        if word.code == UNKNOWN and word.text[:1].isalnum():
+            if allowed & {"PLACE", "UNIT", "POWER"}:
+                prefer = self._near(words[:index])
+                return OrderError(f"unknown place {word.text!r}", column=column,
+                                  suggestions=self.board.names.suggest(word.text, prefer=prefer))
+            return OrderError(f"unexpected {word.text!r}; expected {expected}", column=column)
+        if word.code in (LPAR, RPAR):
+            return OrderError(f"a parenthesis is out of place here (column {column}): parentheses may hold "
+                              f"a coast, 'via convoy' or the unit's place, as in 'A(Vie)-Bud'; expected {expected}",
+                              column=column)
+        return OrderError(f"unexpected {word.text!r}; expected {expected}", column=column)
+
+    def _near(self, before: list[Word]) -> set[str]:
+        """The places the order's unit could reach, from the words before an unknown one."""
+        places = [w for w in before if w.code == PLACE]
+        if not places:
+            return set()
+        unit_type = next((w.meaning for w in before if w.code == UNIT), None)
+        near: set[str] = set()
+        for p in self._places(places[0]):
+            near |= self.reach.near(unit_type, p)
+        if any(w.code in (SUPPORT, CONVOY) for w in before) and len(places) == 1:
+            for q in list(near):  # a supported or convoyed unit stands next to where the supporter reaches
+                near |= self.reach.near(None, q)
+        return near
 
 
-@functools.lru_cache(maxsize=None)
+def _next_word(pieces: list[str], j: int) -> int | None:
+    """The index of the word after word `j` when they may be two words of one name: side by side, or joined
+    by a hyphen (`Mid-Atlantic`) or a full stop (`St. Petersburg`, `N.C.`)."""
+    k = j + 1
+    if k < len(pieces) and pieces[k] in ("-", "."):
+        k += 1
+    return k if k < len(pieces) and pieces[k][0].isalnum() else None
+
+
+def _spaced(pieces: list[str]) -> list[str]:
+    """The pieces of a name of several words, as one text (`Mid-Atlantic Ocean`)."""
+    out: list[str] = []
+    for p in pieces:
+        if out and p[0].isalnum() and out[-1][-1].isalnum():
+            out.append(" ")
+        out.append(p)
+    return out
+
+
+def _column(text: str, at: int) -> int:
+    """The column (1-based) of the piece with index `at`."""
+    for index, m in enumerate(_PIECES.finditer(text)):
+        if index == at:
+            return m.start() + 1
+    return len(text.rstrip()) + 1
+
+
+def _choose(readings: tuple[tuple[str, Any], ...], previous: str | None) -> tuple[tuple[str, Any], str | None]:
+    """The reading of a word with several (a place or an order word, a place or a power) that the word before
+    allows, and the power it may be instead when it may be a place or a power (the next word settles it)."""
+    allowed = [r for r in readings if r[0] in _FOLLOWS.get(previous, frozenset())] or list(readings)
+    codes = {c for c, _ in allowed}
+    if codes == {PLACE, POWER}:
+        return next(r for r in allowed if r[0] == PLACE), next(m for c, m in allowed if c == POWER)
+    return (next((r for r in allowed if r[0] == PLACE), allowed[0])), None
+
+
+def _settle_powers(words: list[Word]) -> None:
+    """A word that may be a power or a place is a power when a unit or a place follows it (`Eng F Lon`)."""
+    for i, w in enumerate(words[:-1]):
+        if w.power is not None and words[i + 1].code in (UNIT, PLACE):
+            words[i] = Word(POWER, w.power, w.at, w.text)
+
+
+def _check_parentheses(words: list[Word], text: str) -> None:
+    """A parenthesis that is not closed, or closed without being opened, is named as the problem."""
+    opened: list[Word] = []
+    for w in words:
+        if w.code == LPAR:
+            opened.append(w)
+        elif w.code == RPAR:
+            if not opened:
+                column = _column(text, w.at)
+                raise OrderError(f"a ')' at column {column} closes no '('", column=column)
+            opened.pop()
+    if opened:
+        column = _column(text, opened[-1].at)
+        raise OrderError(f"the parenthesis opened at column {column} is not closed", column=column)
+
+
+def lexicon_of(board: Board) -> Lexicon:
+    """Every spelling of the board's places, powers, coasts and unit words, and the order words."""
+    lex = Lexicon()
+    for code, spellings in KEYWORDS.items():
+        for s in spellings:
+            lex.add(s, code, None)
+    unit_words = {k: list(v) for k, v in DEFAULT_UNIT_WORDS.items()}
+    for unit_type, extra in (board.raw.get("unit_words") or {}).items():
+        unit_words.setdefault(str(unit_type).upper()[:1], []).extend(str(x) for x in extra or ())
+    for unit_type, spellings in unit_words.items():
+        for s in spellings:
+            lex.add(s, UNIT, unit_type)
+    for key, spellings in board.coast_names.items():
+        for s in [key, *spellings]:
+            lex.add(s, COAST, key)
+    for spelling, ids in board.names.folded.items():
+        lex.add(spelling, PLACE, tuple(sorted(ids)))
+    for spelling, power in board.power_names.exact.items():
+        lex.add(spelling, POWER, power)
+    return lex
+
+
+def _coast_aliases(board: Board) -> dict[str, dict[str, str]]:
+    """Per space, coast spellings that sites use for another coast (`coast_aliases: {nc: ec}` on Bulgaria:
+    webDiplomacy's "Bulgaria (North Coast)" is the east coast)."""
+    out: dict[str, dict[str, str]] = {}
+    for entry in board.raw.get("provinces") or []:
+        if isinstance(entry, dict) and entry.get("coast_aliases"):
+            out[str(entry["id"])] = {board.coast_key(str(k)): str(v) for k, v in entry["coast_aliases"].items()}
+    return out
+
+
+@functools.lru_cache(maxsize=32)
 def parser_for(board: Board) -> OrderParser:
     """The (cached) order parser of a board."""
     return OrderParser(board)
