@@ -29,11 +29,16 @@ class LineList(list):
     line: int | None = None
 
 
-class _LineLoader(yaml.SafeLoader):
+# libyaml's parser where PyYAML was built with it (the wheels are): the pure-Python one reads a few
+# thousand lines a second and is quadratic in flow nesting; both give the same nodes and marks.
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _LineLoader(_SAFE_LOADER):  # type: ignore[misc, valid-type]
     pass
 
 
-def _scalar(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+def _scalar(loader: Any, node: yaml.ScalarNode) -> Any:
     value = loader.construct_scalar(node)
     resolved = loader.resolve(yaml.ScalarNode, value, (True, False))
     if node.tag == resolved and node.tag != "tag:yaml.org,2002:str":
@@ -43,7 +48,7 @@ def _scalar(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
     return text
 
 
-def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LineDict:
+def _mapping(loader: Any, node: yaml.MappingNode) -> LineDict:
     loader.flatten_mapping(node)
     result = LineDict()
     result.line = node.start_mark.line + 1
@@ -53,7 +58,7 @@ def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LineDict:
     return result
 
 
-def _sequence(loader: yaml.SafeLoader, node: yaml.SequenceNode) -> LineList:
+def _sequence(loader: Any, node: yaml.SequenceNode) -> LineList:
     result = LineList(loader.construct_object(child, deep=True) for child in node.value)
     result.line = node.start_mark.line + 1
     return result
@@ -80,10 +85,67 @@ def line_of(value: Any) -> int | None:
     return getattr(value, "line", None)
 
 
+MAX_DEPTH = 64  # nesting of mappings and sequences; a game file nests about 6 levels
+MAX_NODES = 1_000_000  # values once every alias is expanded; a long game's file has a few thousand
+
+
+def _check_expansion(node: yaml.Node, file: str | None) -> None:
+    """Refuse a document whose aliases would expand past MAX_NODES values or MAX_DEPTH levels, or refer to
+    themselves, before anything is built from it: a few lines of nested anchors can stand for billions of
+    values, and whatever walks the data (checks, JSON, the next file written) would expand them.
+
+    Each node is visited once (sizes and depths are kept by node), so this costs the document's length."""
+    size: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    if isinstance(node, yaml.ScalarNode):
+        return
+    stack: list[tuple[yaml.Node, bool]] = [(node, False)]
+    open_nodes: set[int] = set()
+    while stack:
+        item, done = stack.pop()
+        key = id(item)
+        children = [v for pair in item.value for v in pair] if isinstance(item, yaml.MappingNode) else item.value
+        if done:
+            open_nodes.discard(key)
+            total, deepest = 1, 0
+            for child in children:
+                if isinstance(child, yaml.ScalarNode):
+                    total += 1
+                else:
+                    total += size[id(child)]
+                    deepest = max(deepest, depth[id(child)])
+            size[key], depth[key] = total, deepest + 1
+            mark = item.start_mark
+            if total > MAX_NODES:
+                raise AdjudicatorError(f"the YAML expands to more than {MAX_NODES:,} values (anchors and aliases "
+                                       "repeated inside each other); write the data out", file=file,
+                                       line=mark.line + 1, column=mark.column + 1)
+            if deepest + 1 > MAX_DEPTH:
+                raise AdjudicatorError(f"the YAML nests deeper than {MAX_DEPTH} levels", file=file,
+                                       line=mark.line + 1, column=mark.column + 1)
+            continue
+        if key in size:
+            continue  # an alias to a node already measured
+        if key in open_nodes:
+            mark = item.start_mark
+            raise AdjudicatorError("an alias refers to the node that contains it (a value inside itself)", file=file,
+                                   line=mark.line + 1, column=mark.column + 1)
+        open_nodes.add(key)
+        stack.append((item, True))
+        stack.extend((c, False) for c in children if not isinstance(c, yaml.ScalarNode) and id(c) not in size)
+
+
 def load_yaml_text(text: str, file: str | None = None) -> Any:
-    """Parse YAML text, keeping line numbers; a syntax error names its line and column."""
+    """Parse YAML text, keeping line numbers; a syntax error names its line and column.
+
+    Aliases are expanded only within bounds, and nesting is bounded (see `_check_expansion`)."""
+    loader = _LineLoader(text)
     try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_expansion(node, file)
+        return loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         raise AdjudicatorError(
@@ -94,6 +156,10 @@ def load_yaml_text(text: str, file: str | None = None) -> Any:
         ) from None
     except yaml.YAMLError as exc:
         raise AdjudicatorError(f"not valid YAML: {exc}", file=file) from None
+    except RecursionError:  # the composer recurses once per level: deeper than Python's stack
+        raise AdjudicatorError(f"the YAML nests deeper than {MAX_DEPTH} levels", file=file) from None
+    finally:
+        loader.dispose()
 
 
 def load_yaml_file(path: str | Path) -> Any:
