@@ -227,7 +227,7 @@ def game_from_data(data: Any, file: str | None = None, board: Any = None) -> tup
         if recorded is not None and current is not None and str(recorded) != current:
             raise _err(f"the board file {ref} has changed since this game file was written (recorded {recorded}, "
                        f"now {current}); check that the change is meant for this game, then delete the board_hash "
-                       f"line (the next file written records the new one)", file, data, "/board_hash")
+                       f"line (the next file written records the new one)", file, data.get("board_hash"), "/board_hash")
     elif "variant" in data and str(data["variant"]).lower() != str(board.name).lower():
         raise _err(f"the state is a game of {data['variant']!r}, but the board sent is {board.name!r}", file,
                    data.get("variant"), "/variant")

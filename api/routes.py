@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 from adjudicator import __version__
 from adjudicator.cases.datc import parse_cases
 from adjudicator.cases.runner import run_case
-from adjudicator.catalogue import load_variant, variant_summaries
+from adjudicator.catalogue import BoardProblems, board_from_inline, load_variant, variant_summaries
 from adjudicator.errors import AdjudicatorError, CaseFileError
 from adjudicator.gamefile import game_from_data, game_to_data
 from adjudicator.games import PICTURES, NotAvailable, rules_of
@@ -56,10 +56,30 @@ def _board(name: str, pointer: str = "/variant") -> Any:
         raise Problem(404, "Unknown variant", exc.message, pointer=pointer) from None
 
 
-def _game(state_data: dict) -> tuple[Any, Any]:
-    _board(str(state_data.get("variant", "")), "/state/variant")
+def _inline_board(data: Any, pointer: str) -> Any:
+    """A board sent in the request, checked by its game's checker: 422 with every problem and its JSON pointer."""
     try:
-        return game_from_data(state_data, None)
+        return board_from_inline(data, pointer)
+    except BoardProblems as exc:
+        errors = exc.located_problems()
+        raise Problem(422, "Board has problems", exc.message, pointer=errors[0]["pointer"], errors=errors) from None
+    except AdjudicatorError as exc:
+        status = 413 if "larger than" in exc.message or "at most" in exc.message else 422
+        raise Problem(status, "Board refused", exc.message, pointer=exc.pointer or pointer) from None
+
+
+def _board_of(body: dict, prefix: str = "") -> Any:
+    """The board a request names: `board` inline (beside or instead of `variant`), or a shipped `variant`."""
+    if body.get("board") is not None:
+        return _inline_board(body["board"], f"{prefix}/board")
+    return _board(str(body.get("variant", "")), f"{prefix}/variant")
+
+
+def _game(state_data: dict) -> tuple[Any, Any]:
+    board = _board_of(state_data, "/state")
+    data = {k: v for k, v in state_data.items() if k != "board"}
+    try:
+        return game_from_data(data, None, board)
     except AdjudicatorError as exc:
         raise from_adjudicator_error(exc, 422, "State breaks the rules", prefix="/state") from None
 
@@ -138,6 +158,13 @@ def start(name: str):
     return jsonify(game_to_data(board, rules_of(board).initial_state(board)))
 
 
+@bp.post("/v1/start")
+def start_inline():
+    body = _body("StartRequest")
+    board = _board_of(body)
+    return jsonify(game_to_data(board, rules_of(board).initial_state(board)))
+
+
 def _turn(board: Any, state: Any, orders: Any, lenient: bool) -> Turn:
     sheet = _sheet(board, state, orders, lenient)
     try:
@@ -161,11 +188,12 @@ def parse():
     body = _body("ParseRequest")
     if body.get("state") is not None:
         board, state = _game(body["state"])
-        if board.name != _board(body["variant"]).name:
-            raise Problem(400, "Bad request", f"the state is a {board.name} game, not {body['variant']}",
+        named = _board_of(body)
+        if board.name != named.name:
+            raise Problem(400, "Bad request", f"the state is a {board.name} game, not {named.name}",
                           pointer="/state/variant")
     else:
-        board, state = _board(body["variant"]), None
+        board, state = _board_of(body), None
     sheet = _sheet(board, state, body["orders"], body.get("lenient", True))
     rules = rules_of(board)
     return jsonify({"orders": [rules.order_json(o) for o in sheet.orders], "notes": sheet.notes,

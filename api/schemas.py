@@ -45,8 +45,21 @@ SCHEMAS: dict[str, Any] = {
             "dislodged": {"type": "array", "items": {"type": "object"}},
             "contested": {"type": "array", "items": _STR},
             "history": {"type": "array"},
+            "board": {"$ref": "#/components/schemas/Board"},
         },
-        "required": ["variant"],
+        "anyOf": [{"required": ["variant"]}, {"required": ["board"]}],
+    },
+    "Board": {
+        "description": "A board sent inline, beside or instead of `variant`: the variant file's structure as JSON "
+                       "(variants/FORMAT.md). It is checked as `adjudicator variant check` checks a file (422 with "
+                       "every problem and its JSON pointer in `errors`), at most 512 KiB as compact JSON (413).",
+        "type": "object",
+    },
+    "StartRequest": {
+        "type": "object",
+        "properties": {"variant": _STR, "board": {"$ref": "#/components/schemas/Board"}},
+        "anyOf": [{"required": ["variant"]}, {"required": ["board"]}],
+        "additionalProperties": False,
     },
     "Orders": {
         "description": "An order sheet as text (power headers or `Power: order` lines), order strings per power, "
@@ -124,11 +137,13 @@ SCHEMAS: dict[str, Any] = {
     },
     "ParseRequest": {
         "type": "object",
-        "properties": {"variant": _STR, "orders": {"$ref": "#/components/schemas/Orders"}, "lenient": _LENIENT,
+        "properties": {"variant": _STR, "board": {"$ref": "#/components/schemas/Board"},
+                       "orders": {"$ref": "#/components/schemas/Orders"}, "lenient": _LENIENT,
                        "state": {"$ref": "#/components/schemas/GameState",
                                  "description": "The position the orders are for: a sheet for another kind of "
                                                 "phase is then refused (422)."}},
-        "required": ["variant", "orders"],
+        "required": ["orders"],
+        "anyOf": [{"required": ["variant"]}, {"required": ["board"]}],
         "additionalProperties": False,
     },
     "ParseResponse": {
@@ -391,7 +406,9 @@ def openapi_document() -> dict:
             "/v1/variants/{name}/start": {"get": {"summary": "The opening game state", "parameters": [name_param],
                                                   "responses": _responses("GameState", 404)}},
             "/v1/adjudicate": _post("Adjudicate a phase", "AdjudicateRequest", "AdjudicateResponse", 404, 422),
-            "/v1/orders/parse": _post("Parse orders", "ParseRequest", "ParseResponse", 404),
+            "/v1/start": _post("The opening position of a variant or an inline board", "StartRequest", "GameState",
+                               404, 422),
+            "/v1/orders/parse": _post("Parse orders", "ParseRequest", "ParseResponse", 404, 422),
             "/v1/orders/legal": _post("Every legal order", "LegalRequest", "LegalResponse", 404, 422),
             "/v1/render": _post("Draw the board (and orders)", "RenderRequest", "unused", 404, 422, ok_content={
                 "image/png": {"schema": {"type": "string", "contentMediaType": "image/png"}},
