@@ -66,12 +66,17 @@ def board_from_file(path: str | Path) -> Any:
 
 def load_variant(name: str) -> Any:
     """A shipped variant by name (case-insensitive), e.g. `standard`, `arctic`, `arctic2019`."""
-    wanted = name.strip().lower()
-    for candidate in variant_names():
-        if candidate.lower() == wanted:
-            return _shipped_board(candidate)
+    canonical = _shipped_names().get(name.strip().lower())
+    if canonical is not None:
+        return _shipped_board(canonical)
     shown = repr(name) if len(name) <= 60 else repr(name[:60]) + "..."  # a request may send a megabyte of name
     raise AdjudicatorError(f"unknown variant {shown}; known variants: {', '.join(variant_names())}")
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_names() -> dict[str, str]:
+    """Each shipped variant's file name by its lower-case spelling (the folder is listed once per process)."""
+    return {name.lower(): name for name in variant_names()}
 
 
 @functools.lru_cache(maxsize=32)
