@@ -460,3 +460,67 @@ def test_new_refuses_what_it_cannot_set_up(tmp_path, args, setup, message):
     assert result.exit_code == 2, result.output
     assert message.replace("SETUP", str(path)) in result.output
     assert not (tmp_path / "g.yaml").exists()
+
+
+# ---------------------------------------------------------------- the README quickstarts and the order docs
+
+
+def _readme_quickstarts() -> list[str]:
+    """The `sh` blocks of the README section on the other Arctic games, each a quickstart."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Other Arctic games on the same machinery", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```sh\n(.*?)```", section, re.S)
+
+
+def _run_shell_line(runner: CliRunner, line: str):
+    """A quickstart line: `adjudicator ...` through click's runner, or `echo`/`printf` writing a sheet."""
+    import shlex
+
+    words = shlex.split(line, comments=True)
+    if words[0] == "adjudicator":
+        return runner.invoke(main, words[1:], catch_exceptions=False)
+    assert words[0] in ("echo", "printf") and words[-2] == ">", f"a quickstart line this test cannot run: {line}"
+    body = words[1] + "\n" if words[0] == "echo" else words[1].replace("\\n", "\n")
+    with open(words[-1], "w", encoding="utf-8") as f:
+        f.write(body)
+    return None
+
+
+def test_the_readme_has_a_quickstart_for_each_other_game():
+    blocks = _readme_quickstarts()
+    variants = {v for b in blocks for v in ("arctic2019", "arctic-race", "arctica") if f"--variant {v} " in b}
+    assert variants == {"arctic2019", "arctic-race", "arctica"}
+    for block in blocks:  # each: new, a sheet, adjudicate, show
+        commands = [line.split()[1] for line in block.splitlines() if line.startswith("adjudicator ")]
+        assert commands[0] == "new" and "adjudicate" in commands and commands[-1] == "show", block
+
+
+@pytest.mark.parametrize("block", _readme_quickstarts(), ids=lambda b: b.split("--variant ")[1].split()[0])
+def test_readme_quickstart_commands_work(tmp_path, monkeypatch, block):
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    for line in filter(str.strip, block.splitlines()):
+        result = _run_shell_line(runner, line)
+        if result is None:
+            continue
+        assert result.exit_code == 0, f"{line}\n{result.output}"
+        if " adjudicate " in f" {line} ":
+            assert "illegal" not in result.output and "not orders" not in result.output, result.output
+        if line.startswith("adjudicator show"):
+            assert "variant: " in result.output
+
+
+@pytest.mark.parametrize("variant", ["arctica", "arctic-race"])
+def test_every_example_in_the_order_docs_reads(variant):
+    """docs/orders/<variant>.md: every `text` block is a sheet the reader reads without a problem."""
+    import re
+
+    doc = (ROOT / "docs" / "orders" / f"{variant}.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```text\n(.*?)```", doc, re.S)
+    board, rules = load_variant(variant), get_rules(variant)
+    assert len(blocks) >= 5
+    for block in blocks:
+        sheet = rules.read_sheet(board, None, block)
+        assert not sheet.problems and sheet.orders, (block, [str(p) for p in sheet.problems])
