@@ -18,6 +18,8 @@ import pytest
 pytest.importorskip("diplomacy", reason="the diplomacy package (the peer) is not installed: pip install '.[bench]'")
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "benchmarks") not in sys.path:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
 def _compare_peer():
@@ -73,3 +75,30 @@ def test_peer_bug_cases_still_differ_and_pass_here():
         for case in read_cases(path):
             assert run_case(case).passed, case.name
     assert cp.check_cases([str(folder)]) == 5  # 1a, 2a, 2b, 3a and 4 differ; the control cases 1b, 1c, 3b agree
+
+
+def test_cold_means_cold():
+    """The benchmark's cold run empties every cache: the caches it finds hold the texts just read, and after
+    emptying them no reading of those texts is left anywhere the engine keeps one."""
+    cp = _compare_peer()
+    from adjudicator.catalogue import load_variant
+    from caches import find_caches
+
+    board = load_variant("standard")
+    caches = find_caches(cp.probe(board))
+    assert caches.slots, "no cache found: the probe read no new text"
+    text = "F nrg S A edi - lvp"  # a text the probe's random orders never write (their supports name coasts' ids)
+    cp.parse_order(board, text)
+    cp.parse_order(board, text)
+    holding = [slot for slot in caches.slots if _holds(slot, text)]
+    assert holding, f"no cache found holds {text!r}: {caches.describe()}"
+    saved = caches.snapshot()
+    caches.empty()
+    assert all(size == 0 for size in caches.sizes())
+    caches.restore(saved)  # a game's caches come back as they were
+    assert all(_holds(slot, text) for slot in holding)
+
+
+def _holds(slot, text: str) -> bool:
+    value = slot.get() if hasattr(slot, "get") else None
+    return isinstance(value, dict) and any(text in str(key) for key in value)

@@ -36,18 +36,20 @@ from adjudicator.orders.model import ORDER_KINDS, Order, UnitRef
 from adjudicator.sheets import Sheet, SheetProblem
 
 FIELDS = ("power", "kind", "unit", "target", "destination", "coast", "via_convoy")
+_FIELD_SET = frozenset(FIELDS)
+_REQUIRED, _OPTIONAL, _NO = "required", "optional", "no"
 _UNIT_WORDS = {"a": ARMY, "army": ARMY, "f": FLEET, "fleet": FLEET}
 # Which fields each kind takes: (needs a unit, target, destination) as "required", "optional" or "no".
 _SHAPE = {
-    "hold": ("required", "no", "no"),
-    "move": ("required", "no", "required"),
-    "support": ("required", "required", "optional"),
-    "convoy": ("required", "required", "required"),
-    "retreat": ("required", "no", "required"),
-    "disband": ("required", "no", "no"),
-    "remove": ("required", "no", "no"),
-    "build": ("required", "no", "no"),
-    "waive": ("no", "no", "no"),
+    "hold": (_REQUIRED, _NO, _NO),
+    "move": (_REQUIRED, _NO, _REQUIRED),
+    "support": (_REQUIRED, _REQUIRED, _OPTIONAL),
+    "convoy": (_REQUIRED, _REQUIRED, _REQUIRED),
+    "retreat": (_REQUIRED, _NO, _REQUIRED),
+    "disband": (_REQUIRED, _NO, _NO),
+    "remove": (_REQUIRED, _NO, _NO),
+    "build": (_REQUIRED, _NO, _NO),
+    "waive": (_NO, _NO, _NO),
 }
 SUGGESTED_PROBLEMS = 50  # "did you mean" is worked out for this many problems per list; the rest go without
 
@@ -83,6 +85,8 @@ class _Reader:
         self.board = board
         self.suggest = SUGGESTED_PROBLEMS
         self.unsuggested = 0  # problems past the bound that went without suggestions
+        self.units: dict[str, UnitRef] = {}  # unit text -> its reading, for this list only (a unit is named twice:
+        # by its own order and as the target of a support or convoy)
 
     def _suggestions(self, make) -> list[str]:
         if self.suggest <= 0:
@@ -140,7 +144,8 @@ class _Reader:
         word, _, rest = value.strip().partition(" ")
         unit_type = _UNIT_WORDS.get(word.lower()) if rest else None
         province, coast = self.place(rest.strip() if unit_type else value.strip(), field)
-        return UnitRef(unit_type, province, coast)
+        ref = self.units[value] = UnitRef(unit_type, province, coast)
+        return ref
 
     def power(self, value: Any) -> str:
         """The power's name."""
@@ -158,50 +163,69 @@ class _Reader:
                        self._suggestions(lambda: self.board.power_names.suggest(value))) from None
 
     def order(self, obj: Any, line: int) -> Order:
-        """One object as an Order, or _Bad."""
-        if not isinstance(obj, Mapping):
+        """One object as an Order, or _Bad. (The common shape, a dict of ids, takes the short way at each step.)"""
+        if type(obj) is not dict and not isinstance(obj, Mapping):
             raise _Bad(None, f"an order is an object with {', '.join(FIELDS)}, not {json.dumps(obj)[:60]}")
-        for key in obj:
-            if key not in FIELDS:
-                raise _Bad(str(key), f"unknown field {str(key)!r}; an order has {', '.join(FIELDS)}",
-                           self._suggestions(lambda: difflib.get_close_matches(str(key), FIELDS, 1)))
-        kind = obj.get("kind")
-        if kind is None:
-            raise _Bad("kind", f"the order has no kind; kinds are {', '.join(ORDER_KINDS)}")
-        if not isinstance(kind, str) or kind.lower() not in _SHAPE:
-            raise _Bad("kind", f"unknown kind {json.dumps(kind)}; kinds are {', '.join(ORDER_KINDS)}",
-                       self._suggestions(lambda: difflib.get_close_matches(str(kind).lower(), ORDER_KINDS, 1)))
-        kind = kind.lower()
-        if "power" not in obj:
-            raise _Bad("power", "the order has no power")
-        power = self.power(obj["power"])
-        needs_unit, needs_target, needs_dest = _SHAPE[kind]
-        for field, need in (("unit", needs_unit), ("target", needs_target), ("destination", needs_dest)):
-            given = obj.get(field) is not None
-            if need == "required" and not given:
+        if not _FIELD_SET.issuperset(obj):
+            key = next(str(k) for k in obj if k not in _FIELD_SET)
+            raise _Bad(key, f"unknown field {key!r}; an order has {', '.join(FIELDS)}",
+                       self._suggestions(lambda: difflib.get_close_matches(key, FIELDS, 1)))
+        get = obj.get
+        kind = get("kind")
+        shape = _SHAPE.get(kind) if type(kind) is str else None
+        if shape is None:
+            if kind is None:
+                raise _Bad("kind", f"the order has no kind; kinds are {', '.join(ORDER_KINDS)}")
+            if not isinstance(kind, str) or kind.lower() not in _SHAPE:
+                raise _Bad("kind", f"unknown kind {json.dumps(kind)}; kinds are {', '.join(ORDER_KINDS)}",
+                           self._suggestions(lambda: difflib.get_close_matches(str(kind).lower(), ORDER_KINDS, 1)))
+            kind = kind.lower()
+            shape = _SHAPE[kind]
+        power = get("power")
+        if type(power) is not str or power not in self.board.powers:
+            if power is None:
+                raise _Bad("power", "the order has no power")
+            power = self.power(power)
+        needs_unit, needs_target, needs_dest = shape
+        unit_value, target_value, dest_value = get("unit"), get("target"), get("destination")
+        for field, need, value in (("unit", needs_unit, unit_value), ("target", needs_target, target_value),
+                                   ("destination", needs_dest, dest_value)):
+            if need is _REQUIRED and value is None:
                 raise _Bad(field, f"a {kind} order needs a {field}")
-            if need == "no" and given:
+            if need is _NO and value is not None:
                 raise _Bad(field, f"a {kind} order has no {field}")
-        unit = self.unit(obj["unit"], "unit") if needs_unit != "no" else None
-        target = self.unit(obj["target"], "target") if obj.get("target") is not None else None
+        units = self.units
+        unit = None
+        if unit_value is not None:
+            unit = units.get(unit_value) if type(unit_value) is str else None
+            if unit is None:
+                unit = self.unit(unit_value, "unit")
+        target = None
+        if target_value is not None:
+            target = units.get(target_value) if type(target_value) is str else None
+            if target is None:
+                target = self.unit(target_value, "target")
         dest = coast = None
-        if obj.get("destination") is not None:
-            dest, coast = self.place(obj["destination"], "destination")
-        if obj.get("coast") is not None:
+        if dest_value is not None:
+            if type(dest_value) is str and dest_value in self.board.provinces:
+                dest = dest_value
+            else:
+                dest, coast = self.place(dest_value, "destination")
+        named = get("coast")
+        if named is not None:
             if dest is None:
                 raise _Bad("coast", "a coast is the destination's: give a destination")
-            named = self.coast(obj["coast"], "coast")
+            named = self.coast(named, "coast")
             if coast is not None and coast != named:
                 raise _Bad("coast", f"the destination names the {coast} coast and `coast` the {named} coast")
             coast = named
-        via = obj.get("via_convoy", False)
-        if via is None:
-            via = False
-        if not isinstance(via, bool):
-            raise _Bad("via_convoy", f"via_convoy must be true or false, not {json.dumps(via)}")
-        if via and kind != "move":
-            raise _Bad("via_convoy", f"via_convoy is for moves, not for a {kind} order")
-        return Order(kind, unit, target, dest, coast, via, power, "", line)
+        via = get("via_convoy")
+        if via is not None and via is not False:
+            if via is not True:
+                raise _Bad("via_convoy", f"via_convoy must be true or false, not {json.dumps(via)}")
+            if kind != "move":
+                raise _Bad("via_convoy", f"via_convoy is for moves, not for a {kind} order")
+        return Order(kind, unit, target, dest, coast, via is True, power, "", line)
 
 
 def orders_from_objects(board: Board, objects: Sequence[Any]) -> Sheet:
