@@ -80,16 +80,22 @@ def _write(path: str, data: str | bytes) -> None:
 @click.option("--variant", "variant_name", default="standard", show_default=True, help="Variant to start.")
 @click.option("-o", "--output", type=click.Path(), help="Write the game file here (default: print it).")
 @click.option("--force", is_flag=True, help="Overwrite an existing output file.")
-def new(variant_name: str, output: str | None, force: bool) -> None:
+@click.option("--seed", type=int, help="Shuffle the set-up with this seed (games with a random set-up, such as "
+              "arctic-race); the same seed gives the same game.")
+@click.option("--setup", "setup_file", type=click.Path(), help="Set the game up as this sheet describes (arctic-race: "
+              "`players`, `start` and `river` as laid out on the table, or `tiles`).")
+def new(variant_name: str, output: str | None, force: bool, seed: int | None, setup_file: str | None) -> None:
     """Write the opening position of a variant as a game file."""
     from adjudicator.catalogue import load_variant
     from adjudicator.gamefile import dump_game
     from adjudicator.games import rules_of
+    from adjudicator.textio import read_text
 
     try:
         board = load_variant(variant_name)
         rules = rules_of(board)
-        start = rules.initial_state(board)
+        setup_text = read_text(setup_file) if setup_file is not None else None
+        start = rules.new_game(board, seed=seed, setup_text=setup_text, file=setup_file)
         text = dump_game(board, start)
     except AdjudicatorError as exc:
         fail(exc)
