@@ -513,6 +513,14 @@ def test_a_sheet_reads_the_same_in_every_encoding(tmp_path, encode):
     assert reports[1]["orders"][0]["power"] == "Russia"  # the BOM did not hide the first country
 
 
+def test_did_you_mean_is_bounded_per_sheet(board):
+    """Each "did you mean" costs a search; past the first 50 problems of a sheet they are reported without one."""
+    sheet = RULES.read_sheet(board, None, "Russia: move KOL to Barentz\nRusia: move KOL to BAR\n" * 30)
+    assert len(sheet.problems) == 60 and sheet.orders == []
+    assert all(p.suggestions for p in sheet.problems[:50]) and not any(p.suggestions for p in sheet.problems[50:])
+    assert "'Barentz'" in sheet.problems[50].reason and "unknown country 'Rusia'" in sheet.problems[51].reason
+
+
 def _blanks(n: int) -> str:
     return (" \t" * n)[:n]
 

@@ -16,6 +16,7 @@ and the grammar's terminals have no two unbounded quantifiers over the same char
 
 from __future__ import annotations
 
+import copy
 import functools
 from dataclasses import dataclass, replace
 
@@ -23,7 +24,7 @@ from lark import Token, Transformer
 
 from adjudicator.errors import OrderError
 from adjudicator.grammar_tools import GrammarParser, alternation
-from adjudicator.names import AmbiguousName, UnknownName
+from adjudicator.names import AmbiguousName, UnknownName, normalise
 from adjudicator.sheets import Sheet, SheetProblem
 
 from .board import Board
@@ -43,6 +44,7 @@ _WORDS = {
 
 _MAX_DIGITS = 4  # a number of ships has at most 4 digits (no country has 100 ships): int() stays cheap
 _MAX_NAME = 64  # a prefix longer than this is no name: refused without a "did you mean" search
+_MAX_SUGGESTED = 50  # "did you mean" costs ~1 ms a piece: a sheet's later problems are reported without it
 
 
 class _ToStep(Transformer):
@@ -184,6 +186,8 @@ class _SheetReader:
         self.file = file
         self.parser = step_parser(board)
         self.sheet = Sheet()
+        self.quiet = copy.copy(self.parser)  # the same grammar, naming no close names (after _MAX_SUGGESTED)
+        self.quiet.names = {}
         self.current: str | _NoCountry | None = None
 
     def read_line(self, number: int, raw: str, shown: str | None = None, shift: int = 0) -> None:
@@ -206,6 +210,10 @@ class _SheetReader:
     def _error(self, message: str, column: int, suggestions: list[str] | None = None) -> OrderError:
         return OrderError(message, file=self.file, column=column, suggestions=suggestions or [])
 
+    def _suggesting(self) -> bool:
+        """Whether problems still get "did you mean" (the first _MAX_SUGGESTED of a sheet do)."""
+        return len(self.sheet.problems) < _MAX_SUGGESTED
+
     def _step(self, number: int, piece: str, offset: int) -> Step:
         """One step (OrderError with its column when it cannot be read)."""
         board = self.board
@@ -218,7 +226,8 @@ class _SheetReader:
                 raise self._unknown_country(player or "", offset + _lead(piece) + 1)
             return Header(text=f"{board.country_name(country)}:", line=number, country=country)
         try:
-            step = self.parser.parse(rest, line=number, file=self.file, column_offset=rest_offset)
+            parser = self.parser if self._suggesting() else self.quiet
+            step = parser.parse(rest, line=number, file=self.file, column_offset=rest_offset)
         except OrderError:
             if player is not None:
                 self.current = self._no_country(player, number)  # whatever it was, it carries over to no country
@@ -261,6 +270,8 @@ class _SheetReader:
         if len(name) > _MAX_NAME:
             raise self._error(f"{name[:20]!r}... ({len(name)} characters) is not a country or a player's name",
                               offset + _lead(piece) + 1)
+        if normalise(name).casefold() not in self.board.country_names.folded:
+            return None, name, rest, rest_offset  # a player's name, or no name (no "did you mean" search yet)
         try:
             return self.board.country_names.lookup(name, "country"), None, rest, rest_offset
         except (UnknownName, AmbiguousName):
@@ -268,14 +279,14 @@ class _SheetReader:
 
     def _no_country(self, name: str, line: int) -> _NoCountry:
         """What an unknown prefix carries over (the closest country's name for the message's example)."""
-        close = self.board.country_names.suggest(name, limit=1)
+        close = self.board.country_names.suggest(name, limit=1) if self._suggesting() else []
         return _NoCountry(name, line, close[0].split(" (")[0] if close else "Country")
 
     def _unknown_country(self, name: str, column: int) -> OrderError:
         """The error for a prefix that names no country (before a step that is a country's)."""
         countries = ", ".join(c.name for c in self.board.countries.values())
         return self._error(f"unknown country {name!r}; countries are {countries}", column,
-                           self.board.country_names.suggest(name))
+                           self.board.country_names.suggest(name) if self._suggesting() else [])
 
 
 def read_sheet(board: Board, text: str, file: str | None = None) -> Sheet:
