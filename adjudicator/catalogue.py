@@ -177,6 +177,10 @@ class BoardProblems(VariantError):
         return [{"message": p.message, "line": p.line} for p in self.problems]
 
 
+class BoardTooLarge(VariantError):
+    """An inline board over the size limits."""
+
+
 def _where(problem: dict[str, Any]) -> str:
     if "pointer" in problem:
         return f"{problem['pointer']}: "
@@ -211,11 +215,11 @@ def board_from_inline(data: Any, pointer: str = "/board") -> Any:
         raise VariantError("an inline board is a JSON object (the variant file's structure)", pointer=pointer)
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     if len(text.encode("utf-8")) > MAX_INLINE_BOARD_BYTES:
-        raise VariantError(f"the inline board is larger than {MAX_INLINE_BOARD_BYTES // 1024} KiB", pointer=pointer)
+        raise BoardTooLarge(f"the inline board is larger than {MAX_INLINE_BOARD_BYTES // 1024} KiB", pointer=pointer)
     items = sum(len(data.get(k) or ()) for k in ("provinces", "borders") if isinstance(data.get(k), (list, dict)))
     if items > MAX_INLINE_BOARD_ITEMS:
-        raise VariantError(f"the inline board has {items} provinces and borders; at most {MAX_INLINE_BOARD_ITEMS}",
-                           pointer=pointer)
+        raise BoardTooLarge(f"the inline board has {items} provinces and borders; at most {MAX_INLINE_BOARD_ITEMS}",
+                            pointer=pointer)
     digest = content_hash(text.encode("utf-8"))
 
     def build() -> Any:

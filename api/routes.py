@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 from adjudicator import __version__
 from adjudicator.cases.datc import parse_cases
 from adjudicator.cases.runner import run_case
-from adjudicator.catalogue import BoardProblems, board_from_inline, load_variant, variant_summaries
+from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant, variant_summaries
 from adjudicator.errors import AdjudicatorError, CaseFileError
 from adjudicator.gamefile import game_from_data, game_to_data
 from adjudicator.games import PICTURES, NotAvailable, rules_of
@@ -63,9 +63,10 @@ def _inline_board(data: Any, pointer: str) -> Any:
     except BoardProblems as exc:
         errors = exc.located_problems()
         raise Problem(422, "Board has problems", exc.message, pointer=errors[0]["pointer"], errors=errors) from None
+    except BoardTooLarge as exc:
+        raise Problem(413, "Board too large", exc.message, pointer=pointer) from None
     except AdjudicatorError as exc:
-        status = 413 if "larger than" in exc.message or "at most" in exc.message else 422
-        raise Problem(status, "Board refused", exc.message, pointer=exc.pointer or pointer) from None
+        raise Problem(422, "Board refused", exc.message, pointer=exc.pointer or pointer) from None
 
 
 def _board_of(body: dict, prefix: str = "") -> Any:
