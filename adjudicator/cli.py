@@ -77,7 +77,8 @@ def _write(path: str, data: str | bytes) -> None:
 
 
 @main.command()
-@click.option("--variant", "variant_name", default="standard", show_default=True, help="Variant to start.")
+@click.option("--variant", "variant_name", default="standard", show_default=True,
+              help="A shipped variant's name, or a board file's path (e.g. boards/mine.yaml).")
 @click.option("-o", "--output", type=click.Path(), help="Write the game file here (default: print it).")
 @click.option("--force", is_flag=True, help="Overwrite an existing output file.")
 @click.option("--seed", type=int, help="Shuffle the set-up with this seed (games with a random set-up, such as "
@@ -86,17 +87,17 @@ def _write(path: str, data: str | bytes) -> None:
               "`players`, `start` and `river` as laid out on the table, or `tiles`).")
 def new(variant_name: str, output: str | None, force: bool, seed: int | None, setup_file: str | None) -> None:
     """Write the opening position of a variant as a game file."""
-    from adjudicator.catalogue import load_variant
+    from adjudicator.catalogue import load_board_ref
     from adjudicator.gamefile import dump_game
     from adjudicator.games import rules_of
     from adjudicator.textio import read_text
 
     try:
-        board = load_variant(variant_name)
+        board = load_board_ref(variant_name, ".")  # a name, or a board file's path
         rules = rules_of(board)
         setup_text = read_text(setup_file) if setup_file is not None else None
         start = rules.new_game(board, seed=seed, setup_text=setup_text, file=setup_file)
-        text = dump_game(board, start)
+        text = dump_game(board, start, output)
     except AdjudicatorError as exc:
         fail(exc)
     if output is None:
@@ -149,7 +150,7 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
         sheet = read_sheet(board, state, text, orders)
         turn = play_turn(board, state, sheet, strict=strict, file=orders)
         report = turn.report_json() if as_json else turn.report_text()
-        next_text = dump_game(board, turn.next_state)
+        next_text = dump_game(board, turn.next_state, game if in_place else output)
     except SheetRefused as exc:
         for p in sheet.problems if strict else []:
             click.echo(f"{orders or '<no sheet>'}:{p}", err=True)
