@@ -253,7 +253,7 @@ def test_every_game_keeps_the_sheet_contract(variant):
     assert outcome.passed, outcome.problems
     board = load_variant(variant)
     rules = rules_of(board)
-    state = rules.state_from_data(board, case.prestate, None)
+    state = rules.initial_state(board) if case.prestate is None else rules.state_from_data(board, case.prestate, None)
     sheet = rules.read_sheet(board, state, orders)
     assert [p.line for p in sheet.problems] == [junk_line] and sheet.problems[0].column == 1
     with pytest.raises(SheetRefused, match="strict"):
