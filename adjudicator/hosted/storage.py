@@ -8,7 +8,6 @@ URL; `postgresql://...` uses psycopg 3) or `ADJUDICATOR_DATABASE` (a SQLite file
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -94,13 +93,17 @@ class Store:
 
 
 _stores: dict[str, Store] = {}
-_stores_lock = threading.Lock()
 
 
 def open_store(url: str) -> Store:
-    """The process's Store for a URL (one engine per database; the URLs come from settings, so few)."""
-    with _stores_lock:
-        store = _stores.get(url)
-        if store is None:
-            store = _stores[url] = Store(url)
-        return store
+    """The process's Store for a URL (one engine per database; the URLs come from settings, so few).
+
+    No lock: under gunicorn's gevent worker a lock made at import (before the worker patches threading) would
+    block every greenlet while one migrates; two requests racing here make two Stores and one is dropped."""
+    store = _stores.get(url)
+    if store is None:
+        new = Store(url)
+        store = _stores.setdefault(url, new)
+        if store is not new:
+            new.dispose()
+    return store
