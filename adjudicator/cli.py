@@ -309,6 +309,27 @@ def serve(host: str, port: int, workers: int, worker_class: str, threads: int, c
 
 
 @main.group()
+def games() -> None:
+    """Hosted games (the database is ADJUDICATOR_DATABASE_URL, or the SQLite file ADJUDICATOR_DATABASE)."""
+
+
+@games.command("tick")
+@click.option("--database", help="A database URL (default: the settings of `adjudicator serve`).")
+def games_tick(database: str | None) -> None:
+    """Judge every hosted phase past its deadline and send due webhooks (run it from cron)."""
+    from adjudicator.hosted.service import HostedError, Service
+    from adjudicator.hosted.storage import database_url, normalise_url, open_store
+
+    try:
+        judged = Service(open_store(normalise_url(database) if database else database_url())).tick()
+    except HostedError as exc:
+        fail(AdjudicatorError(exc.detail))
+    for phase in judged:
+        click.echo(f"judged {phase['phase']} (phase {phase['phase_no']}); next: {phase['next_phase']}")
+    click.echo(f"{len(judged)} phase(s) judged")
+
+
+@main.group()
 def variant() -> None:
     """Inspect variant files."""
 
