@@ -102,13 +102,13 @@ class DiplomacyRules(GameRules):
         """Orders and located problems; orders for another kind of phase are reported as such."""
         from adjudicator.orders.sheet import read_sheet
 
-        return check_phase(state, read_sheet(board, text, file=file))
+        return check_phase(state, read_sheet(board, text, file=file, state=state))
 
     def read_order_lists(self, board: Board, state: GameState, orders: dict[str, list[str]]) -> Sheet:
         """Orders given as lists of strings per power."""
         from adjudicator.orders.sheet import orders_from_lists
 
-        return check_phase(state, orders_from_lists(board, orders))
+        return check_phase(state, orders_from_lists(board, orders, state=state))
 
     def order_json(self, order: Any) -> dict[str, Any]:
         """An order's power, text, line, kind, unit, target, destination, convoy flag and canonical form."""

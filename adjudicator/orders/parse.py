@@ -361,7 +361,7 @@ class OrderParser:
         return out
 
     # ----- steps 2 and 3 -------------------------------------------------------------------------------
-    def read(self, text: str) -> tuple:
+    def read(self, text: str, suggest: bool = True) -> tuple:
         """(kind, unit, target, dest, coast, via convoy, notes) for one order; an OrderError otherwise."""
         if not text.strip():
             raise OrderError("empty order", column=1)
@@ -375,7 +375,7 @@ class OrderParser:
             try:
                 shape = self.grammar.parser.parse(codes)
             except UnexpectedInput as exc:
-                raise self._explain(exc, text, words) from None
+                raise self._explain(exc, text, words, suggest) from None
             if len(_SHAPES) >= _MAX_SHAPES:
                 _SHAPES.clear()
             _SHAPES[codes] = shape
@@ -383,15 +383,16 @@ class OrderParser:
         return self._build(kind, refs, via, words, text)
 
     def parse(self, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0,
-              power: str | None = None, use_cache: bool = True) -> Order:
-        """Parse one order; an OrderError names the column, what was expected, and close place names.
+              power: str | None = None, use_cache: bool = True, suggest: bool = True) -> Order:
+        """Parse one order; an OrderError names the column, what was expected, and close place names
+        (`suggest=False`: none, for a sheet that has had its share of suggestions worked out).
 
         The same text always reads the same way, so readings are kept (bounded): order texts repeat from
         phase to phase and game to game. `use_cache=False` always reads the text anew (for measuring it)."""
         reading = self.readings.get(text) if use_cache else None
         if reading is None:
             try:
-                reading = self.read(text)
+                reading = self.read(text, suggest)
             except OrderError as exc:
                 raise OrderError(exc.message, file=file, line=line, suggestions=exc.suggestions,
                                  column=(exc.column or 1) + column_offset) from None
@@ -516,7 +517,7 @@ class OrderParser:
             best = max(best, score)
         return best
 
-    def _explain(self, exc: UnexpectedInput, text: str, words: list[Word]) -> OrderError:
+    def _explain(self, exc: UnexpectedInput, text: str, words: list[Word], suggest: bool = True) -> OrderError:
         """An error that names the word, the column, what was expected, and the places meant."""
         if isinstance(exc, UnexpectedCharacters):
             index = exc.pos_in_stream
@@ -533,9 +534,8 @@ class OrderParser:
         expected = or_list(sorted({_TERMINAL_WORDS.get(t, t.lower()) for t in allowed if not t.startswith("__")}))
         if word.code == UNKNOWN and word.text[:1].isalnum():
             if allowed & {"PLACE", "UNIT", "POWER"}:
-                prefer = self._near(words[:index])
-                return OrderError(f"unknown place {word.text!r}", column=column,
-                                  suggestions=self.board.names.suggest(word.text, prefer=prefer))
+                hints = self.board.names.suggest(word.text, prefer=self._near(words[:index])) if suggest else []
+                return OrderError(f"unknown place {word.text!r}", column=column, suggestions=hints)
             return OrderError(f"unexpected {word.text!r}; expected {expected}", column=column)
         if word.code in (LPAR, RPAR):
             return OrderError(f"a parenthesis is out of place here (column {column}): parentheses may hold "

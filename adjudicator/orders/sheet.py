@@ -1,28 +1,27 @@
 """Order sheets as players send them: power headers or `Power: order` lines, comments, blank lines.
 
-Every line is accounted for: an order, a header, a comment, a blank, or a problem reported with its line,
-column and reason (never silently dropped).
+Every line is accounted for: an order (or several, separated by `;` or by `,` between complete orders), a
+header, a comment, a blank, or a problem reported with its line, column and reason (never silently dropped).
+Lines are split, not matched with regular expressions, so any line costs time linear in its length; a sheet
+has at most `MAX_LINES` lines, and "did you mean" suggestions are worked out for the first
+`MAX_SUGGESTED` problems only.
 """
 
 from __future__ import annotations
 
-import re
+from typing import Any
+
 from adjudicator.board import Board
 from adjudicator.errors import AdjudicatorError, OrderError
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.orders.model import Order
-from adjudicator.orders.parse import parse_order
+from adjudicator.orders.parse import UNIT, parser_for
 from adjudicator.sheets import Sheet, SheetProblem
 
-_COMMENT = re.compile(r"\s*(#|//|--\s|;)")
-_PREFIX = re.compile(r"^\s*([A-Za-z][A-Za-z .'-]*?)\s*:\s*(.*)$")
-_HEADER = re.compile(r"^\s*([A-Za-z][A-Za-z .'-]*?)\s*:?\s*$")
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
-
-
-def _strip_comment(text: str) -> str:
-    m = re.search(r"(#|//)", text)
-    return text[: m.start()] if m else text
+MAX_LINES = 10_000  # a sheet of a 10,000-space board with a unit on every space still fits
+MAX_SUGGESTED = 50  # problems that get "did you mean" suggestions; the rest are reported without
+_BULLETS = ("-", "*", "•", "·")
+_NAME_CHARS = frozenset(" .'-’")
 
 
 def _power_of(board: Board, text: str, lenient: bool = True) -> tuple[str | None, str | None]:
@@ -34,83 +33,235 @@ def _power_of(board: Board, text: str, lenient: bool = True) -> tuple[str | None
         return None, None
 
 
-def read_sheet(board: Board, text: str, file: str | None = None, default_power: str | None = None) -> Sheet:
-    """Read an order sheet; orders carry their power, line and text."""
-    sheet = Sheet(text=text)
+def _is_comment(stripped: str) -> bool:
+    return (stripped.startswith(("#", "//", ";")) or stripped == "--" or stripped.startswith(("-- ", "--\t")))
+
+
+def _strip_comment(text: str) -> str:
+    """The line without a trailing `#` or `//` comment."""
+    cut = len(text)
+    for mark in ("#", "//"):
+        at = text.find(mark)
+        if at != -1:
+            cut = min(cut, at)
+    return text[:cut]
+
+
+def _looks_like_name(text: str) -> bool:
+    """A power's name as written before a colon: letters, blanks, full stops, apostrophes, hyphens."""
+    return bool(text) and text[0].isalpha() and all(ch.isalpha() or ch in _NAME_CHARS for ch in text)
+
+
+def _bullet_end(body: str) -> int:
+    """Where a list bullet (`- `, `* `, `1. `, `2) `) before an order ends (0: no bullet)."""
+    lead = len(body) - len(body.lstrip())
+    rest = body[lead:]
+    if rest[:1] in _BULLETS and rest[1:2].isspace():
+        end = lead + 1
+    else:
+        digits = 0
+        while digits < len(rest) and digits < 4 and rest[digits].isdigit():
+            digits += 1
+        if not digits or rest[digits:digits + 1] not in (".", ")") or not rest[digits + 1:digits + 2].isspace():
+            return 0
+        end = lead + digits + 1
+    while end < len(body) and body[end].isspace():
+        end += 1
+    return end
+
+
+class _Reader:
+    """Reads the lines of one sheet (or one list of orders) into a Sheet."""
+
+    def __init__(self, board: Board, state: Any, file: str | None):
+        self.board = board
+        self.parser = parser_for(board)
+        self.file = file
+        self.adjustment = state is not None and getattr(state.phase, "type", None) == "Adjustment"
+        self.sheet = Sheet()
+        self.suggested = 0
+        self.unit_words = {k for k, v in self.parser.lexicon.single.items() if v[0] == UNIT}
+
+    def problem(self, line: int, column: int | None, raw: str, reason: str, suggestions: list[str] | None = None) -> None:
+        """Report a line (suggestions kept for the first MAX_SUGGESTED problems)."""
+        self.sheet.problems.append(SheetProblem(line, column, raw, reason, list(suggestions or [])))
+
+    def suggest(self) -> bool:
+        """Whether the next problem may still have suggestions worked out (bounded work per sheet)."""
+        self.suggested += 1
+        if self.suggested == MAX_SUGGESTED + 1:
+            self.sheet.notes.append(f"suggestions were worked out for the first {MAX_SUGGESTED} problems only; "
+                                    "the others are reported without")
+        return self.suggested <= MAX_SUGGESTED
+
+    def order(self, text: str, line: int, column: int, power: str) -> Order:
+        """One order (an OrderError otherwise); in an adjustment phase a unit alone is refused."""
+        order = self.parser.parse(text, line=line, file=self.file, column_offset=column - 1, power=power,
+                                  suggest=self.suggested < MAX_SUGGESTED)
+        if self.adjustment and order.kind == "hold":
+            unit = order.unit
+            raise OrderError(f"{text.strip()!r} names a unit but no order: in an adjustment phase write "
+                             f"'Build {unit}', 'Remove {unit}' (or '+ {unit}', '- {unit}') or 'Waive'; a unit alone "
+                             "is not read as a hold", line=line, column=column)
+        return order
+
+    def orders(self, body: str, line: int, column: int, power: str, raw: str) -> None:
+        """The orders of one line's body: one, or several separated by `;`, or by `,` when every part is an order."""
+        parts = self._split(body, ";")
+        if len(parts) == 1 and "," in body:
+            pieces = self._split(body, ",")
+            try:
+                read = [self.order(p, line, column + at, power) for at, p in pieces if p.strip()]
+            except OrderError:
+                read = None  # not complete orders on both sides: the line is read as one order below
+            if read is not None:
+                self._add(read, line)
+                return
+        for at, part in parts:
+            if not part.strip():
+                continue
+            try:
+                order = self.order(part, line, column + at, power)
+            except OrderError as exc:
+                if self.adjustment and _bullet_end(part):
+                    try:  # `- Build A par`: a bullet, not a removal sign
+                        cut = _bullet_end(part)
+                        order = self.order(part[cut:], line, column + at + cut, power)
+                    except OrderError:
+                        order = None
+                    if order is not None:
+                        self._add([order], line)
+                        continue
+                suggestions = exc.suggestions if self.suggest() else []
+                self.problem(line, exc.column, raw, exc.message, suggestions)
+                continue
+            self._add([order], line)
+
+    def _add(self, orders: list[Order], line: int) -> None:
+        for order in orders:
+            self.sheet.orders.append(order)
+            self.sheet.notes += [f"line {line}: {note}" for note in order.notes]
+
+    @staticmethod
+    def _split(body: str, mark: str) -> list[tuple[int, str]]:
+        """The parts of a body between marks, each with its offset."""
+        out, start = [], 0
+        while True:
+            at = body.find(mark, start)
+            if at == -1:
+                out.append((start, body[start:]))
+                return out
+            out.append((start, body[start:at]))
+            start = at + 1
+
+    def leading_power(self, content: str) -> tuple[str, int] | None:
+        """`Aus A Vie - Bud`, `Russia F Sev - Bla`: a power's name before a unit word, with no colon."""
+        words = content.split()
+        for n in range(1, min(4, len(words))):
+            if _looks_like_name(" ".join(words[:n])) and words[n].casefold() in self.unit_words:
+                name, _ = _power_of(self.board, " ".join(words[:n]), lenient=False)
+                if name is not None:
+                    at = 0
+                    for w in words[:n]:
+                        at = content.index(w, at) + len(w)
+                    return name, at
+        return None
+
+
+def read_sheet(board: Board, text: str, file: str | None = None, default_power: str | None = None,
+               state: Any = None) -> Sheet:
+    """Read an order sheet; orders carry their power, line and text. With the game's `state`, the phase is
+    known: in an adjustment phase a leading `-` / `+` is a removal / build and a unit alone is refused."""
+    reader = _Reader(board, state, file)
+    sheet = reader.sheet
+    sheet.text = text
+    count = text.count("\n") + 1
+    if count > MAX_LINES:
+        sheet.refusal = f"the sheet has {count:,} lines; at most {MAX_LINES:,} are read: send it in parts"
+        return sheet
     power = default_power
     for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip() or _COMMENT.match(raw):
+        stripped = raw.strip()
+        if not stripped or _is_comment(stripped):
             continue
         content = _strip_comment(raw).rstrip()
         if not content.strip():
             continue
+        head, colon, rest = content.partition(":")
+        name_before_colon = colon and _looks_like_name(head.strip())
+        if not colon or (name_before_colon and not rest.strip()):
+            # "Russia:" (may be misspelt) or a bare "Russia" / "Aus" line (exactly a power's name) is a header
+            candidate = head.strip()
+            if _looks_like_name(candidate) and candidate.lower() != "waive":
+                name, note = _power_of(board, candidate, lenient=bool(colon))
+                if name is not None:
+                    power = name
+                    if note:
+                        sheet.notes.append(f"line {number}: {note}")
+                    continue
         offset = 0
-        header = _HEADER.match(content)
-        if header and header.group(1).strip().lower() not in ("waive",):
-            # "Russia:" may be misspelt; a bare line is a header only when it is exactly a power's name
-            name, note = _power_of(board, header.group(1), lenient=content.rstrip().endswith(":"))
-            if name is not None:
-                power = name
-                if note:
-                    sheet.notes.append(f"line {number}: {note}")
-                continue
-        prefix = _PREFIX.match(content)
-        if prefix:
-            name, note = _power_of(board, prefix.group(1))
-            if name is None:
-                sheet.problems.append(SheetProblem(number, 1, raw, f"{prefix.group(1).strip()!r} is not a power of "
-                                                   f"the {board.title} board ({', '.join(board.powers)})",
-                                                   board.power_names.suggest(prefix.group(1))))
+        if name_before_colon:
+            name, note = _power_of(board, head.strip())
+            if name is None:  # a word in the power's place: the powers it is closest to
+                hint = board.power_names.suggest(head.strip()) if reader.suggest() else []
+                reader.problem(number, len(head) - len(head.lstrip()) + 1, raw,
+                               f"{head.strip()!r} is not a power of the {board.title} board ({', '.join(board.powers)})",
+                               hint)
                 continue
             if note:
                 sheet.notes.append(f"line {number}: {note}")
-            line_power = name
-            body = prefix.group(2)
-            offset = content.index(body) if body else len(content)
+            line_power: str | None = name
+            body = rest
+            offset = len(head) + 1
         else:
-            line_power = power
-            body = content
-        bullet = _BULLET.match(body)
-        if bullet:
-            offset += bullet.end()
-            body = body[bullet.end():]
+            leading = reader.leading_power(content)
+            if leading is not None:
+                line_power, offset = leading
+                body = content[offset:]
+            else:
+                line_power = power
+                body = content
+        if not reader.adjustment or body.lstrip()[:1] not in ("-", "+"):
+            cut = _bullet_end(body)
+            offset += cut
+            body = body[cut:]
         if not body.strip():
-            if prefix:
+            if name_before_colon:
                 power = line_power  # "Russia:" followed by nothing is a header
             continue
         if line_power is None:
-            sheet.problems.append(SheetProblem(number, 1, raw, "no power for this order: put 'Power:' before it or "
-                                               "a 'Power:' header line above it"))
+            reader.problem(number, 1, raw, "no power for this order: put 'Power:' before it or a 'Power:' header line "
+                                           "above it")
             continue
         lead = len(body) - len(body.lstrip())
-        try:
-            order = parse_order(board, body.strip(), line=number, file=file, column_offset=offset + lead, power=line_power)
-        except OrderError as exc:
-            sheet.problems.append(SheetProblem(number, exc.column, raw, exc.message, exc.suggestions))
-            continue
-        except AdjudicatorError as exc:  # pragma: no cover - parse_order raises OrderError
-            sheet.problems.append(SheetProblem(number, None, raw, exc.message))
-            continue
-        sheet.orders.append(order)
+        reader.orders(body.strip(), number, offset + lead + 1, line_power, raw)
     return sheet
 
 
-def orders_from_lists(board: Board, orders: dict[str, list[str]]) -> Sheet:
+def orders_from_lists(board: Board, orders: dict[str, list[str]], state: Any = None) -> Sheet:
     """Orders given as lists of strings per power (the API's second form)."""
-    sheet = Sheet()
+    reader = _Reader(board, state, None)
+    sheet = reader.sheet
+    count = sum(len(texts) for texts in orders.values() if isinstance(texts, list))
+    if count > MAX_LINES:
+        sheet.refusal = f"{count:,} orders were sent; at most {MAX_LINES:,} are read: send them in parts"
+        return sheet
     for power_name, texts in orders.items():
         name, note = _power_of(board, power_name)
         if name is None:
-            sheet.problems.append(SheetProblem(0, None, power_name, f"{power_name!r} is not a power of the "
-                                               f"{board.title} board ({', '.join(board.powers)})"))
+            reader.problem(0, None, power_name, f"{power_name!r} is not a power of the {board.title} board "
+                                                f"({', '.join(board.powers)})")
             continue
         if note:
             sheet.notes.append(note)
         for i, text in enumerate(texts):
             try:
-                order = parse_order(board, str(text), line=i + 1, power=name)
+                order = reader.order(str(text), i + 1, 1, name)
             except OrderError as exc:
-                sheet.problems.append(SheetProblem(i + 1, exc.column, str(text), exc.message, exc.suggestions))
+                reader.problem(i + 1, exc.column, str(text), exc.message, exc.suggestions if reader.suggest() else [])
                 continue
-            sheet.orders.append(order)
+            except AdjudicatorError as exc:  # pragma: no cover - the parser raises OrderError
+                reader.problem(i + 1, None, str(text), exc.message)
+                continue
+            reader._add([order], i + 1)
     return sheet
