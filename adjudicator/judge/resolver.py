@@ -40,8 +40,9 @@ class Resolver:
 
     def resolve(self, key: Hashable, optimistic: bool = True) -> bool:
         """The decision for `key`: final when known, else the bound asked for (True when optimistic)."""
-        if key in self.resolved:
-            return self.resolved[key]
+        known = self.resolved.get(key)
+        if known is not None:
+            return known
         if key in self._in_cycle:
             self._uncertain = True
             return optimistic
@@ -61,7 +62,8 @@ class Resolver:
         self._visiting.discard(key)
 
         if opt == pes:
-            self._truncate_cycle(old_cycle_len)
+            if len(self._cycle) > old_cycle_len:
+                self._truncate_cycle(old_cycle_len)
             self._recursion_hits = old_hits
             self._uncertain = old_uncertain
             self.resolved[key] = opt
