@@ -1,0 +1,232 @@
+"""A small Discord bot over hosted games: a bot to copy. It keeps no game itself; the service does.
+
+    pip install "arctic-adjudicator[discord]"
+    DISCORD_TOKEN=... ADJUDICATOR_URL=http://localhost:8000 HOOK_PORT=8090 \
+    HOOK_URL=http://this-machine:8090/hook python examples/discord_bot.py
+
+In a channel:  `!newgame arctic Russia=@ann Norway=@bob Canada=@cy Denmark=@dee USA=@eve`
+    creates a hosted game whose webhook is this bot, and DMs each player its power's token (shown once).
+In a DM:       `!orders A Arc - Ura; F Okh - Kam` (or one order a line) sends that player's orders and answers
+    with each order's status; `!ready` marks them ready; `!withdraw` takes them back.
+When a phase is judged the service calls the webhook (signed with the game's secret): the bot checks the
+signature and posts the judge's report and the board picture in the game's channel.
+
+The command handlers (`Relay`) take plain objects with an async `send`, so they are tested without Discord.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import aiohttp
+from aiohttp import web
+
+from adjudicator.hosted.webhooks import SIGNATURE_HEADER, verify
+
+_ASSIGNMENT = re.compile(r"([^=\s]{1,60})=<@!?(\d{1,25})>")  # Power=<@123>: no two unbounded quantifiers meet
+
+
+class Sendable(Protocol):
+    """A Discord channel, user or member: something the bot can send to."""
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> Any: ...
+
+
+@dataclass
+class Seat:
+    """A player's seat as the bot remembers it (the token lives only here and in that player's DMs)."""
+
+    game_id: str
+    power: str
+    token: str
+
+
+@dataclass
+class Game:
+    """A game the bot relays: its channel and its game master's token and webhook secret."""
+
+    game_id: str
+    channel: Any
+    gm_token: str
+    secret: str
+
+
+@dataclass
+class Relay:
+    """The bot's commands, over the hosted-games API."""
+
+    api_url: str
+    hook_url: str | None = None
+    session: aiohttp.ClientSession | None = None
+    seats: dict[int, Seat] = field(default_factory=dict)  # Discord user id -> seat (one game at a time each)
+    games: dict[str, Game] = field(default_factory=dict)
+    picture_width: int = 800
+
+    async def _call(self, method: str, path: str, token: str | None = None, body: Any = None) -> tuple[int, Any]:
+        if self.session is None:
+            self.session = aiohttp.ClientSession()
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        async with self.session.request(method, self.api_url + path, json=body, headers=headers) as response:
+            if response.content_type.endswith("json"):
+                return response.status, await response.json(content_type=None)
+            return response.status, await response.read()
+
+    async def close(self) -> None:
+        """Close the HTTP session."""
+        if self.session is not None:
+            await self.session.close()
+
+    # --- !newgame ----------------------------------------------------------------------------------------
+    async def new_game(self, channel: Sendable, text: str, members: dict[int, Sendable]) -> str:
+        """`!newgame VARIANT Power=@member ...`: create the game, DM every player its token."""
+        variant, _, rest = text.strip().partition(" ")
+        pairs = [(power, int(uid)) for power, uid in _ASSIGNMENT.findall(rest)]
+        if not variant or not pairs:
+            return await _say(channel, "usage: !newgame VARIANT Power=@player ... (one per power)")
+        missing = [uid for _, uid in pairs if uid not in members]
+        if missing:
+            return await _say(channel, "I cannot see every mentioned player in this channel")
+        body: dict[str, Any] = {"variant": variant, "name": f"Discord game in #{getattr(channel, 'name', 'channel')}",
+                                "labels": {p: getattr(members[uid], "display_name", str(uid)) for p, uid in pairs}}
+        if self.hook_url:
+            body["webhook_url"] = self.hook_url
+        status, created = await self._call("POST", "/v1/games", body=body)
+        if status != 201:
+            return await _say(channel, f"the game could not be created: {created.get('detail', status)}")
+        game = Game(created["id"], channel, created["game_master_token"], created["webhook_secret"])
+        self.games[game.game_id] = game
+        for power, uid in pairs:
+            if power not in created["tokens"]:
+                await _say(channel, f"{power} is not a power of {variant}: it has no seat")
+                continue
+            self.seats[uid] = Seat(game.game_id, power, created["tokens"][power])
+            await members[uid].send(f"You play {power} in game {game.game_id} ({created['phase']}). Your token "
+                                    f"(keep it secret): {created['tokens'][power]}\nSend orders here: !orders ...")
+        return await _say(channel, f"Game {game.game_id} ({variant}) created: {created['phase']}. Tokens sent by DM.")
+
+    # --- DMs ---------------------------------------------------------------------------------------------
+    async def orders(self, user_id: int, dm: Sendable, text: str) -> str:
+        """`!orders ...`: send this player's orders; answer each order's status."""
+        seat = self.seats.get(user_id)
+        if seat is None:
+            return await _say(dm, "you have no seat in a game I relay")
+        lines = [part.strip() for part in re.split(r"[;\n]", text) if part.strip()]
+        status, answer = await self._call("PUT", f"/v1/games/{seat.game_id}/orders", seat.token, {"orders": lines})
+        if status != 200:
+            return await _say(dm, f"refused: {answer.get('detail', status)}")
+        rows = [f"{o['order']}: {o['status']}" + (f" ({o['reason']})" if o.get("reason") else "")
+                for o in answer["orders"]]
+        return await _say(dm, f"{seat.power}, {answer['phase']}:\n" + "\n".join(rows or ["(no orders)"]))
+
+    async def ready(self, user_id: int, dm: Sendable, ready: bool = True) -> str:
+        """`!ready`: mark this player's orders ready."""
+        seat = self.seats.get(user_id)
+        if seat is None:
+            return await _say(dm, "you have no seat in a game I relay")
+        status, answer = await self._call("PUT", f"/v1/games/{seat.game_id}/ready", seat.token, {"ready": ready})
+        if status != 200:
+            return await _say(dm, f"refused: {answer.get('detail', status)}")
+        return await _say(dm, f"{seat.power} is {'ready' if ready else 'not ready'} for {answer['phase']}")
+
+    async def withdraw(self, user_id: int, dm: Sendable) -> str:
+        """`!withdraw`: take this player's orders back."""
+        seat = self.seats.get(user_id)
+        if seat is None:
+            return await _say(dm, "you have no seat in a game I relay")
+        status, answer = await self._call("DELETE", f"/v1/games/{seat.game_id}/orders", seat.token)
+        return await _say(dm, "orders withdrawn" if status == 200 else f"refused: {answer.get('detail', status)}")
+
+    # --- the webhook -------------------------------------------------------------------------------------
+    async def webhook(self, body: bytes, signature: str | None) -> int:
+        """A judged phase: check the signature, post the report and the picture in the game's channel."""
+        try:
+            event = json.loads(body)
+        except ValueError:
+            return 400
+        game = self.games.get(str(event.get("game_id"))) if isinstance(event, dict) else None
+        if game is None or not verify(game.secret, signature, body):
+            return 403  # not a game of ours, or not signed by the service
+        n = event["phase_no"]
+        _, report = await self._call("GET", f"/v1/games/{game.game_id}/phases/{n}/report", game.gm_token)
+        text = report.decode() if isinstance(report, bytes) else str(report)
+        status, picture = await self._call("GET", f"/v1/games/{game.game_id}/phases/{n}/picture?format=png&width="
+                                           f"{self.picture_width}", game.gm_token)
+        extra: dict[str, Any] = {}
+        if status == 200 and isinstance(picture, bytes):
+            extra["file"] = _file(picture)
+        await game.channel.send(f"**{event['phase']}** judged; next: {event['next_phase']}\n```\n{text[:1800]}\n```",
+                                **extra)
+        return 200
+
+    def webhook_app(self) -> web.Application:
+        """The aiohttp application the service's webhook calls (POST /hook)."""
+        async def handle(request: web.Request) -> web.Response:
+            return web.Response(status=await self.webhook(await request.read(), request.headers.get(SIGNATURE_HEADER)))
+
+        app = web.Application(client_max_size=1024 * 1024)
+        app.router.add_post("/hook", handle)
+        return app
+
+
+async def _say(target: Sendable, text: str) -> str:
+    await target.send(text)
+    return text
+
+
+def _file(png: bytes) -> Any:
+    import discord
+
+    return discord.File(io.BytesIO(png), filename="board.png")
+
+
+def build_bot(relay: Relay) -> Any:
+    """The discord.py bot: each command hands its text to the Relay."""
+    import discord
+    from discord.ext import commands
+
+    intents = discord.Intents.default()
+    intents.message_content = True
+    intents.members = True
+    bot = commands.Bot(command_prefix="!", intents=intents)
+
+    @bot.command(name="newgame")
+    async def newgame(ctx: commands.Context, *, text: str = "") -> None:
+        await relay.new_game(ctx.channel, text, {m.id: m for m in ctx.message.mentions})
+
+    @bot.command(name="orders")
+    @commands.dm_only()
+    async def orders(ctx: commands.Context, *, text: str = "") -> None:
+        await relay.orders(ctx.author.id, ctx.channel, text)
+
+    @bot.command(name="ready")
+    @commands.dm_only()
+    async def ready(ctx: commands.Context) -> None:
+        await relay.ready(ctx.author.id, ctx.channel)
+
+    @bot.command(name="withdraw")
+    @commands.dm_only()
+    async def withdraw(ctx: commands.Context) -> None:
+        await relay.withdraw(ctx.author.id, ctx.channel)
+
+    @bot.event
+    async def setup_hook() -> None:  # the webhook receiver runs on the bot's own event loop
+        runner = web.AppRunner(relay.webhook_app())
+        await runner.setup()
+        await web.TCPSite(runner, os.environ.get("HOOK_HOST", "0.0.0.0"), int(os.environ.get("HOOK_PORT", "8090"))).start()
+
+    return bot
+
+
+def main() -> None:  # pragma: no cover - needs a Discord connection
+    """Run the bot (DISCORD_TOKEN, ADJUDICATOR_URL, HOOK_URL, HOOK_PORT)."""
+    relay = Relay(os.environ.get("ADJUDICATOR_URL", "http://localhost:8000"), os.environ.get("HOOK_URL"))
+    build_bot(relay).run(os.environ["DISCORD_TOKEN"])
+
+
+if __name__ == "__main__":
+    main()
