@@ -29,7 +29,8 @@ from adjudicator.games import rules_of
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.state import PHASE_TYPES, Dislodged, GameState, Phase, Unit, check_position, parse_unit_text
 from adjudicator.yamldump import dump_yaml
-from adjudicator.yamlio import LineDict, line_of, load_yaml_file, plain
+from adjudicator.textio import read_text
+from adjudicator.yamlio import LineDict, line_of, load_yaml_text, plain
 
 
 def _err(message: str, file: str | None, node: Any = None, pointer: str | None = None) -> StateError:
@@ -59,10 +60,7 @@ def parse_phase_value(board: Board, value: Any, file: str | None = None, pointer
         season = board.season_key(str(value.get("season", "")))
     except AdjudicatorError as exc:
         raise _err(exc.message, file, value, pointer + "/season") from None
-    try:
-        year = int(value.get("year"))
-    except (TypeError, ValueError):
-        raise _err(f"the year must be a number, not {value.get('year')!r}", file, value, pointer + "/year") from None
+    year = _year(value.get("year"), file, value, pointer + "/year")
     kind = str(value.get("type", "")).capitalize()
     if kind not in PHASE_TYPES:
         raise _err(f"unknown phase type {value.get('type')!r}; use {', '.join(PHASE_TYPES)}", file, value, pointer + "/type")
@@ -70,6 +68,28 @@ def parse_phase_value(board: Board, value: Any, file: str | None = None, pointer
         valid = ", ".join(f"{s.season} {s.type}" for s in board.calendar)
         raise _err(f"{season} {kind} is not a phase of the {board.title} calendar ({valid})", file, value, pointer)
     return Phase(season, year, kind)
+
+
+MAX_YEAR = 99_999  # a year past this is a typo or an attack (a year of 5,000 digits cannot even be printed)
+
+
+def _year(raw: Any, file: str | None, node: Any, pointer: str) -> int:
+    """A whole-number year (an integer, or digits in text) from 1 to MAX_YEAR."""
+    shown = repr(raw) if len(repr(raw)) <= 40 else repr(raw)[:40] + "..."
+    if isinstance(raw, str) and raw.strip().isdigit() and len(raw.strip()) <= 6:
+        raw = int(raw.strip())
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= MAX_YEAR:
+        raise _err(f"the year must be a whole number from 1 to {MAX_YEAR}, not {shown}", file, node, pointer)
+    return raw
+
+
+def _list(value: Any, what: str, file: str | None, node: Any, pointer: str) -> list:
+    """A list from the file (nothing is an empty list); anything else is refused, naming what was expected."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _err(f"{what} must be a list, not {type(value).__name__} {str(value)[:40]!r}", file, node, pointer)
+    return value
 
 
 def state_from_data(data: Any, file: str | None = None, board: Board | None = None) -> GameState:
@@ -91,9 +111,13 @@ def state_from_data(data: Any, file: str | None = None, board: Board | None = No
     raw_units = data.get("units") or {}
     if not isinstance(raw_units, dict):
         raise _err("units must map each power to a list like [A Par, F Bre]", file, raw_units, "/units")
+    count = sum(len(v) for v in raw_units.values() if isinstance(v, list))
+    if count > len(board.provinces):  # before reading any: two units never share a space
+        raise _err(f"{count} units, but the board has {len(board.provinces)} spaces", file, raw_units, "/units")
     for power_name, texts in raw_units.items():
         power = _power(board, power_name, file, raw_units, f"/units/{power_name}", neutral=True)
-        for i, text in enumerate(texts or []):
+        texts = _list(texts, f"the units of {str(power_name)[:40]}", file, raw_units, f"/units/{power_name}")
+        for i, text in enumerate(texts):
             pointer = f"/units/{power_name}/{i}"
             try:
                 unit = parse_unit_text(board, str(text), power)
@@ -114,7 +138,8 @@ def state_from_data(data: Any, file: str | None = None, board: Board | None = No
     else:
         for power_name, names in raw_centres.items():
             power = _power(board, power_name, file, raw_centres, f"/centres/{power_name}")
-            for i, name in enumerate(names or []):
+            names = _list(names, f"the centres of {str(power_name)[:40]}", file, raw_centres, f"/centres/{power_name}")
+            for i, name in enumerate(names):
                 pointer = f"/centres/{power_name}/{i}"
                 try:
                     province = board.names.lookup(str(name))
@@ -130,7 +155,7 @@ def state_from_data(data: Any, file: str | None = None, board: Board | None = No
                 owners[province] = power
 
     dislodged: dict[str, Dislodged] = {}
-    for i, entry in enumerate(data.get("dislodged") or []):
+    for i, entry in enumerate(_list(data.get("dislodged"), "dislodged", file, data, "/dislodged")):
         pointer = f"/dislodged/{i}"
         if not isinstance(entry, dict) or "unit" not in entry or "power" not in entry:
             raise _err("a dislodged unit needs `power` and `unit` (and `attacker_from`)", file, entry, pointer)
@@ -149,7 +174,7 @@ def state_from_data(data: Any, file: str | None = None, board: Board | None = No
                    "/dislodged")
 
     contested = []
-    for i, name in enumerate(data.get("contested") or []):
+    for i, name in enumerate(_list(data.get("contested"), "contested", file, data, "/contested")):
         try:
             contested.append(board.names.lookup(str(name)))
         except (UnknownName, AmbiguousName) as exc:
@@ -233,12 +258,35 @@ def game_from_data(data: Any, file: str | None = None, board: Any = None) -> tup
                    data.get("variant"), "/variant")
     body = LineDict((k, v) for k, v in data.items() if k not in ("variant", "board_hash"))
     body.line = line_of(data)
-    return board, rules_of(board).state_from_data(board, body, file)
+    try:
+        return board, rules_of(board).state_from_data(board, body, file)
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError) as exc:
+        # A value of a type the game's reader did not expect: still the input's fault, so a located refusal
+        # (a 422, exit status 2), never a traceback; the game's reader should name the field itself.
+        raise StateError(f"the state has a value of the wrong kind somewhere ({type(exc).__name__}: "
+                         f"{str(exc)[:200]})", file=file, line=line_of(data), pointer="") from None
+
+
+# The writer's marks: a comment on the first line (so no line moves) and a last line. A file with the first
+# but not the last was cut short (a full disk, an interrupted copy) even when what is left is valid YAML.
+# Files written before these marks still load.
+FILE_MARK = "# written by adjudicator; keep the last line, it shows the file is whole"
+FILE_END = "# end of game file\n"
+
+
+def check_whole(text: str, file: str | None = None) -> None:
+    """Refuse a game file whose writer's last line is missing (StateError naming the file)."""
+    if FILE_MARK in text.split("\n", 1)[0] and not text.rstrip().endswith(FILE_END.rstrip()):
+        raise StateError(f"the game file is cut short: its last line should be {FILE_END.strip()!r}; restore it "
+                         "from its .bak file or the previous phase's file", file=file,
+                         line=text.count("\n") + 1)
 
 
 def read_game_file(path: str | Path) -> tuple[Any, Any]:
-    """Load a game file and its board."""
-    return game_from_data(load_yaml_file(path), str(path))
+    """Load a game file and its board (a file cut short is refused)."""
+    text = read_text(path)
+    check_whole(text, str(path))
+    return game_from_data(load_yaml_text(text, str(path)), str(path))
 
 
 def game_to_data(board: Any, state: Any, path: str | Path | None = None) -> dict[str, Any]:
@@ -254,8 +302,10 @@ def game_to_data(board: Any, state: Any, path: str | Path | None = None) -> dict
 
 
 def dump_game(board: Any, state: Any, path: str | Path | None = None) -> str:
-    """The game file text (to be written at `path`: a board file is named relative to it)."""
-    return dump_yaml(game_to_data(board, state, path))
+    """The game file text (to be written at `path`: a board file is named relative to it), with the marks that
+    show it is whole."""
+    first, rest = dump_yaml(game_to_data(board, state, path)).split("\n", 1)  # `variant: ...` comes first
+    return f"{first}  {FILE_MARK}\n{rest}{FILE_END}"
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> None:
