@@ -1,8 +1,16 @@
-"""Reader for DATC-style plain-text case files (see `datc_cases/README.md` for the format and extensions)."""
+"""Reader for DATC-style plain-text case files (see `datc_cases/README.md` for the format and extensions).
+
+The files other tools write are read as those tools' own readers read them:
+- jDip: keywords in column 0, data lines indented, `Power: unit` and `SUCCESS: Power: order`;
+- godip: every line trimmed first, so keywords and data lines may be indented or not; the colon after the
+  power is optional (`England F lon`, `SUCCESS: England F lon - nth`); unit letters in any case.
+A problem inside a case (an unreadable line or phase, an unknown keyword) makes that case fail alone, at its
+line, and the file's other cases still run (a text none of whose cases can be read is refused as a whole). Lines are split, never matched by a regular expression, so any
+line costs time linear in its length.
+"""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +23,14 @@ SECTIONS = (
 )
 SINGLE = ("POSTSTATE_SAME", "END")
 VALUE = ("PRESTATE_SETPHASE", "POSTSTATE_SETPHASE", "POSTSTATE_WINNER", "VARIANT_ALL", "CASE")
+KEYWORDS = frozenset(SECTIONS + SINGLE + VALUE)
+_KNOWN = ", ".join(("VARIANT_ALL", "CASE", "PRESTATE_SETPHASE", *SECTIONS, "POSTSTATE_SAME", "POSTSTATE_SETPHASE",
+                    "POSTSTATE_WINNER", "END"))
+_PHASE_KINDS = {"movement": "Movement", "retreat": "Retreat", "retreats": "Retreat", "adjustment": "Adjustment",
+                "adjustments": "Adjustment", "build": "Adjustment", "builds": "Adjustment",
+                "m": "Movement", "r": "Retreat", "a": "Adjustment", "b": "Adjustment"}
+_SEASON_LETTERS = {"s": "Spring", "f": "Fall", "w": "Winter", "u": "Summer"}
+_MAX_YEAR_DIGITS = 6
 
 
 @dataclass
@@ -30,10 +46,11 @@ class Line:
 
 @dataclass
 class Case:
-    """One CASE ... END block."""
+    """One CASE ... END block. A case that could not be read keeps its first `problem`: asking for its
+    `variant` (the first thing running a case does) raises it, so the case fails alone, located."""
 
     name: str
-    variant: str
+    board_name: str
     file: str
     line: int
     setphase: tuple[str, int, str] | None = None
@@ -41,6 +58,14 @@ class Case:
     same: bool = False
     expected_phase: tuple[str, int, str] | None = None
     expected_winner: str | None = None
+    problem: CaseFileError | None = None
+
+    @property
+    def variant(self) -> str:
+        """The board the case is played on (the case's problem, when it has one, is raised here)."""
+        if self.problem is not None:
+            raise self.problem
+        return self.board_name
 
     def has(self, section: str) -> bool:
         """Whether the case wrote this section (even empty)."""
@@ -51,22 +76,22 @@ class Case:
         return self.sections.get(section, [])
 
 
-_PHASE_RE = re.compile(r"^\s*(\w+)\s+(\d+)\s*,?\s*(\w+)?\s*$")
-_DATA_RE = re.compile(r"^(?:(SUCCESS|FAILURE)\s*:\s*)?([^:]+?)\s*:\s*(.*)$", re.IGNORECASE)
-
-
 def parse_phase(text: str, file: str, line: int) -> tuple[str, int, str]:
-    """`Spring 1901, Movement` -> ('Spring', 1901, 'Movement')."""
-    m = _PHASE_RE.match(text)
-    if not m:
-        raise CaseFileError(f"cannot read the phase {text.strip()!r}; write it like 'Spring 1901, Movement'",
+    """`Spring 1901, Movement`, `Spring 1901 Movement`, `Spring, 1901 (Movement)` or `S1901M` ->
+    ('Spring', 1901, 'Movement')."""
+    words = text.replace(",", " ").replace("(", " ").replace(")", " ").split()
+    if len(words) == 1 and len(words[0]) >= 3 and words[0][0].isalpha() and words[0][1:-1].isdigit():
+        short = words[0]  # godip and jDip short names: S1901M, F1901R, W1901A
+        season = _SEASON_LETTERS.get(short[0].lower())
+        words = [season or short[0], short[1:-1], short[-1]] if short[-1].isalpha() else words
+    if len(words) not in (2, 3) or not words[1].isdigit() or len(words[1]) > _MAX_YEAR_DIGITS or not words[0].isalpha():
+        raise CaseFileError(f"cannot read the phase {text.strip()[:80]!r}; write it like 'Spring 1901, Movement'",
                             file=file, line=line)
-    season, year, kind = m.group(1), int(m.group(2)), (m.group(3) or "Movement")
-    kinds = {"movement": "Movement", "retreat": "Retreat", "retreats": "Retreat", "adjustment": "Adjustment",
-             "adjustments": "Adjustment", "build": "Adjustment", "builds": "Adjustment"}
-    if kind.lower() not in kinds:
-        raise CaseFileError(f"unknown phase type {kind!r}; use Movement, Retreat or Adjustment", file=file, line=line)
-    return season.capitalize(), year, kinds[kind.lower()]
+    season, year, kind = words[0], int(words[1]), (words[2] if len(words) == 3 else "Movement")
+    if kind.lower() not in _PHASE_KINDS:
+        raise CaseFileError(f"unknown phase type {kind[:40]!r}; use Movement, Retreat or Adjustment", file=file,
+                            line=line)
+    return season.capitalize(), year, _PHASE_KINDS[kind.lower()]
 
 
 def _strip_comment(raw: str) -> str:
@@ -74,7 +99,7 @@ def _strip_comment(raw: str) -> str:
 
 
 def read_cases(path: str | Path) -> list[Case]:
-    """Every case of a file; a malformed file gives a CaseFileError with the line and the reason."""
+    """Every case of a file; a file that cannot be read gives a CaseFileError; a case with a problem keeps it."""
     try:
         text = read_text(path)
     except AdjudicatorError as exc:
@@ -82,68 +107,109 @@ def read_cases(path: str | Path) -> list[Case]:
     return parse_cases(text, str(path))
 
 
+def data_line(content: str, number: int, raw: str) -> Line | str:
+    """`England: F lon`, `England F lon`, `SUCCESS: England: F lon - nth`: a Line, or why it cannot be read."""
+    text = content.strip()
+    status = None
+    head, colon, tail = text.partition(":")
+    if colon and head.strip().upper() in ("SUCCESS", "FAILURE"):
+        status, text = head.strip().upper(), tail.strip()
+    head, colon, tail = text.partition(":")
+    if colon and head.strip() and " " not in head.strip():
+        power, rest = head.strip(), tail.strip()
+    else:  # godip: the colon after the power is optional
+        parts = text.split(None, 1)
+        if len(parts) != 2 or ":" in parts[0]:
+            return f"cannot read {text[:80]!r}; write '<Power>: <unit or order>'"
+        power, rest = parts[0], parts[1].strip()
+        if colon and power.endswith(":"):
+            power = power[:-1]
+    if not rest:
+        return f"cannot read {text[:80]!r}: nothing after the power; write '<Power>: <unit or order>'"
+    column = raw.find(rest) + 1 if rest else 1
+    return Line(power, rest, number, status, column or 1)
+
+
 def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
-    """Parse case-file text."""
+    """Parse case-file text: every case, each with its first problem if it has one."""
     cases: list[Case] = []
     variant = "Standard"
     current: Case | None = None
     section: str | None = None
+
+    def trouble(message: str, number: int) -> None:
+        """A problem of the case being read (or, outside any case, a case of its own that fails)."""
+        error = CaseFileError(message, file=file, line=number)
+        if current is None:
+            cases.append(Case(f"line {number}", variant, file, number, problem=error))
+        elif current.problem is None:
+            current.problem = error
+
     for number, raw in enumerate(text.splitlines(), start=1):
         content = _strip_comment(raw)
-        if not content.strip():
+        stripped = content.strip()
+        if not stripped:
             continue
-        if not raw[0].isspace():
-            keyword, _, rest = content.strip().partition(" ")
-            keyword = keyword.strip()
-            rest = rest.strip()
-            if "\t" in keyword:
-                keyword, _, more = keyword.partition("\t")
-                rest = (more + " " + rest).strip()
+        parts = stripped.split(None, 1)
+        keyword, rest = parts[0], (parts[1].strip() if len(parts) > 1 else "")
+        is_keyword = keyword in KEYWORDS
+        # An unknown keyword: an upper-case word at the start of a line, alone or with an underscore
+        # (`POSTSTATE_DISLODGE`, `ORDER`); `ENGLAND F LON` is a data line.
+        looks_like_keyword = (not raw[0].isspace() and keyword.isupper() and keyword.replace("_", "").isalpha()
+                              and ":" not in stripped and ("_" in keyword or not rest))
+        if not is_keyword and looks_like_keyword:
+            trouble(f"unknown keyword {keyword[:40]!r}; known keywords: {_KNOWN}", number)
+            continue
+        if is_keyword:
             if keyword == "VARIANT_ALL":
                 if not rest:
-                    raise CaseFileError("VARIANT_ALL needs a variant name", file=file, line=number)
+                    trouble("VARIANT_ALL needs a variant name", number)
+                    continue
                 variant = rest
                 continue
             if keyword == "CASE":
                 if current is not None:
-                    raise CaseFileError(f"CASE {rest!r} starts before case {current.name!r} has its END",
-                                        file=file, line=number)
+                    trouble(f"CASE {rest[:80]!r} starts before case {current.name!r} has its END", number)
+                    cases.append(current)
                 current = Case(rest or f"line {number}", variant, file, number)
                 section = None
                 continue
             if current is None:
-                raise CaseFileError(f"{keyword!r} outside a CASE ... END block", file=file, line=number)
-            if keyword == "END":
-                cases.append(current)
-                current, section = None, None
-            elif keyword == "PRESTATE_SETPHASE":
-                current.setphase = parse_phase(rest, file, number)
-            elif keyword == "POSTSTATE_SETPHASE":
-                current.expected_phase = parse_phase(rest, file, number)
-            elif keyword == "POSTSTATE_WINNER":
-                current.expected_winner = rest or None
-            elif keyword == "POSTSTATE_SAME":
-                current.same = True
-                section = None
-            elif keyword in SECTIONS:
-                section = keyword
-                current.sections.setdefault(section, [])
-            else:
-                known = ", ".join(("VARIANT_ALL", "CASE", "PRESTATE_SETPHASE", *SECTIONS, "POSTSTATE_SAME",
-                                   "POSTSTATE_SETPHASE", "POSTSTATE_WINNER", "END"))
-                raise CaseFileError(f"unknown keyword {keyword!r}; known keywords: {known}", file=file, line=number)
+                trouble(f"{keyword!r} outside a CASE ... END block", number)
+                continue
+            try:
+                if keyword == "END":
+                    cases.append(current)
+                    current, section = None, None
+                elif keyword == "PRESTATE_SETPHASE":
+                    current.setphase = parse_phase(rest, file, number)
+                elif keyword == "POSTSTATE_SETPHASE":
+                    current.expected_phase = parse_phase(rest, file, number)
+                elif keyword == "POSTSTATE_WINNER":
+                    current.expected_winner = rest or None
+                elif keyword == "POSTSTATE_SAME":
+                    current.same = True
+                    section = None
+                else:
+                    section = keyword
+                    current.sections.setdefault(section, [])
+            except CaseFileError as exc:
+                trouble(exc.message, number)
             continue
         if current is None or section is None:
-            raise CaseFileError("a data line must follow a section keyword inside a CASE", file=file, line=number)
-        m = _DATA_RE.match(content.strip())
-        if not m:
-            raise CaseFileError(f"cannot read {content.strip()!r}; write '<Power>: <unit or order>'",
-                                file=file, line=number)
-        status = m.group(1).upper() if m.group(1) else None
-        if section in ("PRESTATE_RESULTS", "POSTSTATE_RESULTS") and status is None:
-            raise CaseFileError("a results line must start with SUCCESS: or FAILURE:", file=file, line=number)
-        column = len(raw) - len(raw.lstrip()) + content.strip().find(m.group(3)) + 1
-        current.sections[section].append(Line(m.group(2).strip(), m.group(3).strip(), number, status, column))
+            trouble("a data line must follow a section keyword inside a CASE", number)
+            continue
+        line = data_line(content, number, raw)
+        if isinstance(line, str):
+            trouble(line, number)
+            continue
+        if section in ("PRESTATE_RESULTS", "POSTSTATE_RESULTS") and line.status is None:
+            trouble("a results line must start with SUCCESS: or FAILURE:", number)
+            continue
+        current.sections[section].append(line)
     if current is not None:
-        raise CaseFileError(f"case {current.name!r} has no END", file=file, line=current.line)
+        trouble(f"case {current.name!r} has no END", current.line)
+        cases.append(current)
+    if cases and all(c.problem is not None for c in cases):
+        raise cases[0].problem  # nothing in the text can run: the file itself is malformed
     return cases
