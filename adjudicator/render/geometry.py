@@ -12,7 +12,7 @@ from adjudicator.board import Board, split_location
 from adjudicator.errors import VariantError
 from adjudicator.render.style import FIG_WIDTH_IN
 
-PROJECTIONS = ("azimuthal-equidistant", "north-polar")
+PROJECTIONS = ("azimuthal-equidistant", "north-polar", "plane")  # plane: `pos` is [x, y] of a picture, y down
 
 # ----- the map's geometry ----------------------------------------------------------------------------------
 class Projection:
@@ -300,17 +300,22 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
         for c in sorted(adjacent[a]):
             if a < c:
                 links[(a, c)] = min(((p, q) for p in points[a] for q in points[c]), key=lambda pq: math.dist(*pq))
-    while True:  # leave out the border lines that cross others, the most crossed (then longest) first
-        crossings: dict[tuple[str, str], int] = {}
-        items = list(links.items())
-        for i, (e, (p1, p2)) in enumerate(items):
-            for f, (p3, p4) in items[i + 1:]:
-                if not set(e) & set(f) and _segments_cross(p1, p2, p3, p4):
-                    crossings[e] = crossings.get(e, 0) + 1
-                    crossings[f] = crossings.get(f, 0) + 1
-        if not crossings:
+    # Leave out the border lines that cross others, the most crossed (then longest) first: the crossings are
+    # found once, and each line left out takes its crossings with it.
+    crossed: dict[tuple[str, str], set[tuple[str, str]]] = {e: set() for e in links}
+    items = list(links.items())
+    for i, (e, (p1, p2)) in enumerate(items):
+        for f, (p3, p4) in items[i + 1:]:
+            if not set(e) & set(f) and _segments_cross(p1, p2, p3, p4):
+                crossed[e].add(f)
+                crossed[f].add(e)
+    while True:
+        live = [e for e, fs in crossed.items() if fs]
+        if not live:
             break
-        worst = max(crossings, key=lambda e: (crossings[e], math.dist(*links[e]), e))
+        worst = max(live, key=lambda e: (len(crossed[e]), math.dist(*links[e]), e))
+        for f in crossed.pop(worst):
+            crossed[f].discard(worst)
         del links[worst]
     for (a, c), (p, q) in links.items():
         chain(a, p, q, 0.47)
@@ -525,7 +530,12 @@ def _build_geometry(board: Board, debug: bool = False) -> Geometry:
     if name not in PROJECTIONS:
         raise VariantError(f"drawing: unknown projection {name!r}; use one of {', '.join(PROJECTIONS)}",
                            file=board.source)
-    if positioned:
+    if positioned and name == "plane":  # positions taken from a picture (an imported map's SVG): y points down
+        def project(xy) -> tuple[float, float]:
+            return float(xy[0]), -float(xy[1])
+
+        anchor = {pid: project(p.position) for pid, p in board.provinces.items()}
+    elif positioned:
         centre = proj_spec.get("centre")
         if name == "north-polar":
             centre, polar = (90.0, 0.0), True
@@ -536,12 +546,12 @@ def _build_geometry(board: Board, debug: bool = False) -> Geometry:
             return proj(float(latlon[0]), float(latlon[1]))
 
         anchor = {pid: project(p.position) for pid, p in board.provinces.items()}
-    else:  # a variant without drawing data: a force-directed layout of its graph
-        import networkx as nx
+    else:  # a variant without drawing data: a layout computed from its graph, in points (layout.py)
+        from adjudicator.render.layout import MARGIN, graph_layout
 
-        layout = nx.spring_layout(board.graph, seed=7, iterations=200)
-        anchor = {pid: (float(layout[pid][0]) * 40, float(layout[pid][1]) * 40) for pid in board.provinces}
+        anchor = graph_layout(board)
         project = None  # type: ignore[assignment]
+        spec.setdefault("frame", {"shape": "rectangle", "margin": MARGIN})
 
     seeds: list[tuple[float, float]] = list(anchor.values())
     owner: list[str] = list(anchor)

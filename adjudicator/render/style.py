@@ -19,7 +19,11 @@ BORDER_STYLE = {  # (colour, width in points, dashes)
 FAILED = "#C4001A"  # the cross on failed orders and the mark of dislodged units
 NEUTRAL = "#8C8C8C"
 FALLBACK_COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000",
-                    "#999999", "#FFFFFF"]
+                    "#999999", "#FFFFFF",
+                    # then matplotlib's tab20 (its darker and lighter halves), for boards of many powers
+                    "#1F77B4", "#FF7F0E", "#2CA02C", "#D62728", "#9467BD", "#8C564B", "#E377C2", "#7F7F7F",
+                    "#BCBD22", "#17BECF", "#AEC7E8", "#FFBB78", "#98DF8A", "#FF9896", "#C5B0D5", "#C49C94",
+                    "#F7B6D2", "#C7C7C7", "#DBDB8D", "#9EDAE5"]
 
 # Unit silhouettes, about two units wide, centred on the origin.
 ARMY_SHAPE = [(-0.86, -0.62), (0.86, -0.62), (1.0, -0.38), (1.0, -0.08), (0.52, -0.08), (0.52, 0.1), (1.12, 0.1),
