@@ -109,6 +109,25 @@ def _check_raw(path: str, data: dict) -> list[Problem]:
     return problems
 
 
+def _check_names(path: str, board, data: dict) -> list[Problem]:
+    """A spelling that reads as two places is reported, unless the file lists it in `ambiguous_names` (then an
+    order settles it by its units or is refused naming both); a listed name that names one place is stale."""
+    line = {p.id: p.line for p in board.provinces.values()}
+    listed = {str(n).casefold() for n in data.get("ambiguous_names") or []}
+    problems = []
+    for spelling, ids in board.names.folded.items():
+        if len(ids) > 1 and spelling not in listed:
+            names = " and ".join(f"{i} ({board.names.display[i]})" for i in sorted(ids))
+            problems.append(Problem(path, max(line[i] or 0 for i in ids) or None,
+                                    f"the spelling {spelling!r} reads as two places, {names}: drop it from one, or "
+                                    f"list it in `ambiguous_names` if players write it for both"))
+    for spelling in sorted(listed):
+        if len(board.names.folded.get(spelling, ())) < 2:
+            problems.append(Problem(path, line_of(data.get("ambiguous_names")),
+                                    f"`ambiguous_names` lists {spelling!r}, which does not name two places"))
+    return problems
+
+
 def _check_board(path: str, board, data: dict) -> list[Problem]:
     problems: list[Problem] = []
     line = {p.id: p.line for p in board.provinces.values()}
@@ -170,6 +189,7 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
                 problems.append(Problem(path, line_of(text) or start_line,
                                         f"two starting units in {unit.province}: {seen_units[unit.province]} and {power} {text}"))
             seen_units[unit.province] = f"{power} {text}"
+    problems += _check_names(path, board, data)
     if board.victory and board.victory > len(board.centres):
         problems.append(Problem(path, line_of(data.get("victory")) or line_of(data),
                                 f"victory needs {board.victory} centres but the board has {len(board.centres)}"))
