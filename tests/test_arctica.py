@@ -481,7 +481,8 @@ def test_a_colony_turn_applies_in_seat_order_and_the_state_records_the_turn(boar
     ({"turn": 6}, "turn must be 1 to 5"),
     ({"turn": 0}, "turn must be 1 to 5"),
     ({"leader": "Anton"}, "unknown player 'Anton'"),
+    ({"players": ["Remi", "Flee"]}, "'Flee' cannot be a player name"),  # an order keyword (AR8)
 ])
 def test_bad_turn_or_leader_in_a_state_is_refused(board, data, words):
     with pytest.raises(StateError, match=words):
-        state(board, players=["Remi", "Joelle"], **data)
+        state(board, **{"players": ["Remi", "Joelle"], **data})

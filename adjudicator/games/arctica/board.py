@@ -19,6 +19,10 @@ COST_KINDS = ("flora", "cards")  # what a cost can take: Release-Zone Flora, car
 STEP_KINDS = ("melt", "majority", "events")  # the End of Round steps this engine resolves, in rulebook order
 TOKEN_DESTINATIONS = ("release",)  # where a tile choice may send the token
 PLAYER_NAME = re.compile(r"[^\W\d_][\w'’-]*")  # one word, so `Name:` starts a player's order (AR8)
+# Keywords an order starts with, so never a player's name (AR8): the End of Round steps, then the actions.
+RESERVED_NAMES = frozenset({"melt", "melts", "melting", "majority", "majorities", "event", "events", "next",
+                            "migrate", "migrates", "migration", "migrations", "colony", "colonise", "colonize",
+                            "colonises", "colonizes", "flee", "flees"})
 
 
 @dataclass(frozen=True)
@@ -374,8 +378,8 @@ def _load_setup(raw: dict, sections, tiles, regions, groups, faces, rounds, sour
     players = []
     for p in _list(raw, "players", source, raw):
         name = str(p.get("name") if isinstance(p, dict) else p)
-        if not PLAYER_NAME.fullmatch(name) or name in (s.name for s in players):
-            raise _fail(f"setup player {name!r}: one word, different from the others", source, p)
+        if not PLAYER_NAME.fullmatch(name) or name.lower() in RESERVED_NAMES or name in (s.name for s in players):
+            raise _fail(f"setup player {name!r}: one word, not an order keyword, different from the others", source, p)
         players.append(Seat(name, _ref(p.get("start_group"), groups, "group", source, p)))
     if len(players) not in start_bp:
         raise _fail(f"setup.start_bp has no line for {len(players)} players", source, raw)

@@ -16,7 +16,7 @@ from typing import Union
 from lark import Token as LarkToken, Transformer
 
 from adjudicator.errors import OrderError
-from adjudicator.games.arctica.board import PLAYER_NAME, Board
+from adjudicator.games.arctica.board import PLAYER_NAME, RESERVED_NAMES, Board
 from adjudicator.grammar_tools import GrammarParser, alternation
 from adjudicator.sheets import SheetProblem
 
@@ -118,9 +118,6 @@ class NextRound:
 Order = Union[Migration, Colony, Flight, Melt, Majority, Event, NextTurn, NextRound]
 PLAYER_ORDERS = (Migration, Colony, Flight)
 _ACTION_WORDS = ("migrat", "coloni", "colony", "flee")  # a player's order begins with one of these
-_STEP_WORDS = frozenset({"melt", "melts", "melting", "majority", "majorities", "event", "events", "next",
-                         "migrate", "migrates", "migration", "migrations", "colony", "colonise", "colonize",
-                         "colonises", "colonizes", "flee", "flees"})
 
 
 def _player_prefix(text: str) -> tuple[str, int] | None:
@@ -128,7 +125,7 @@ def _player_prefix(text: str) -> tuple[str, int] | None:
     cost is linear in the line whatever its blanks."""
     head, colon, _ = text.partition(":")
     name = head.strip()
-    if not colon or not PLAYER_NAME.fullmatch(name) or name.lower() in _STEP_WORDS:
+    if not colon or not PLAYER_NAME.fullmatch(name) or name.lower() in RESERVED_NAMES:
         return None
     return name, len(head) + 1
 
@@ -136,7 +133,7 @@ def _player_prefix(text: str) -> tuple[str, int] | None:
 def _missing_colon(text: str) -> tuple[str, int] | None:
     """(name, index after it) for `Remi migrate ...`: a player's name and an action word, no ':' between."""
     words = text.split(None, 2)
-    if len(words) < 2 or not PLAYER_NAME.fullmatch(words[0]) or words[0].lower() in _STEP_WORDS:
+    if len(words) < 2 or not PLAYER_NAME.fullmatch(words[0]) or words[0].lower() in RESERVED_NAMES:
         return None
     if not words[1].lower().startswith(_ACTION_WORDS):
         return None

@@ -27,14 +27,13 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from adjudicator.errors import StateError
-from adjudicator.games.arctica.board import PLAYER_NAME, STEP_KINDS, Board
+from adjudicator.games.arctica.board import PLAYER_NAME, RESERVED_NAMES, STEP_KINDS, Board
 from adjudicator.names import AmbiguousName, NameIndex, UnknownName
 from adjudicator.yamlio import line_of, plain
 
 MELTED = "melted"
 NUMBERS = ("bp", "hand", "flora", "wheels", "wheel_flora")
 POOLS = ("release", "supply")
-RESERVED = {"melt", "melts", "melting", "majority", "majorities", "event", "events", "next"}  # step keywords
 
 
 class Token(NamedTuple):
@@ -244,7 +243,7 @@ def _players(r: _Reader, value: Any, data: dict) -> list[str]:
         raise r.fail("players must be a non-empty list of names, in seat order", value or data, "/players")
     names = [str(p) for p in value]
     for i, name in enumerate(names):
-        if not PLAYER_NAME.fullmatch(name) or name.lower() in RESERVED:
+        if not PLAYER_NAME.fullmatch(name) or name.lower() in RESERVED_NAMES:
             raise r.fail(f"{name!r} cannot be a player name: one word of letters (digits, - and ' after the first), "
                          f"not a step keyword", value, f"/players/{i}")
     folded = [n.casefold() for n in names]
