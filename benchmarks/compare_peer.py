@@ -19,9 +19,12 @@ position this engine's, the peer's differences in comments. The last line of the
 "unexplained differences: N". A difference is explained when one of the documented rule differences or peer
 bugs, emulated, accounts for all of it (see `classify`).
 
-What is timed: for this engine, parsing every order from its text and `adjudicate()`; for the peer,
-`set_orders()` for every power and `process()`. Building the peer's position from ours (and reading its
-result back) is not timed, nor is choosing the random orders.
+What is timed, each phase, one run right after the other (benchmarks/README.md, "What is timed"): this
+engine *cold* (every cache it keeps between calls emptied first: benchmarks/caches.py finds them), in the *game*
+(the caches as this game's earlier phases left them) and *structured* (the orders given as objects, no text),
+each reading every order and `adjudicate()`; the peer's `set_orders()` for every power and `process()`. The
+garbage collector runs normally; `--gc-off` also times ours cold and the peer with it paused. Building the
+peer's position from ours (and reading its result back) is not timed, nor is choosing the random orders.
 """
 
 from __future__ import annotations
@@ -1438,6 +1441,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="also profile this engine's cold movement phases (cProfile, on the memory sample)")
     ap.add_argument("--gc-off", action="store_true",
                     help="also time ours cold and the peer with the garbage collector paused (extra columns)")
+    ap.add_argument("--progress", type=int, default=0, metavar="N",
+                    help="print a progress line to stderr every N games (default: none)")
     ap.add_argument("--cases", nargs="+", metavar="PATH",
                     help="instead: run these case files through both engines and show where the peer differs")
     args = ap.parse_args(argv)
@@ -1463,6 +1468,9 @@ def main(argv: list[str] | None = None) -> int:
             break
         play(board, stats, rng, args.years, args.phases, odd=args.odd, memory_sample=args.memory_sample,
              caches=caches, gc_off=args.gc_off)
+        if args.progress and stats.games % args.progress == 0:
+            print(f"... {stats.games} games, {len(stats.ours['Movement'])} movement phases, unexplained "
+                  f"{stats.unexplained}, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     memory = {k: peak_memory(board, v, caches) for k, v in stats.samples.items() if v}
     elapsed = time.perf_counter() - started
     for line in report(board, stats, args.out, memory, caches):
