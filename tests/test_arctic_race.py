@@ -285,7 +285,7 @@ def _table_game(runner, tmp_path):
     setup, game = tmp_path / "table.txt", tmp_path / "game.yaml"
     setup.write_text(SET_UP)
     result = runner.invoke(main, ["new", "--variant", "arctic-race", "--setup", str(setup), "-o", str(game)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 0 and "Arctic Race, round 1, Red to play" in result.output, result.output
     return game
 
 
@@ -416,7 +416,7 @@ def test_new_seed_shuffles_the_same_way_every_time(tmp_path):
     orders = []
     for name, seed in (("a.yaml", "7"), ("b.yaml", "7"), ("c.yaml", "8")):
         result = runner.invoke(main, ["new", "--variant", "arctic-race", "--seed", seed, "-o", str(tmp_path / name)])
-        assert result.exit_code == 0, result.output
+        assert result.exit_code == 0 and f"Arctic Race, set-up (tiles shuffled by seed {seed})" in result.output
         data = yaml.safe_load((tmp_path / name).read_text())
         assert data["phase"] == "setup" and data["seed"] == int(seed) and sorted(data["tiles"]) == ALL_TILES.split()
         orders.append(data["tiles"])

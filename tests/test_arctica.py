@@ -475,6 +475,7 @@ def test_a_colony_turn_applies_in_seat_order_and_the_state_records_the_turn(boar
     assert any("seat order from the Leader, Samson" in t for t in result.trace)
     again = RULES.state_from_data(board, data, None)
     assert (again.turn, again.leader) == (5, "Remi")
+    assert RULES.phase_name(again) == "round 1, turn 5, Remi is the Leader"
 
 
 @pytest.mark.parametrize("data, words", [

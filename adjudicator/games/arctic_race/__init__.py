@@ -69,6 +69,14 @@ class ArcticRaceRules(GameRules):
         """The position as plain data."""
         return _state.state_to_data(board, state)
 
+    def phase_name(self, state: _state.RaceState) -> str:
+        """`set-up`, `round 3, Blue to play` or `game over`."""
+        if state.phase == _state.SETUP:
+            return "set-up" + (f" (tiles shuffled by seed {state.seed})" if state.tile_order else "")
+        if state.phase == _state.OVER:
+            return "game over"
+        return f"round {state.round}, {state.to_play} to play"
+
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
         """The sheet's steps; every unreadable piece is a located problem and the others are read."""
         steps, problems = _orders.read_steps(board, text, file)

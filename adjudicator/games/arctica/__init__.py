@@ -42,6 +42,12 @@ class ArcticaRules(GameRules):
         """The state as plain data."""
         return _state.state_to_data(board, state)
 
+    def phase_name(self, state: _state.State) -> str:
+        """`round 2, turn 3, Joelle is the Leader`, or the end of the round in progress."""
+        if state.end_steps:
+            return f"round {state.round}, end of round ({', '.join(state.end_steps)} done)"
+        return f"round {state.round}, turn {state.turn}, {state.leader or state.players[0]} is the Leader"
+
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
         """The sheet's orders and steps; every unreadable piece is a located problem and the rest is read."""
         orders, problems = read_sheet(board, text, file)
