@@ -301,6 +301,7 @@ class OrderParser:
             if piece[0].isalnum():
                 key = piece.casefold()
                 reading = single.get(key)
+                j = i
                 if key not in prefixes:  # the common case: a word that is a name or an order word by itself
                     if reading is not None:
                         out.append(Word(reading[0], reading[1], i, piece))
@@ -309,7 +310,7 @@ class OrderParser:
                         continue
                     best, last = (key if key in phrases else None), i
                 else:
-                    best, last, j = (key if key in phrases else None), i, i
+                    best, last = (key if key in phrases else None), i
                     while key in prefixes:  # a name of several words: extend while some name starts so
                         k = _next_word(pieces, j)
                         if k is None:
@@ -322,9 +323,10 @@ class OrderParser:
                     if piece.casefold() in ARTICLES:
                         i += 1  # `the North Sea`: an article is no part of the order
                         continue
-                    out.append(Word(UNKNOWN, None, i, piece))
+                    # `Gulf of Bothnya`: the words read as the start of a name are one unknown word
+                    out.append(Word(UNKNOWN, None, i, "".join(_spaced(pieces[i:j + 1])) if j > i else piece))
                     previous = UNKNOWN
-                    i += 1
+                    i = j + 1
                     continue
                 raw = piece if last == i else "".join(_spaced(pieces[i:last + 1]))
                 reading = single.get(best)
@@ -532,16 +534,54 @@ class OrderParser:
         word = words[index]
         column = _column(text, word.at)
         expected = or_list(sorted({_TERMINAL_WORDS.get(t, t.lower()) for t in allowed if not t.startswith("__")}))
+        if word.code == UNKNOWN and word.text[:1].isalnum() and allowed & {"PLACE", "UNIT", "POWER"}:
+            name = self._misspelt_name(words, index, with_previous=False) if suggest else None
+            if name is not None:
+                first, shown, hints = name
+                return OrderError(f"unknown place {shown!r}", column=_column(text, words[first].at),
+                                  suggestions=hints)
+            return OrderError(f"unknown place {word.text!r}", column=column)
+        pair = (index - 1 if word.code == UNKNOWN else index) if suggest else -1
+        if (pair > 0 and pair + 1 < len(words) and words[pair].code in (PLACE, COAST)
+                and words[pair + 1].code == UNKNOWN and len(words[pair + 1].text) > 1):
+            name = self._misspelt_name(words, pair + 1, with_previous=True, cutoff=75, pair=True)
+            if name is not None:  # `Mid Atlantik`, `Irish Se`, `North Afirca`: a misspelt name of two words
+                first, shown, hints = name
+                return OrderError(f"unknown place {shown!r}", column=_column(text, words[first].at),
+                                  suggestions=hints)
         if word.code == UNKNOWN and word.text[:1].isalnum():
-            if allowed & {"PLACE", "UNIT", "POWER"}:
-                hints = self.board.names.suggest(word.text, prefer=self._near(words[:index])) if suggest else []
-                return OrderError(f"unknown place {word.text!r}", column=column, suggestions=hints)
             return OrderError(f"unexpected {word.text!r}; expected {expected}", column=column)
         if word.code in (LPAR, RPAR):
             return OrderError(f"a parenthesis is out of place here (column {column}): parentheses may hold "
                               f"a coast, 'via convoy' or the unit's place, as in 'A(Vie)-Bud'; expected {expected}",
                               column=column)
         return OrderError(f"unexpected {word.text!r}; expected {expected}", column=column)
+
+    def _misspelt_name(self, words: list[Word], index: int, with_previous: bool, cutoff: float = 0,
+                       pair: bool = False) -> tuple[int, str, list[str]] | None:
+        """The misspelt place around word `index`, as one word or two (`Nrth Sea`, `Mid Atlantik`): the
+        span whose closest place is closest, its first word, its text and the suggestions (`pair`: only the
+        unknown word with the known word before it)."""
+        def wordlike(i: int) -> bool:
+            return 0 <= i < len(words) and words[i].text[:1].isalnum() and words[i].code in (UNKNOWN, PLACE, COAST)
+
+        if pair:
+            starts, ends = [index - 1], [index]
+        else:
+            starts = [index - 1, index] if with_previous and wordlike(index - 1) and index - 1 > 0 else [index]
+            ends = [index, index + 1] if wordlike(index + 1) else [index]
+        best: tuple[float, int, int] | None = None
+        for a in starts:
+            prefer = self._near(words[:a])
+            for b in ends:
+                ranked = self.board.names.rank(" ".join(w.text for w in words[a:b + 1]), prefer)
+                if ranked and ranked[0][1] >= cutoff and (best is None or ranked[0][1] > best[0]):
+                    best = (ranked[0][1], a, b)
+        if best is None:
+            return None
+        _, a, b = best
+        shown = " ".join(w.text for w in words[a:b + 1])
+        return a, shown, self.board.names.suggest(shown, prefer=self._near(words[:a]))
 
     def _near(self, before: list[Word]) -> set[str]:
         """The places the order's unit could reach, from the words before an unknown one."""
