@@ -420,6 +420,16 @@ def test_a_trailing_full_stop_ends_a_step(board, text, kind):
     assert type(step) is kind and not step.text.endswith(".")
 
 
+def test_columns_are_as_written_whatever_the_blanks(board):
+    """The grammar reads each run of blanks as one space; a problem's column is still the column as written."""
+    (problem,) = RULES.read_sheet(board, None, "Russia:   move \t 1    ship  from KOL   to    Barentz").problems
+    assert problem.column == 46 and "Barentz" in problem.reason  # where B is
+    (problem,) = RULES.read_sheet(board, None, "Russia: move   KOL    to").problems
+    assert "ends too early" in problem.reason and problem.column == 25
+    (step,) = steps(board, "USA:  attack   the Chinese\tship in   BAR")
+    assert step.text == "attack   the Chinese\tship in   BAR"  # the report quotes the step as written
+
+
 def test_a_full_stop_ends_each_piece_and_only_one_is_dropped(board):
     read = steps(board, "Russia: move KOL to BAR.; attack China in BAR. # done.")
     assert [type(s) for s in read] == [Move, ShipAttack]
@@ -537,13 +547,19 @@ LONG_LINES = {  # n -> a line of about n characters (several blank runs of n in 
     "long number": lambda n: "Russia: move " + "9" * n + " ships from KOL to BAR",
     "semicolons": lambda n: ";" * n,
     "full stops": lambda n: "." * n,
-    "many steps": lambda n: "Russia: move KOL - BAR;" * (n // 23),
+    "many steps": lambda n: "Russia: move KOL - BAR;" * (n // 230),  # a tenth of n: parsing is the cost here
+    "keyword, blanks": lambda n: "end" + _blanks(n) + "of" + _blanks(n) + "x",      # end\\s+(?:of\\s+)?...turn
+    "name, blanks": lambda n: "Russia: move KOL to East" + _blanks(n) + "Siberian" + _blanks(n) + "x",
 }
 
 
 @pytest.mark.parametrize("kind", sorted(LONG_LINES))
 def test_reading_a_line_costs_time_linear_in_its_length(board, kind):
-    """No regex on a whole line (the old `^\\s*([^:]+?)\\s*:` took minutes on 100k blanks): t(100k)/t(10k) < 30."""
+    """No regex over a whole line: t(100k)/t(10k) < 30 for every kind of long line.
+
+    The short line is read 10 times per timing, so both timings read as many characters (the machine's load
+    then weighs on both alike). The old prefix regex `^\\s*([^:]+?)\\s*:` was cubic on a line of blanks: 1 s on
+    1,000 blanks, 100 s on 4,000."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("timing", ROOT / "benchmarks" / "timing.py")
@@ -551,9 +567,10 @@ def test_reading_a_line_costs_time_linear_in_its_length(board, kind):
     spec.loader.exec_module(timing)
     short, long = LONG_LINES[kind](10_000), LONG_LINES[kind](100_000)
     RULES.read_sheet(board, None, short)  # the parser is built once per board, not timed
-    t_short = timing.best_of(lambda: RULES.read_sheet(board, None, short), 3)
-    t_long = timing.best_of(lambda: RULES.read_sheet(board, None, long), 3)
-    assert t_long / max(t_short, 2e-4) < 30, (kind, t_short, t_long)
+    t_short = timing.best_of(lambda: [RULES.read_sheet(board, None, short) for _ in range(10)], 3) / 10
+    t_long = timing.best_of(lambda: RULES.read_sheet(board, None, long), 5)
+    # below 1 ms a timing is mostly the machine's noise; a super-linear reader takes seconds on 100k characters
+    assert t_long / max(t_short, 1e-3) < 30, (kind, t_short, t_long)
 
 
 # --- the players' guide (docs/orders/arctic2019.md) -----------------------------------------------------------
@@ -585,6 +602,10 @@ def test_the_guides_table_of_errors_is_what_the_reader_says(board):
     ("Alfred: pay for platform in ESS", Keep), ("pay to keep the platform in ESS", Keep), ("decline ESS", Keep),
     ("end turn", EndTurn), ("end of the turn", EndTurn), ("Canada: start the conflict on USA", "Declare"),
     ("USA: move ALA => CHS", Move), ("USA: move ALA → CHS", Move), ("USA: move ALA into CHS", Move),
+    ("Russia: move North Pole to MAK", Move),  # not 'move north' followed by 'Pole'
+    ("Russia: move 1 ship from the North Pole to MAK", Move), ("China: moves northwards automatically", AutoMove),
+    ("auto", AutoMove), ("China: automatic move", AutoMove), ("Norway: support entry into the EU", "SupportJoin"),
+    ("Norway: support accession to EU membership", "SupportJoin"), ("end   of\tthe   turn", EndTurn),
 ])
 def test_the_guides_other_spellings_read(board, text, kind):
     (step,) = steps(board, text)

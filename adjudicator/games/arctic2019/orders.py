@@ -16,8 +16,10 @@ and the grammar's terminals have no two unbounded quantifiers over the same char
 
 from __future__ import annotations
 
+import bisect
 import copy
 import functools
+import re
 from dataclasses import dataclass, replace
 
 from lark import Token, Transformer
@@ -36,10 +38,12 @@ _WORDS = {
     "SECTOR": "a sector", "COUNTRY": "a country", "LAW": "a law (A, B or C)", "NUMBER": "a number of ships",
     "MOVE": "'move'", "SHIP": "'ships'", "FROM": "'from'", "TO": "'to'", "ARROW": "'->'", "IN": "'in'",
     "WITH": "'with'", "ATTACK": "'attack'", "DESTROY": "'destroy'", "PLATFORM": "'platform'", "ARTICLE": "'the'",
-    "AUTO_MOVE": "'move north'", "DECLARE": "'declare'", "CONFLICT": "'conflict'", "AGAINST": "'with'",
-    "END": "'end conflict'", "END_TURN": "'end of turn'", "VOTE": "'vote'", "FOR": "'for'", "LAW_WORD": "'law'",
-    "SUPPORT": "'support'", "JOINING": "'joining'", "MEMBERSHIP": "'membership'", "KEEP": "'keep'",
-    "ABANDON": "'abandon'", "PROTECT": "'protect'", "$END": "the end of the step",
+    "AUTOMATIC": "'automatic'", "AUTOMATICALLY": "'automatically'", "AUTO": "'auto'", "NORTH": "'north'",
+    "DECLARE": "'declare'", "CONFLICT": "'conflict'", "AGAINST": "'with'", "END": "'end'", "OF": "'of'",
+    "TURN": "'turn'", "VOTE": "'vote'", "FOR": "'for'", "LAW_WORD": "'law'", "SUPPORT": "'support'",
+    "JOINING": "'joining'", "ENTRY": "'entry'", "ACCESSION": "'accession'", "MEMBERSHIP": "'membership'",
+    "KEEP": "'keep'", "PAY": "'pay'", "ABANDON": "'abandon'", "PROTECT": "'protect'",
+    "$END": "the end of the step",
 }
 
 _MAX_DIGITS = 4  # a number of ships has at most 4 digits (no country has 100 ships): int() stays cheap
@@ -149,6 +153,14 @@ def step_parser(board: Board) -> GrammarParser:
     return GrammarParser("arctic2019", terminals, _ToStep(board), names, _WORDS, what="step")
 
 
+@functools.lru_cache(maxsize=8)
+def quiet_parser(board: Board) -> GrammarParser:
+    """The same parser, naming no close names (for a sheet's problems after the first _MAX_SUGGESTED)."""
+    quiet = copy.copy(step_parser(board))
+    quiet.names = {}
+    return quiet
+
+
 @dataclass(frozen=True)
 class _NoCountry:
     """What a `Name:` prefix that named no country carries over: the steps after it are nobody's."""
@@ -173,6 +185,34 @@ def _without_full_stop(piece: str) -> str:
     return body[:-1] if body.endswith(".") else piece
 
 
+_WORD = re.compile(r"\S+")  # one quantifier over non-blanks: a single linear scan
+
+
+@dataclass(frozen=True)
+class _Words:
+    """A step's text with each run of blanks as one space (what the grammar reads: no terminal ever meets a
+    long run of blanks), and where each word started in the original, to give columns as written."""
+
+    text: str
+    starts: list[int]  # each word's start in `text`
+    origins: list[int]  # each word's start in the original
+
+    @classmethod
+    def of(cls, original: str) -> "_Words":
+        """Split on blanks first (linear), then join with single spaces."""
+        found = [(m.start(), m.group()) for m in _WORD.finditer(original)]
+        starts, at = [], 0
+        for _, word in found:
+            starts.append(at)
+            at += len(word) + 1
+        return cls(" ".join(word for _, word in found), starts, [start for start, _ in found])
+
+    def column(self, column: int) -> int:
+        """The original 1-based column of a 1-based column of `text` (a joining space: the blank after its word)."""
+        k = bisect.bisect_right(self.starts, column - 1) - 1
+        return column if k < 0 else self.origins[k] + (column - 1 - self.starts[k]) + 1
+
+
 def _lead(text: str) -> int:
     """How many blanks `text` starts with."""
     return len(text) - len(text.lstrip())
@@ -186,8 +226,7 @@ class _SheetReader:
         self.file = file
         self.parser = step_parser(board)
         self.sheet = Sheet()
-        self.quiet = copy.copy(self.parser)  # the same grammar, naming no close names (after _MAX_SUGGESTED)
-        self.quiet.names = {}
+        self.quiet = quiet_parser(board)
         self.current: str | _NoCountry | None = None
 
     def read_line(self, number: int, raw: str, shown: str | None = None, shift: int = 0) -> None:
@@ -207,7 +246,7 @@ class _SheetReader:
                 continue
             self.sheet.orders.append(step)
 
-    def _error(self, message: str, column: int, suggestions: list[str] | None = None) -> OrderError:
+    def _error(self, message: str, column: int | None, suggestions: list[str] | None = None) -> OrderError:
         return OrderError(message, file=self.file, column=column, suggestions=suggestions or [])
 
     def _suggesting(self) -> bool:
@@ -226,8 +265,7 @@ class _SheetReader:
                 raise self._unknown_country(player or "", offset + _lead(piece) + 1)
             return Header(text=f"{board.country_name(country)}:", line=number, country=country)
         try:
-            parser = self.parser if self._suggesting() else self.quiet
-            step = parser.parse(rest, line=number, file=self.file, column_offset=rest_offset)
+            step = self._parse(rest, rest_offset, number)
         except OrderError:
             if player is not None:
                 self.current = self._no_country(player, number)  # whatever it was, it carries over to no country
@@ -255,6 +293,16 @@ class _SheetReader:
             raise self._error("whose step is this? start the line with the country, e.g. "
                               "'USA: move 1 ship from ALA to CHS'", offset + _lead(piece) + 1)
         return replace(step, country=self.current)
+
+    def _parse(self, rest: str, rest_offset: int, number: int) -> Step:
+        """The step of a piece's text after any prefix, read with blanks collapsed (columns as written)."""
+        words = _Words.of(rest)
+        parser = self.parser if self._suggesting() else self.quiet
+        try:
+            return parser.parse(words.text, line=number, file=self.file)
+        except OrderError as exc:
+            column = None if exc.column is None else rest_offset + words.column(exc.column)
+            raise self._error(exc.message, column, exc.suggestions) from None
 
     def _prefix(self, piece: str, offset: int) -> tuple[str | None, str | None, str, int]:
         """(country, player, rest, rest's offset): the text before the first `:` is a country, or a player's
