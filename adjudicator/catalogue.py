@@ -31,8 +31,9 @@ def variant_names() -> list[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def variant_summaries() -> tuple[dict[str, str], ...]:
-    """Name, title and rules of each shipped variant, read once from the files (no board is built)."""
+def variant_summaries() -> tuple[dict[str, Any], ...]:
+    """Name, title, game rules, players, centres and rule options of each shipped variant, read once from the
+    files (no board is built)."""
     out = []
     for name in variant_names():
         try:
@@ -40,9 +41,42 @@ def variant_summaries() -> tuple[dict[str, str], ...]:
         except AdjudicatorError:
             continue
         if isinstance(data, dict):
-            out.append({"name": str(data.get("name", name)), "title": str(data.get("title", name)),
-                        "rules": str(data.get("rules", "diplomacy"))})
+            out.append(_summary(name, data))
     return tuple(out)
+
+
+def _summary(name: str, data: dict) -> dict[str, Any]:
+    """One variant's line in the catalogue: what a player choosing a board wants to know."""
+    rules = str(data.get("rules", "diplomacy"))
+    summary: dict[str, Any] = {"name": str(data.get("name", name)), "title": str(data.get("title", name)),
+                               "rules": rules}
+    if isinstance(data.get("origin"), dict) and data["origin"].get("source"):  # an imported map
+        summary["origin"] = str(data["origin"]["source"])
+    powers, countries, seats = data.get("powers"), data.get("countries"), data.get("players")
+    if isinstance(powers, dict):
+        summary.update(players=len(powers), powers=[str(p) for p in powers])
+    elif isinstance(countries, dict):  # arctic2019: countries by code, each with its name
+        names = [str((c or {}).get("name", k)) if isinstance(c, dict) else str(k) for k, c in countries.items()]
+        summary.update(players=len(names), powers=names)
+    elif isinstance(seats, dict) and "min" in seats:  # a seat count (arctic-race)
+        summary["players"] = f"{seats['min']}-{seats.get('max', seats['min'])}"
+    provinces = data.get("provinces")
+    if rules == "diplomacy" and isinstance(provinces, list):
+        centres = sum(1 for p in provinces if isinstance(p, dict) and p.get("centre"))
+        options = data.get("options") if isinstance(data.get("options"), dict) else {}
+        victory = options.get("victory", data.get("victory"))
+        start = (data.get("calendar") or {}).get("start") or {}
+        summary.update({
+            "centres": centres,
+            "options": {
+                "builds": str(options.get("builds", "home")),
+                "civil_disorder": str(options.get("civil_disorder", "datc-2023")),
+                "victory": victory if isinstance(victory, (int, dict)) and victory else centres // 2 + 1,
+            },
+            "start": " ".join(str(start.get(k, d)) for k, d in (("season", "Spring"), ("year", 1901),
+                                                                  ("type", "Movement"))),
+        })
+    return summary
 
 
 def check_name(data: Any, path: str | Path) -> None:

@@ -353,5 +353,56 @@ def variant_check(files: tuple[str, ...]) -> None:
     sys.exit(1 if total else 0)
 
 
+@variant.command("list")
+def variant_list() -> None:
+    """The shipped variants: players, supply centres, the game, the rule options and where each comes from."""
+    from adjudicator.catalogue import variant_summaries
+
+    for s in variant_summaries():
+        opts = s.get("options") or {}
+        facts = [f"{s['players']} players" if "players" in s else None,
+                 f"{s['centres']} centres" if "centres" in s else None,
+                 f"rules {s['rules']}",
+                 f"builds {opts['builds']}" if opts.get("builds", "home") != "home" else None,
+                 f"victory {opts['victory']}" if "victory" in opts else None,
+                 f"starts {s['start']}" if "start" in s else None]
+        click.echo(f"{s['name']:<22} {s['title']}: " + ", ".join(f for f in facts if f))
+        if s.get("origin"):
+            click.echo(f"{'':<22} from {s['origin']}")
+
+
+@variant.command("import")
+@click.argument("map_file", type=click.Path())
+@click.option("-o", "--output", type=click.Path(), required=True, help="The board file to write (its name is the board's).")
+@click.option("--picture", type=click.Path(), help="An SVG of the map to take drawing positions from "
+              "(default: one named like the map beside it or in svg/).")
+@click.option("--terms", default="not stated in the map file: check the map's own licence before sharing the board",
+              show_default=False, help="The terms the map is used under, written in the board's header.")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+def variant_import(map_file: str, output: str, picture: str | None, terms: str, force: bool) -> None:
+    """Read a DPjudge map file (.map, the format of the diplomacy package's maps) into a board file; what the
+    board format cannot say is reported by line, and the board is checked."""
+    from pathlib import Path
+
+    from adjudicator.importers import import_map
+    from adjudicator.variant_check import check_variant_file
+
+    _refuse_overwrite(output, force)
+    try:
+        imported = import_map(map_file, picture=picture, name=Path(output).stem, terms=terms)
+    except AdjudicatorError as exc:
+        fail(exc)
+    _write(output, imported.to_yaml())
+    data = imported.data
+    click.echo(f"wrote {output}: {len(data['provinces'])} spaces, {len(data['borders'])} borders, "
+               f"{len(data['powers'])} powers" + (f", positions from {imported.picture}" if imported.picture else ""))
+    for note in imported.notes:
+        click.echo(f"note: {note}")
+    problems = check_variant_file(output)
+    for p in problems:
+        click.echo(str(p))
+    sys.exit(1 if problems else 0)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -78,11 +78,17 @@ class ImportedMap:
     sources: list[str]  # the map files read, the first one first
     picture: str | None = None  # the picture positions were taken from
 
-    def to_yaml(self, header: list[str] | None = None) -> str:
+    def to_yaml(self) -> str:
         """The board as a variant file: a comment header (source, terms, notes), then the data."""
         from adjudicator.importers.writer import board_yaml
 
-        return board_yaml(self, header or [])
+        origin = self.data.get("origin", {})
+        header = [f"{self.data['title']}, imported from a DPjudge map file by `adjudicator variant import`.",
+                  f"Source: {origin.get('source', ', '.join(Path(f).name for f in self.sources))}",
+                  f"Terms: {origin.get('terms', 'not stated')}"]
+        if self.picture:
+            header.append(f"Drawing positions: the unit spots of {Path(self.picture).name}")
+        return board_yaml(self, header)
 
 
 class _MapReader:
@@ -355,8 +361,12 @@ def _province(peer: str) -> str:
     return peer.split("/")[0].upper()
 
 
-def import_map(path: str | Path, picture: str | Path | None = None, name: str | None = None) -> ImportedMap:
+def import_map(path: str | Path, picture: str | Path | None = None, name: str | None = None,
+               title: str | None = None, source: str | None = None, terms: str | None = None) -> ImportedMap:
     """Read a DPjudge map file (and the files it uses) into board data, with notes of what was left out.
+
+    `name` is the board's name (default: the map file's), `title` its title; `source` and `terms` (where the
+    map comes from, and the terms it may be used under) go into the board's `origin` and its file's header.
 
     `picture` is an SVG of the map (DPjudge/jDip style, with `jdipNS:PROVINCE` unit spots); by default one
     named like the map (or its root map) is looked for beside it and in an `svg/` folder beside it."""
@@ -412,17 +422,17 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
     owner: dict[str, str] = {}
     powers: dict[str, dict[str, Any]] = {}
     for p in reader.powers.values():
-        title = _power_name(p.name)
+        pname = _power_name(p.name)
         spec: dict[str, Any] = {}
         if p.adjective and p.adjective.upper() != p.name:
             spec["adjective"] = p.adjective
-        powers[title] = spec
+        powers[pname] = spec
         for home in p.homes:
             if home in owner:
-                notes.append(MapNote(p.file, p.line, f"{home} is a home centre of both {owner[home]} and {title}: the "
+                notes.append(MapNote(p.file, p.line, f"{home} is a home centre of both {owner[home]} and {pname}: the "
                                                       f"board format has one home power per centre: {owner[home]} kept"))
                 continue
-            owner[home] = title
+            owner[home] = pname
     centres = set(owner) | {c.split("/")[0] for c in reader.unowned}
     for prov, entry in provinces.items():
         if prov in centres:
@@ -485,7 +495,7 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
     board_name = name or path.stem.replace("_", "-")
     data: dict[str, Any] = {
         "name": board_name,
-        "title": _title(path.stem.replace("_", " ")),
+        "title": title or _title(path.stem.replace("_", " ")),
         "rules": "diplomacy",
         "powers": powers,
         "terrain": {"land": {"default": "land"}, "sea": {"default": "sea"}},
@@ -526,6 +536,9 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
                 if power_name.lower() in colours:
                     spec["colour"] = colours[power_name.lower()]
             used = str(found)
+    data["origin"] = {"source": source or ", ".join(Path(f).name for f in reader.files),
+                      "terms": terms or "not stated in the map file",
+                      "imported": "adjudicator variant import (adjudicator/importers/dpjudge.py)"}
     return ImportedMap(data, notes, reader.files, used)
 
 

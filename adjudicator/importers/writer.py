@@ -19,7 +19,7 @@ def board_yaml(imported: Any, header: list[str]) -> str:
     out = [f"# {line}" if line else "#" for line in header]
     if imported.notes:
         out.append("#")
-        out.append("# Not carried over from the map file (the board format cannot say these yet):")
+        out.append("# Not carried over from the map file:")
         out += [f"#   {note}" for note in imported.notes]
     out.append("")
     for key in ("name", "title", "rules"):
@@ -45,7 +45,7 @@ def board_yaml(imported: Any, header: list[str]) -> str:
     out.append("")
     out.append("start:")
     out += [f"  {_dump(power)}: {_dump(units)}" for power, units in data["start"].items()]
-    for key in ("start_owners", "options"):
+    for key in ("start_owners", "options", "origin"):
         if key in data:
             out.append("")
             out.append(f"{key}: {_dump(data[key])}")
