@@ -212,7 +212,9 @@ def _requests(client: Any, rng: random.Random) -> Iterator[tuple[str, str, str, 
                     if isinstance(_get(state, where[:-1]), dict) else state
             else:
                 mutated = _replace(state, where, value)
-            endpoint = rng.choice(["/v1/adjudicate"] * 4 + ["/v1/orders/legal"] * 2 + ["/v1/orders/parse", "/v1/render"])
+            # a drawing costs ~50 requests' time (matplotlib): one request in 60 draws, the rest judge or list
+            endpoint = rng.choice(["/v1/adjudicate"] * 30 + ["/v1/orders/legal"] * 20 + ["/v1/orders/parse"] * 9
+                                  + ["/v1/render"])
             body: dict[str, Any] = {"state": mutated}
             if endpoint == "/v1/orders/parse":
                 body = {"variant": state["variant"], "orders": "", "state": mutated}
