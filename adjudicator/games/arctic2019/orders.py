@@ -6,12 +6,14 @@ prefix that carries over to the following steps (a line `USA:` alone opens the U
 automatic move, platform decisions and `end of turn` need no country. A decision may be prefixed by the owning
 player's name instead.
 
-The sheet contract (`adjudicator/sheets.py`): a step that cannot be read becomes a SheetProblem (line, column,
-reason, suggestions) and the others are read. A `Name:` prefix that names no country is a problem, and so is
-every step it would have carried over to (they are nobody's, not the previous country's).
+The sheet contract (`adjudicator/sheets.py`, P21 in variants/arctic2019.md): a step that cannot be read becomes
+a SheetProblem (line, column, reason, suggestions) and the others are read. A `Name:` prefix that names no
+country is a problem, and so is every step it would have carried over to (they are nobody's, not the previous
+country's). A number of ships is 1 or more.
 
-Every input costs time linear in its length: lines are split with `str` methods before anything is matched,
-and the grammar's terminals have no two unbounded quantifiers over the same characters.
+Every input costs time linear in its length: lines are split with `str` methods (comments, `;`, the prefix's
+`:`) before anything is matched, each run of blanks is one space by the time the grammar reads a step, and
+the grammar's keywords are single words; "did you mean" is searched for the first problems of a sheet only.
 """
 
 from __future__ import annotations
