@@ -19,6 +19,7 @@ from adjudicator.errors import AdjudicatorError
 # Words that may stand before a name and are no part of it (skipped when suggesting).
 ARTICLES = frozenset({"the", "a", "an"})
 _SPACES = re.compile(r"\s+")
+_LONGEST = 80  # characters: longer than any name a player means
 
 
 class UnknownName(AdjudicatorError):
@@ -135,8 +136,8 @@ class NameIndex:
         while len(words) > 1 and words[0].casefold() in ARTICLES:
             words = words[1:]
         word = " ".join(words)
-        if not word:
-            return []
+        if not word or len(word) > _LONGEST:
+            return []  # no name is that long: nothing to suggest (and bounded work on hostile input)
         best: dict[str, float] = {}
         for ident, spellings in self.spellings.items():
             score = max(spelling_score(word, s) for s in [*spellings, self.display[ident]])

@@ -250,6 +250,7 @@ class _Shape(Transformer):
 # depends on its codes alone, and orders have few shapes, so the LALR parser runs once per shape. Bounded.
 _SHAPES: dict[str, tuple] = {}
 _MAX_SHAPES = 4096
+MAX_ORDER_LENGTH = 500
 
 
 @functools.lru_cache(maxsize=1)
@@ -367,6 +368,9 @@ class OrderParser:
         """(kind, unit, target, dest, coast, via convoy, notes) for one order; an OrderError otherwise."""
         if not text.strip():
             raise OrderError("empty order", column=1)
+        if len(text) > MAX_ORDER_LENGTH:  # bounded work for any input (the longest real order is ~100)
+            raise OrderError(f"an order of {len(text):,} characters; an order has at most {MAX_ORDER_LENGTH:,}",
+                             column=1)
         words = self.words(text)
         if not words:
             raise OrderError(f"no order in {text.strip()!r}", column=1)
@@ -551,6 +555,10 @@ class OrderParser:
                                   suggestions=hints)
         if word.code == UNKNOWN and word.text[:1].isalnum():
             return OrderError(f"unexpected {word.text!r}; expected {expected}", column=column)
+        if index > 0 and words[index - 1].code == LPAR:
+            return OrderError(f"unexpected {word.text!r} after the '(' at column {_column(text, words[index - 1].at)}: "
+                              f"parentheses may hold a coast, 'via convoy' or the unit's place, as in 'A(Vie)-Bud'; "
+                              f"expected {expected}", column=column)
         if word.code in (LPAR, RPAR):
             return OrderError(f"a parenthesis is out of place here (column {column}): parentheses may hold "
                               f"a coast, 'via convoy' or the unit's place, as in 'A(Vie)-Bud'; expected {expected}",

@@ -20,8 +20,10 @@ from adjudicator.sheets import Sheet, SheetProblem
 
 MAX_LINES = 10_000  # a sheet of a 10,000-space board with a unit on every space still fits
 MAX_SUGGESTED = 50  # problems that get "did you mean" suggestions; the rest are reported without
+MAX_PER_LINE = 100  # orders on one line (`;` or `,` between them)
 _BULLETS = ("-", "*", "•", "·")
 _NAME_CHARS = frozenset(" .'-’")
+_LONGEST_NAME = 80  # characters before a colon that may still be a power's name
 
 
 def _power_of(board: Board, text: str, lenient: bool = True) -> tuple[str | None, str | None]:
@@ -50,6 +52,11 @@ def _strip_comment(text: str) -> str:
 def _looks_like_name(text: str) -> bool:
     """A power's name as written before a colon: letters, blanks, full stops, apostrophes, hyphens."""
     return bool(text) and text[0].isalpha() and all(ch.isalpha() or ch in _NAME_CHARS for ch in text)
+
+
+def _complete(order: Order) -> bool:
+    """An order that names its unit's type, or needs none (waive): what stands between commas as an order."""
+    return order.unit is None or order.unit.type is not None
 
 
 def _bullet_end(body: str) -> int:
@@ -108,12 +115,18 @@ class _Reader:
     def orders(self, body: str, line: int, column: int, power: str, raw: str) -> None:
         """The orders of one line's body: one, or several separated by `;`, or by `,` when every part is an order."""
         parts = self._split(body, ";")
+        if len(parts) > MAX_PER_LINE or body.count(",") >= MAX_PER_LINE:
+            self.problem(line, column, raw, f"a line of {max(len(parts), body.count(',') + 1):,} orders; a line holds "
+                                            f"at most {MAX_PER_LINE}")
+            return
         if len(parts) == 1 and "," in body:
             pieces = self._split(body, ",")
             try:
                 read = [self.order(p, line, column + at, power) for at, p in pieces if p.strip()]
             except OrderError:
                 read = None  # not complete orders on both sides: the line is read as one order below
+            if read is not None and not all(_complete(o) for o in read):
+                read = None  # `A Vie - Bud, Ser`: `Ser` alone is no order given after a comma
             if read is not None:
                 self._add(read, line)
                 return
@@ -156,7 +169,7 @@ class _Reader:
 
     def leading_power(self, content: str) -> tuple[str, int] | None:
         """`Aus A Vie - Bud`, `Russia F Sev - Bla`: a power's name before a unit word, with no colon."""
-        words = content.split()
+        words = content.split(None, 4)[:4]  # a power's name has at most three words (bounded work)
         for n in range(1, min(4, len(words))):
             if _looks_like_name(" ".join(words[:n])) and words[n].casefold() in self.unit_words:
                 name, _ = _power_of(self.board, " ".join(words[:n]), lenient=False)
@@ -188,11 +201,11 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
         if not content.strip():
             continue
         head, colon, rest = content.partition(":")
-        name_before_colon = colon and _looks_like_name(head.strip())
+        name_before_colon = colon and len(head) <= _LONGEST_NAME and _looks_like_name(head.strip())
         if not colon or (name_before_colon and not rest.strip()):
             # "Russia:" (may be misspelt) or a bare "Russia" / "Aus" line (exactly a power's name) is a header
             candidate = head.strip()
-            if _looks_like_name(candidate) and candidate.lower() != "waive":
+            if len(candidate) <= _LONGEST_NAME and _looks_like_name(candidate) and candidate.lower() != "waive":
                 name, note = _power_of(board, candidate, lenient=bool(colon))
                 if name is not None:
                     power = name
