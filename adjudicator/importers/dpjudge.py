@@ -596,7 +596,7 @@ def _power_name(name: str) -> str:
 
 def _title(text: str) -> str:
     """A name as people write it: `GULF OF LYON` -> `Gulf of Lyon`; mixed case is kept."""
-    if text != text.upper():
+    if text not in (text.upper(), text.lower()):
         return text
     small = {"of", "the", "and", "de", "la", "del"}
     words = text.lower().split()
