@@ -57,13 +57,16 @@ class Stats:
     tracebacks: int = 0
     slowest: tuple[float, str] = (0.0, "")
     seconds: float = 0.0
+    by_path: dict[str, list[float]] = field(default_factory=dict)  # path -> [requests, seconds]
 
     def report(self) -> str:
         """The figures, as printed."""
         codes = ", ".join(f"{k}: {v}" for k, v in sorted(self.statuses.items()))
         return (f"requests: {self.requests} in {self.seconds:.1f} s ({self.requests / max(self.seconds, 1e-9):.0f}/s)\n"
                 f"statuses: {codes}\n5xx: {len(self.server_errors)}\ntracebacks: {self.tracebacks}\n"
-                f"slowest: {self.slowest[0] * 1000:.0f} ms ({self.slowest[1]})")
+                f"slowest: {self.slowest[0] * 1000:.0f} ms ({self.slowest[1][:100]})\n"
+                + "\n".join(f"  {path}: {int(n)} requests, {t / n * 1000:.1f} ms each"
+                            for path, (n, t) in sorted(self.by_path.items(), key=lambda kv: -kv[1][0])))
 
 
 class _Tracebacks(logging.Handler):
@@ -175,7 +178,10 @@ _OPERATIONS = {  # path -> request schema
 }
 
 
-def _requests(client: Any, rng: random.Random) -> Iterator[tuple[str, str, str, str]]:
+_WEIGHTS = {"/v1/render": 1}  # a drawing costs ~50 requests' time (matplotlib): drawn 10 times less often
+
+
+def _requests(client: Any, rng: random.Random, draw: bool = True) -> Iterator[tuple[str, str, str, str]]:
     """(method, path, content type, body) forever: schema fuzz and state mutations interleaved."""
     states = _states(client)
     doc = openapi_document()
@@ -192,7 +198,8 @@ def _requests(client: Any, rng: random.Random) -> Iterator[tuple[str, str, str, 
         step += 1
         roll = rng.random()
         if roll < 0.25:  # schema fuzz of every operation
-            path = rng.choice(list(_OPERATIONS))
+            weights = [_WEIGHTS.get(p, 10) if draw or p != "/v1/render" else 0 for p in _OPERATIONS]
+            path = rng.choices(list(_OPERATIONS), weights=weights)[0]
             body = _from_schema({"$ref": f"#/components/schemas/{_OPERATIONS[path]}"}, rng)
             if path == "/v1/render" and isinstance(body, dict):
                 body["format"] = "svg"  # PNG drawing costs 50x more; the code paths up to drawing are the same
@@ -214,7 +221,7 @@ def _requests(client: Any, rng: random.Random) -> Iterator[tuple[str, str, str, 
                 mutated = _replace(state, where, value)
             # a drawing costs ~50 requests' time (matplotlib): one request in 60 draws, the rest judge or list
             endpoint = rng.choice(["/v1/adjudicate"] * 30 + ["/v1/orders/legal"] * 20 + ["/v1/orders/parse"] * 9
-                                  + ["/v1/render"])
+                                  + ["/v1/render"] * draw)
             body: dict[str, Any] = {"state": mutated}
             if endpoint == "/v1/orders/parse":
                 body = {"variant": state["variant"], "orders": "", "state": mutated}
@@ -235,8 +242,8 @@ def _get(value: Any, path: tuple) -> Any:
     return value
 
 
-def run(requests: int, seed: int = 1) -> Stats:
-    """Send `requests` requests; the figures."""
+def run(requests: int, seed: int = 1, draw: bool = True) -> Stats:
+    """Send `requests` requests (`draw` False: no pictures, which cost 50 requests' time each); the figures."""
     app = create_app()
     client = app.test_client()
     counter = _Tracebacks()
@@ -246,7 +253,7 @@ def run(requests: int, seed: int = 1) -> Stats:
     stats = Stats()
     rng = random.Random(seed)
     start = time.perf_counter()
-    for method, path, ctype, body in _requests(client, rng):
+    for method, path, ctype, body in _requests(client, rng, draw):
         if stats.requests >= requests:
             break
         t = time.perf_counter()
@@ -257,6 +264,10 @@ def run(requests: int, seed: int = 1) -> Stats:
         took = time.perf_counter() - t
         stats.requests += 1
         stats.statuses[r.status_code] += 1
+        key = path if method == "POST" else "GET " + path.split("/")[1] + ("/variants" if "variants" in path else "")
+        totals = stats.by_path.setdefault(key, [0, 0.0])
+        totals[0] += 1
+        totals[1] += took
         if took > stats.slowest[0]:
             stats.slowest = (took, f"{method} {path} {body[:160]}")
         if r.status_code >= 500:

@@ -58,10 +58,10 @@ def _is_problem(r, status_range=range(400, 500)) -> None:
 def test_legal_orders_of_a_full_board_are_the_reference_lists():
     """The fast listing (routes and reach found once per position) gives exactly the orders, in the same
     order, as offering every candidate to the validator; its speed is measured in benchmarks/legal_orders.py."""
-    for name, season in (("arctic", 0), ("arctic", 2), ("standard", 0)):
+    for name, season in (("arctic", 2), ("standard", 0)):
         board, state = LEGAL.full_state(name, season)
-        if name == "standard":  # the reference takes seconds on all 75 units: every third one
-            state.units = dict(list(state.units.items())[::3])
+        if name == "standard":  # the reference takes seconds on all 75 units: every fourth one
+            state.units = dict(list(state.units.items())[::4])
         for power in board.powers:
             assert legal_orders(board, state, power) == LEGAL.reference_legal_orders(board, state, power), power
 
@@ -77,7 +77,8 @@ def test_render_width_is_bounded():
 def _spelling(rng: random.Random, names: list[str], i: int) -> str:
     name = names[i % len(names)]
     mask = rng.getrandbits(len(name))
-    return " " * (i % 3) + "".join(c.upper() if mask >> k & 1 else c for k, c in enumerate(name)) + "\t" * (i % 2)
+    cased = "".join(c.upper() if mask >> k & 1 else c for k, c in enumerate(name))
+    return " " * rng.randrange(12) + cased + rng.choice(("", "\t", " ", "\n")) * rng.randrange(12)
 
 
 def test_a_hundred_thousand_spellings_of_variant_names_leave_memory_flat():
@@ -85,14 +86,16 @@ def test_a_hundred_thousand_spellings_of_variant_names_leave_memory_flat():
     for name in names:
         load_variant(name)
     rng = random.Random(16)
+    spellings = [_spelling(rng, names, i) for i in range(100_000)]  # made before measuring
+    assert len(set(spellings)) > 5_000
     tracemalloc.start()
     try:
-        for i in range(10_000):
-            load_variant(_spelling(rng, names, i))
+        for text in spellings[:10_000]:
+            load_variant(text)
         gc.collect()
         before = tracemalloc.get_traced_memory()[0]
-        for i in range(90_000):
-            load_variant(_spelling(rng, names, i))
+        for text in spellings[10_000:]:
+            load_variant(text)
         gc.collect()
         after = tracemalloc.get_traced_memory()[0]
     finally:
@@ -142,7 +145,8 @@ def test_wrong_types_anywhere_in_every_games_state_are_4xx():
     seen = set()
     for state in FUZZ._states(CLIENT):
         seen.add(state["variant"])
-        for i, where in enumerate(p for p in FUZZ._paths(state) if p):
+        places = [p for p in FUZZ._paths(state) if p]
+        for i, where in enumerate(places[::max(1, len(places) // 16)]):  # about 16 places of each state
             body = {"state": FUZZ._replace(state, where, values[(i + rng.randrange(3)) % len(values)])}
             endpoint = ("/v1/adjudicate", "/v1/orders/legal")[i % 2]
             r = CLIENT.post(endpoint, data=FUZZ._dumps(body), content_type="application/json")
@@ -165,8 +169,8 @@ def test_absurd_numbers_are_4xx():
 
 def test_malformed_render_results_are_4xx():
     state = CLIENT.get("/v1/variants/standard/start").get_json()
-    for results in ([1], [{"order": 5}], {"orders": "x"}, [{"order": "A Par - Bur", "status": [], "reason": {}}],
-                    [{"order": "A Par - Bur", "status": "succeeds", "unit": {"type": 3, "location": None}}]):
+    for results in ({"orders": "x"}, [1, {"order": 5}, {"order": "A Par - Bur", "status": [], "reason": {},
+                                                    "unit": {"type": 3, "location": None}}]):
         r = CLIENT.post("/v1/render", json={"state": state, "results": results, "format": "svg"})
         assert r.status_code < 500, (results, r.get_data(as_text=True)[:300])
         if r.status_code >= 400:
@@ -174,7 +178,7 @@ def test_malformed_render_results_are_4xx():
 
 
 def test_a_short_schema_and_mutation_fuzz_finds_no_5xx():
-    stats = FUZZ.run(400, seed=16)
+    stats = FUZZ.run(250, seed=16, draw=False)  # pictures: test_malformed_render_results_are_4xx
     assert not stats.server_errors, stats.server_errors[:3]
     assert stats.tracebacks == 0
 
@@ -213,7 +217,7 @@ def test_malformed_game_files_of_every_game_are_located_errors_with_status_2(tmp
         good = _game_file(tmp_path, variant)
         data = yaml.safe_load(good.read_text())
         places = [p for p in FUZZ._paths(data) if p]
-        for i, where in enumerate(places):
+        for i, where in enumerate(places[::max(1, len(places) // 12)]):  # about 12 places of each game
             bad = tmp_path / "bad.yaml"
             bad.write_text(yaml.safe_dump(FUZZ._replace(data, where, values[i % len(values)])))
             r = runner.invoke(main, ["show", str(bad)])
