@@ -129,6 +129,7 @@ class Reach:
     sea: frozenset[str]
     coastal: frozenset[str]
     centres: frozenset[str]
+    water: dict[str, frozenset[str]]  # water borders, province to province
 
     @classmethod
     def of(cls, board: Board) -> "Reach":
@@ -150,21 +151,42 @@ class Reach:
                    for p in board.provinces}
         return cls({p: frozenset(v) for p, v in army.items()}, {p: frozenset(v) for p, v in fleet.items()}, support,
                    frozenset(army_stand), frozenset(fleet_stand), frozenset(sea), frozenset(coastal),
-                   frozenset(board.centres))
+                   frozenset(board.centres), dict(board.water_adj))
 
     def stands(self, unit_type: str, place: str) -> bool:
         """A unit of this type may stand there in some season."""
         return place in (self.army_stand if unit_type == ARMY else self.fleet_stand)
 
     def moves(self, unit_type: str, origin: str, dest: str, via: bool) -> int:
-        """2: a move it could make directly (or by the convoy it asks for); 1: only by convoy; 0: never."""
+        """How well a move fits the board: DIRECT (it borders), less for a convoy the more fleets it needs
+        (`convoy_score`), 0 when it can never be made."""
         direct = dest in (self.army_to if unit_type == ARMY else self.fleet_to).get(origin, ())
         if unit_type == FLEET:
-            return 2 if direct else 0
-        by_sea = origin in self.coastal and dest in self.coastal and origin != dest
-        if via:
-            return 2 if by_sea else 0
-        return 2 if direct else (1 if by_sea else 0)
+            return DIRECT if direct else 0
+        if direct and not via:
+            return DIRECT
+        return self.convoy_score(origin, dest)
+
+    def convoy_score(self, origin: str, dest: str, fleet: str | None = None) -> int:
+        """CONVOY less SETTLE_MARGIN for each fleet past the first that the shortest convoy from origin to
+        dest needs (through `fleet`, when given); 0 when no chain of seas joins them."""
+        if origin == dest or origin not in self.coastal or dest not in self.coastal:
+            return 0
+        seas = self.sea
+        start = [q for q in self.water.get(origin, ()) if q in seas and (fleet is None or q == fleet)]
+        hops = {q: 1 for q in start}
+        frontier = list(start)
+        while frontier:  # breadth first over the seas: the fewest fleets
+            nxt = []
+            for q in frontier:
+                if dest in self.water.get(q, ()) and (fleet is None or fleet in hops):
+                    return max(1, CONVOY - SETTLE_MARGIN * (hops[q] - 1))
+                for n in self.water.get(q, ()):
+                    if n in seas and n not in hops:
+                        hops[n] = hops[q] + 1
+                        nxt.append(n)
+            frontier = nxt
+        return 0
 
     def supports_into(self, unit_type: str, origin: str, place: str) -> bool:
         """A unit supports into a place it could move to (a fleet also into bordering ice)."""
@@ -250,6 +272,9 @@ class _Shape(Transformer):
 # depends on its codes alone, and orders have few shapes, so the LALR parser runs once per shape. Bounded.
 _SHAPES: dict[str, tuple] = {}
 _MAX_SHAPES = 4096
+# How readings of a name of two places are scored (`OrderParser._score`): a reading wins only by a clear margin
+# (a direct move over any convoy; a convoy by one fleet over one needing three or more), else it is refused.
+DIRECT, CONVOY, SETTLE_MARGIN = 100, 50, 20
 MAX_ORDER_LENGTH = 500
 
 
@@ -287,6 +312,7 @@ class OrderParser:
                 groups.setdefault(spelling.casefold(), set()).add(ident)
         self.case_pairs = frozenset(k for k, ids in groups.items() if len(ids) > 1)
         self.readings: dict[str, tuple] = {}  # order text -> what the grammar made of it
+        self.refs: dict[tuple, UnitRef] = {}  # (type, place, coast, power) -> the one UnitRef of it
 
     # ----- step 1: words -------------------------------------------------------------------------------
     def words(self, text: str) -> list[Word]:
@@ -374,7 +400,8 @@ class OrderParser:
         words = self.words(text)
         if not words:
             raise OrderError(f"no order in {text.strip()!r}", column=1)
-        _check_parentheses(words, text)
+        if "(" in text or ")" in text:
+            _check_parentheses(words, text)
         codes = "".join(w.code for w in words)
         shape = _SHAPES.get(codes)
         if shape is None:
@@ -411,9 +438,8 @@ class OrderParser:
 
     def _build(self, kind: str, refs: list[tuple], via: bool, words: list[Word], text: str) -> tuple:
         notes: list[str] = []
-        ambiguous = [w for w in words if w.code == PLACE and len(self._places(w)) > 1]
         choice: dict[int, str] = {}
-        if ambiguous:
+        if any(w.code == PLACE and len(w.meaning) > 1 and len(self._places(w)) > 1 for w in words):
             choice = self._settle(kind, refs, via, words, notes, text)
         made = [self._unit_ref(r, words, choice, notes) for r in refs]
         unit = made[0] if made else None
@@ -438,8 +464,15 @@ class OrderParser:
 
     def _unit_ref(self, ref: tuple, words: list[Word], choice: dict[int, str], notes: list[str]) -> UnitRef:
         power_i, unit_i, place_i, coast_i = ref
-        province = choice.get(place_i) or self._places(words[place_i])[0]
+        ids = words[place_i].meaning
+        province = choice.get(place_i) or (ids[0] if len(ids) == 1 else self._places(words[place_i])[0])
         coast = words[coast_i].meaning if coast_i is not None else None
+        unit_type = words[unit_i].meaning if unit_i is not None else None
+        power = words[power_i].meaning if power_i is not None else None
+        key = (unit_type, province, coast, power)
+        known = self.refs.get(key)
+        if known is not None:  # one value per unit as written: built once per board, not once per order
+            return known
         if coast is not None:
             p = self.board.provinces[province]
             alias = self.coast_aliases.get(province, {}).get(coast)
@@ -447,9 +480,11 @@ class OrderParser:
                 notes.append(f"read {words[coast_i].text!r} of {p.name} as {province}/{alias}, the board's "
                              f"name for that coast")
                 coast = alias
-        unit_type = words[unit_i].meaning if unit_i is not None else None
-        power = words[power_i].meaning if power_i is not None else None
-        return UnitRef(unit_type, province, coast, power)
+                return UnitRef(unit_type, province, coast, power)  # not kept: the note must be made each time
+        ref_value = UnitRef(unit_type, province, coast, power)
+        if len(self.refs) < 100_000:  # bounded by the board (types x places x coasts x powers) and by this
+            self.refs[key] = ref_value
+        return ref_value
 
     def _settle(self, kind: str, refs: list[tuple], via: bool, words: list[Word], notes: list[str],
                 text: str) -> dict[int, str]:
@@ -469,10 +504,11 @@ class OrderParser:
             scored.append((self._score(kind, refs, via, words, combo), combo))
         top = max(s for s, _ in scored)
         best = [c for s, c in scored if s == top]
+        second = max([s for s, c in scored if s < top] or [0])
         own_combo = tuple(own) if None not in own else None
-        if top > 0 and len(best) == 1:
+        if top > 0 and len(best) == 1 and top - second >= SETTLE_MARGIN:
             chosen = best[0]
-        elif own_combo is not None and (own_combo in best or top == 0):
+        elif own_combo is not None and (own_combo in best or top == 0 or len(best) == 1):
             chosen = own_combo  # a space's own id (`tyr`) stands when nothing settles it otherwise
         else:
             i = next(s for s, opts in zip(slots, options) if len(opts) > 1)
@@ -485,12 +521,13 @@ class OrderParser:
         for i, opts, pick, own_pick in zip(slots, options, chosen, own):
             if len(opts) > 1 and pick != own_pick:
                 others = ", ".join(names.display[p] for p in opts if p != pick)
-                notes.append(f"read {words[i].text!r} as {names.display[pick]} ({pick}): the order's units could "
-                             f"not reach {others}")
+                notes.append(f"read {words[i].text!r} as {names.display[pick]} ({pick}), not {others}: only that "
+                             f"reading fits where the order's units can go")
         return dict(zip(slots, chosen))
 
     def _score(self, kind: str, refs: list[tuple], via: bool, words: list[Word], combo: tuple) -> int:
-        """2: the order could be carried out as read; 1: only by a convoy it does not ask for; 0: never."""
+        """How well a reading of the order fits the board: DIRECT when its units could carry it out as read,
+        less when a move needs a convoy (the more fleets, the less), 0 when it never could."""
         r = self.reach
         types = [words[ref[1]].meaning if ref[1] is not None else None for ref in refs]
         best = 0
@@ -499,27 +536,28 @@ class OrderParser:
             if u is not None and not r.stands(t, u):
                 continue
             if kind in ("hold", "disband", "remove"):
-                score = 2
+                score = DIRECT
             elif kind == "build":
-                score = 2 if u in r.centres else 0
+                score = DIRECT if u in r.centres else 0
             elif kind in ("move", "retreat"):
                 score = r.moves(t, u, combo[-1], via and kind == "move")
             elif kind == "support":
-                target_types = [types[1]] if types[1] else [ARMY, FLEET]
                 score = 0
-                for tt in target_types:
+                for tt in [types[1]] if types[1] else [ARMY, FLEET]:
                     if not r.stands(tt, combo[1]):
                         continue
                     if len(combo) == 2:
-                        s = 2 if r.supports_into(t, u, combo[1]) else 0
+                        s = DIRECT if r.supports_into(t, u, combo[1]) else 0
                     else:
-                        s = min(2 if r.supports_into(t, u, combo[2]) else 0, r.moves(tt, combo[1], combo[2], False))
+                        s = min(DIRECT if r.supports_into(t, u, combo[2]) else 0, r.moves(tt, combo[1], combo[2], False))
                     score = max(score, s)
             elif kind == "convoy":
-                score = 2 if (t == FLEET and u in r.sea and combo[1] in r.coastal and combo[2] in r.coastal
-                              and r.stands(ARMY, combo[1]) and r.stands(ARMY, combo[2])) else 0
+                ok = (t == FLEET and u in r.sea and r.stands(ARMY, combo[1]) and r.stands(ARMY, combo[2]))
+                score = r.convoy_score(combo[1], combo[2], fleet=u) if ok else 0
+                if ok and u in r.water.get(combo[1], ()) and u in r.water.get(combo[2], ()):
+                    score = DIRECT  # the fleet alone carries the army
             else:
-                score = 2
+                score = DIRECT
             best = max(best, score)
         return best
 
