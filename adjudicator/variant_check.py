@@ -222,6 +222,10 @@ def _check_features(path: str, board, data: dict, union: nx.DiGraph) -> list[Pro
             if loc not in reached:
                 problems.append(Problem(path, p.line, f"river coast {loc}: no fleet can reach it (it needs a coast or "
                                                       f"canal border to a place that carries fleets)"))
+        for loc in (board.locations(p.id) if p.coasts else ()):  # a named coast with no fleet route onto it
+            if loc not in p.river and loc not in reached:
+                problems.append(Problem(path, p.line, f"coast {loc}: no fleet can reach it in any season (no water, "
+                                                      f"coast or canal border leads onto it)"))
         if p.convoys and not board.water_adj[p.id]:
             problems.append(Problem(path, p.line, f"{p.id} is marked `convoys` but has no water border to convoy along"))
     # A one-way border whose far end has no way back to its near end, by any unit in any season, traps units.

@@ -208,7 +208,9 @@ def _board_text(**changes: str) -> str:
     ("start:\n", "build_sites:\n  Red: [{province: hil}]\nstart:\n", "build site hil of Red is not a supply centre"),
     ("start:\n", "start_owners:\n  Red: [hil]\nstart:\n", "start_owners: Red is given 'hil'"),
     ("start:\n", "neutral: {units: [F hil]}\nstart:\n", "neutral unit F hil cannot stand"),
-], ids=["unreachable-river", "one-way-trap", "build-site", "start-owner", "neutral-unit"])
+    ("{id: bbb, name: Bayside, kind: land}", "{id: bbb, name: Bayside, kind: land, coasts: [nc, sc]}",
+     "coast bbb/nc: no fleet can reach it"),
+], ids=["unreachable-river", "one-way-trap", "build-site", "start-owner", "neutral-unit", "unreachable-coast"])
 def test_checker_rules_for_the_new_features(tmp_path, old, new, message):
     path = tmp_path / "waterways.yaml"
     text = _board_text(**{old: new}) if old != "start:\n" else (BOARDS / "waterways.yaml").read_text().replace(old, new, 1)
