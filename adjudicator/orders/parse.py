@@ -168,25 +168,36 @@ class Reach:
         return self.convoy_score(origin, dest)
 
     def convoy_score(self, origin: str, dest: str, fleet: str | None = None) -> int:
-        """CONVOY less SETTLE_MARGIN for each fleet past the first that the shortest convoy from origin to
-        dest needs (through `fleet`, when given); 0 when no chain of seas joins them."""
+        """CONVOY divided by the number of fleets the shortest convoy from origin to dest needs (through
+        `fleet`, when given); 0 when no chain of seas joins them."""
         if origin == dest or origin not in self.coastal or dest not in self.coastal:
             return 0
+        from_origin, from_dest = self._fleets_from(origin), self._fleets_from(dest)
+        if fleet is not None:
+            if fleet not in from_origin or fleet not in from_dest:
+                return 0
+            needed = from_origin[fleet] + from_dest[fleet] - 1
+        else:
+            ends = [from_origin[q] for q in self.water.get(dest, ()) if q in from_origin]
+            if not ends:
+                return 0
+            needed = min(ends)
+        return max(1, CONVOY // needed)
+
+    def _fleets_from(self, place: str) -> dict[str, int]:
+        """For each sea, the fewest fleets of a chain from `place` to it (it included)."""
         seas = self.sea
-        start = [q for q in self.water.get(origin, ()) if q in seas and (fleet is None or q == fleet)]
-        hops = {q: 1 for q in start}
-        frontier = list(start)
-        while frontier:  # breadth first over the seas: the fewest fleets
+        hops = {q: 1 for q in self.water.get(place, ()) if q in seas}
+        frontier = list(hops)
+        while frontier:  # breadth first over the seas
             nxt = []
             for q in frontier:
-                if dest in self.water.get(q, ()) and (fleet is None or fleet in hops):
-                    return max(1, CONVOY - SETTLE_MARGIN * (hops[q] - 1))
                 for n in self.water.get(q, ()):
                     if n in seas and n not in hops:
                         hops[n] = hops[q] + 1
                         nxt.append(n)
             frontier = nxt
-        return 0
+        return hops
 
     def supports_into(self, unit_type: str, origin: str, place: str) -> bool:
         """A unit supports into a place it could move to (a fleet also into bordering ice)."""
@@ -272,9 +283,10 @@ class _Shape(Transformer):
 # depends on its codes alone, and orders have few shapes, so the LALR parser runs once per shape. Bounded.
 _SHAPES: dict[str, tuple] = {}
 _MAX_SHAPES = 4096
-# How readings of a name of two places are scored (`OrderParser._score`): a reading wins only by a clear margin
-# (a direct move over any convoy; a convoy by one fleet over one needing three or more), else it is refused.
-DIRECT, CONVOY, SETTLE_MARGIN = 100, 50, 20
+# How readings of a name of two places are scored (`OrderParser._score`): a reading wins only by a clear margin,
+# more than SETTLE_RATIO times the next (a direct move over any convoy; a convoy by one fleet over one that needs
+# three or more; any possible reading over impossible ones), else the order is refused naming both.
+DIRECT, CONVOY, SETTLE_RATIO = 100_000, 1000, 2
 MAX_ORDER_LENGTH = 500
 
 
@@ -366,7 +378,7 @@ class OrderParser:
                 i = last + 1
                 continue
             if piece == ".":
-                if not (i > 0 and pieces[i - 1][0].isalnum() or i == n - 1):
+                if not (i > 0 and (pieces[i - 1][0].isalnum() or pieces[i - 1] == ".") or i == n - 1):
                     column = _column(text, i)
                     raise OrderError(f"a full stop at column {column} is no part of an order (a full stop may "
                                      "end an abbreviation, as in 'Ber.', or the order)", column=column)
@@ -506,9 +518,9 @@ class OrderParser:
         best = [c for s, c in scored if s == top]
         second = max([s for s, c in scored if s < top] or [0])
         own_combo = tuple(own) if None not in own else None
-        if top > 0 and len(best) == 1 and top - second >= SETTLE_MARGIN:
+        if top > 0 and len(best) == 1 and top > SETTLE_RATIO * second:
             chosen = best[0]
-        elif own_combo is not None and (own_combo in best or top == 0 or len(best) == 1):
+        elif own_combo is not None and (own_combo in best or top == 0):
             chosen = own_combo  # a space's own id (`tyr`) stands when nothing settles it otherwise
         else:
             i = next(s for s, opts in zip(slots, options) if len(opts) > 1)
