@@ -20,6 +20,7 @@ class SheetProblem:
     text: str
     reason: str
     suggestions: list[str] = field(default_factory=list)
+    pointer: str | None = None  # where the order was in a request's lists (`/France/2`), when it came from one
 
     def __str__(self) -> str:
         where = f"line {self.line}" + (f", column {self.column}" if self.column else "")
@@ -28,8 +29,11 @@ class SheetProblem:
 
     def to_json(self) -> dict:
         """A JSON-ready dict."""
-        return {"line": self.line, "column": self.column, "text": self.text, "reason": self.reason,
+        data = {"line": self.line, "column": self.column, "text": self.text, "reason": self.reason,
                 "suggestions": self.suggestions}
+        if self.pointer is not None:
+            data["pointer"] = self.pointer
+        return data
 
 
 @dataclass
@@ -45,3 +49,8 @@ class Sheet:
     text: str = ""
     refusal: str | None = None
     refusal_at: SheetProblem | None = None  # the line the refusal is about, when it is about one
+
+
+def json_pointer(*parts: object) -> str:
+    """A JSON pointer (RFC 6901) to the given keys and indexes."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)

@@ -98,8 +98,10 @@ def _sheet(board: Any, state: Any, orders: Any, lenient: bool) -> Sheet:
         sheet = rules.read_order_lists(board, state, orders)
     if sheet.refusal:
         raise Problem(422, "Orders for another phase", sheet.refusal, pointer="/orders")
+    for p in sheet.problems:  # every problem points into the request, in `errors` and in `sheet_problems` alike
+        p.pointer = _pointer(orders, p)
     if sheet.problems and not lenient:
-        errors = [{**p.to_json(), "pointer": _pointer(orders, p), "message": p.reason} for p in sheet.problems]
+        errors = [{**p.to_json(), "message": p.reason} for p in sheet.problems]
         first = errors[0]
         raise Problem(400, "Unreadable orders", f"{len(errors)} order line(s) could not be read (lenient is false); "
                       f"first: line {first['line']}: {first['message']}", pointer=first["pointer"], errors=errors)

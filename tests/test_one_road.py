@@ -258,3 +258,15 @@ def test_every_game_keeps_the_sheet_contract(variant):
     assert [p.line for p in sheet.problems] == [junk_line] and sheet.problems[0].column == 1
     with pytest.raises(SheetRefused, match="strict"):
         play_turn(board, state, sheet, strict=True)
+
+
+def test_problems_in_order_lists_point_at_their_item_for_every_game():
+    from api import create_app
+
+    client = create_app().test_client()
+    start = client.get("/v1/variants/arctic2019/start").get_json()
+    orders = {"Russia": ["move 1 ship from KOL to BAR", "zzqx 2 ships"]}
+    r = client.post("/v1/adjudicate", json={"state": start, "orders": orders})
+    assert r.status_code == 200 and [p["pointer"] for p in r.get_json()["sheet_problems"]] == ["/orders/Russia/1"]
+    r = client.post("/v1/adjudicate", json={"state": start, "orders": orders, "lenient": False})
+    assert r.status_code == 400 and r.get_json()["pointer"] == "/orders/Russia/1"

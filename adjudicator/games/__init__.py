@@ -15,7 +15,7 @@ from typing import Any
 
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.judge.outcome import OrderResult
-from adjudicator.sheets import Sheet
+from adjudicator.sheets import Sheet, json_pointer
 
 GAMES = {
     "diplomacy": "adjudicator.games.diplomacy",
@@ -113,9 +113,15 @@ class GameRules:
         raise NotImplementedError
 
     def read_order_lists(self, board: Any, state: Any, orders: dict[str, list[str]]) -> Sheet:
-        """Orders given as lists per power or player (the API's second form)."""
-        return self.read_sheet(board, state, "\n".join(f"{power}: {o}" for power, lines in orders.items()
-                                                       for o in lines))
+        """Orders given as lists per power or player (the API's second form), read as one sheet in that order;
+        each problem points at its list item (`/Red/1`)."""
+        items = [(power, i, f"{power}: {o}") for power, lines in orders.items() for i, o in enumerate(lines)]
+        sheet = self.read_sheet(board, state, "\n".join(text for _, _, text in items))
+        for problem in sheet.problems:
+            if 0 < problem.line <= len(items) and problem.pointer is None:
+                power, i, _ = items[problem.line - 1]
+                problem.pointer = json_pointer(power, i)
+        return sheet
 
     def order_json(self, order: Any) -> dict[str, Any]:
         """A read order or step as JSON: its kind, its text and its fields."""
