@@ -250,7 +250,7 @@ def test_api_reports_bad_objects_with_pointers(client):
     assert r.status_code == 200
     check_response("/v1/adjudicate", "post", r)
     (problem,) = r.get_json()["sheet_problems"]
-    assert problem["pointer"] == "/1/destination" and problem["line"] == 2
+    assert problem["pointer"] == "/orders/1/destination" and problem["line"] == 2
     assert "A bur" in r.get_json()["next_state"]["units"]["France"]
     r = client.post("/v1/adjudicate", json={"state": start, "orders": objects, "lenient": False})
     assert r.status_code == 400 and r.content_type == "application/problem+json"
