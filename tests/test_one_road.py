@@ -270,3 +270,24 @@ def test_problems_in_order_lists_point_at_their_item_for_every_game():
     assert r.status_code == 200 and [p["pointer"] for p in r.get_json()["sheet_problems"]] == ["/orders/Russia/1"]
     r = client.post("/v1/adjudicate", json={"state": start, "orders": orders, "lenient": False})
     assert r.status_code == 400 and r.get_json()["pointer"] == "/orders/Russia/1"
+
+
+def test_arctic_race_refuses_a_sheet_for_another_phase_naming_it(tmp_path):
+    game = tmp_path / "race.yaml"
+    assert cli("new", "--variant", "arctic-race", "-o", game).exit_code == 0
+    sheet = tmp_path / "turns.txt"
+    sheet.write_text("Red: 5 move\n")
+    r = cli("adjudicate", game, sheet, "-o", tmp_path / "next.yaml")
+    assert r.exit_code == 2 and "the game is at its set-up" in r.output and not (tmp_path / "next.yaml").exists()
+
+
+def test_a_yaml_case_can_expect_a_refused_sheet_and_fails_when_it_is_read():
+    from dataclasses import replace
+
+    from adjudicator.games.cases import read_yaml_cases, run_game_case
+
+    case = next(c for c in read_yaml_cases(ROOT / "datc_cases" / "arctic-race" / "06_setup.yaml")
+                if c.refusal is not None)
+    assert run_game_case(case).passed
+    assert not run_game_case(replace(case, refusal="something else")).passed
+    assert not run_game_case(replace(case, orders="Red: 5 move")).passed  # read, not refused

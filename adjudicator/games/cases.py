@@ -10,6 +10,7 @@ cases:
     poststate: {...}           # the expected state; only the keys given are compared (null: must be absent)
     problems:                  # optional: lines the sheet reader reports instead of reading (none by default)
       - {line: 2, reason: not a sector}
+    refusal: another phase     # optional, instead of poststate: the sheet is refused whole, the reason says this
     results:                   # optional: expected outcome of each report line, in order
       - {status: succeeds}
       - {status: illegal, reason: moved twice}     # reason: a part of the reason text
@@ -42,6 +43,7 @@ class GameCase:
     poststate: dict = field(default_factory=dict)
     results: list[dict] = field(default_factory=list)
     problems: list[dict] = field(default_factory=list)  # expected unreadable lines: {line, reason}
+    refusal: str | None = None  # expected: the sheet is refused as a whole, with a reason holding this text
 
 
 def read_yaml_cases(path: str | Path) -> list[GameCase]:
@@ -60,7 +62,8 @@ def read_yaml_cases(path: str | Path) -> list[GameCase]:
             orders = "\n".join(str(o) for o in orders)
         cases.append(GameCase(str(entry["name"]), str(entry.get("variant", variant)), path, line_of(entry),
                               str(orders or ""), entry.get("prestate"), entry.get("poststate") or {},
-                              list(entry.get("results") or []), list(entry.get("problems") or [])))
+                              list(entry.get("results") or []), list(entry.get("problems") or []),
+                              None if entry.get("refusal") is None else str(entry["refusal"])))
     return cases
 
 
@@ -77,6 +80,17 @@ def _differences(expected: Any, actual: Any, where: str) -> list[str]:
     if plain(expected) != plain(actual):
         return [f"{where or '/'}: expected {plain(expected)!r}, got {plain(actual)!r}"]
     return []
+
+
+def _refusal_outcome(case: GameCase, sheet: Any) -> CaseOutcome:
+    """A case whose sheet is, or is expected to be, refused whole (orders for another phase)."""
+    if case.refusal is None:
+        return CaseOutcome(case, False, [f"cannot run the case: {case.file}: the sheet is refused: {sheet.refusal}"])
+    if not sheet.refusal:
+        return CaseOutcome(case, False, [f"expected the sheet to be refused ({case.refusal!r}), but it was read"])
+    if case.refusal.lower() not in sheet.refusal.lower():
+        return CaseOutcome(case, False, [f"refusal {sheet.refusal!r} does not mention {case.refusal!r}"])
+    return CaseOutcome(case, True, [])
 
 
 def _sheet_differences(case: GameCase, sheet: Any) -> list[str]:
@@ -102,8 +116,8 @@ def run_game_case(case: GameCase) -> CaseOutcome:
         state = rules.initial_state(board) if case.prestate is None else \
             rules.state_from_data(board, case.prestate, case.file)
         sheet = rules.read_sheet(board, state, case.orders, case.file)
-        if sheet.refusal:
-            raise AdjudicatorError(sheet.refusal, file=case.file)
+        if case.refusal is not None or sheet.refusal:
+            return _refusal_outcome(case, sheet)
         result = rules.adjudicate(board, state, sheet)
     except AdjudicatorError as exc:
         return CaseOutcome(case, False, [f"cannot run the case: {exc.located(file=exc.file or case.file)}"])

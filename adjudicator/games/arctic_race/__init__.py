@@ -80,7 +80,18 @@ class ArcticRaceRules(GameRules):
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
         """The sheet's steps; every unreadable piece is a located problem and the others are read."""
         steps, problems = _orders.read_steps(board, text, file)
-        return Sheet(orders=steps, problems=problems, text=text)
+        sheet = Sheet(orders=steps, problems=problems, text=text)
+        setup = [s for s in steps if isinstance(s, _orders.SetupPart)]
+        if state is not None and steps:  # a sheet for another phase of the game is refused whole, naming it
+            if state.phase == _state.SETUP and not setup:
+                sheet.refusal = ("this sheet holds turns, but the game is at its set-up: send `players ...`, "
+                                 "`start ...` and `river ...` (as laid out) or `tiles ...` first")
+            elif state.phase == _state.OVER:
+                sheet.refusal = "the game is over: there is nothing left to play"
+            elif state.phase != _state.SETUP and len(setup) == len(steps):
+                sheet.refusal = (f"this sheet sets the game up, but it is set up already ({self.phase_name(state)}): "
+                                 "send the round's turns")
+        return sheet
 
     def parse_orders(self, board: _board.RaceBoard, text: str, file: str | None) -> list[_orders.Step]:
         """Turns and set-up steps from text, the first unreadable piece raised (OrderError with line, column and
