@@ -174,3 +174,95 @@ def test_drawn_shapes_follow_the_borders(standard, arctic):
     unmatched = geometry(arctic).unmatched
     assert len(unmatched["not touching"]) <= 5
     assert len(unmatched["touching"]) <= 5
+
+
+# ----- boards without drawing positions, and positions taken from a map's picture ----------------------------
+def _grid_board():
+    """A board with no positions: a 4 x 5 grid of land, a sea along its top row, two powers."""
+    from adjudicator.board import board_from_data
+
+    ids = [f"r{r}c{c}" for r in range(4) for c in range(5)]
+    provinces = [{"id": i, "name": f"Province {i}", "centre": n % 3 == 0} for n, i in enumerate(ids)]
+    provinces[0]["home"], provinces[19]["home"] = "North", "South"
+    provinces.append({"id": "mid", "name": "Middle Sea", "kind": "sea"})
+    borders = []
+    for r in range(4):
+        for c in range(5):
+            if c < 4:
+                borders.append(f"r{r}c{c} - r{r}c{c + 1} : land")
+            if r < 3:
+                borders.append(f"r{r}c{c} - r{r + 1}c{c} : land")
+    borders += [f"mid - r0c{c} : water" for c in range(5)]
+    data = {"name": "grid", "powers": {"North": {}, "South": {}}, "terrain": {"land": {"default": "land"},
+            "sea": {"default": "sea"}}, "calendar": {"phases": [{"season": "Spring", "type": "Movement"}]},
+            "provinces": provinces, "borders": borders,
+            "start": {"North": ["A r0c0"], "South": ["A r3c4"]}}
+    return board_from_data(data)
+
+
+def _label_boxes(board, state):
+    """Each space's label as drawn: its box in pixels, by province id."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from adjudicator.render.paint import _Painter
+
+    fig = _Painter(board, state, None).figure()
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    boxes = {}
+    for ax in fig.axes:
+        for t in ax.texts:
+            gid = t.get_gid() or ""
+            if gid.startswith("label-"):
+                boxes[gid[len("label-"):]] = t.get_window_extent(renderer)
+    return boxes
+
+
+def _overlapping(boxes) -> list[tuple[str, str]]:
+    items = sorted(boxes.items())
+    return [(a, b) for i, (a, p) in enumerate(items) for b, q in items[i + 1:]
+            if p.x0 < q.x1 - 0.5 and q.x0 < p.x1 - 0.5 and p.y0 < q.y1 - 0.5 and q.y0 < p.y1 - 0.5]
+
+
+def test_board_without_positions_is_laid_out_from_its_graph():
+    board = _grid_board()
+    geo = geometry(board)
+    assert set(geo.anchor) == set(board.provinces)
+    assert geo.unmatched["not touching"] == []  # every border of the data is drawn
+    # Where four cells of the grid meet at a corner, two of them may touch across it: at most one per corner.
+    assert len(geo.unmatched["touching"]) <= 3 * 4
+    state = opening_state(board)
+    boxes = _label_boxes(board, state)
+    assert set(boxes) == set(board.provinces)  # every space labelled
+    assert _overlapping(boxes) == []
+    svg = render_svg(board, state)
+    assert set(groups(svg, "space-")) == set(board.provinces)
+
+
+def test_a_crowded_board_without_positions_has_no_overlapping_labels():
+    from adjudicator.render.layout import graph_layout
+
+    board = load_variant("pure")  # seven spaces, each bordering all the others: not planar
+    data = dict(board.raw)
+    data.pop("drawing")
+    data["provinces"] = [{k: v for k, v in p.items() if k != "pos"} for p in data["provinces"]]
+    from adjudicator.board import board_from_data
+
+    bare = board_from_data(data)
+    assert all(p.position is None for p in bare.provinces.values())
+    layout = graph_layout(bare)
+    assert len({(round(x), round(y)) for x, y in layout.values()}) == 7
+    boxes = _label_boxes(bare, opening_state(bare))
+    assert set(boxes) == set(bare.provinces) and _overlapping(boxes) == []
+
+
+def test_positions_from_a_maps_picture_are_used():
+    board = load_variant("ancmed")  # imported with the unit spots of the diplomacy package's ancmed.svg
+    assert board.raw["drawing"]["projection"] == {"name": "plane"}
+    geo = geometry(board)
+    # The picture's x grows eastwards and its y southwards: Lusitania is west of Syria, Gaul north of Libya.
+    assert geo.anchor["lus"][0] < geo.anchor["syr"][0]
+    assert geo.anchor["gau"][1] > geo.anchor["lib"][1]
+    assert len(geo.unmatched["not touching"]) <= len(board.borders) // 40  # spots from a picture, not fitted
+    svg = render_svg(board, opening_state(board))
+    assert set(groups(svg, "space-")) == set(board.provinces)
+    assert set(groups(svg, "label-")) == set(board.provinces)

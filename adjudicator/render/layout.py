@@ -113,8 +113,9 @@ def _push_apart(pos: np.ndarray, w: np.ndarray, h: np.ndarray, width: float) -> 
         # Each pair moves apart along the axis it overlaps less on, each box half the way (and a little more).
         along_y = hit & (oy <= ox)
         along_x = hit & ~along_y
-        sy = np.where(dy >= 0, 1.0, -1.0)
-        sx = np.where(dx >= 0, 1.0, -1.0)
+        tie = np.where(np.arange(n)[:, None] > np.arange(n)[None, :], 1.0, -1.0)  # two boxes at one spot
+        sy = np.where(dy > 0, 1.0, np.where(dy < 0, -1.0, tie))
+        sx = np.where(dx > 0, 1.0, np.where(dx < 0, -1.0, tie))
         move = np.zeros_like(pos)
         move[:, 1] = (np.where(along_y, oy * sy, 0.0) * 0.52).sum(axis=1)
         move[:, 0] = (np.where(along_x, ox * sx, 0.0) * 0.52).sum(axis=1)
