@@ -20,11 +20,22 @@ def service() -> Service:
     """The app's hosted-games service, opened on first use (after gunicorn forks, never before)."""
     ext = current_app.extensions
     if "hosted" not in ext:
-        limits = current_app.config.get("HOSTED_LIMITS") or Limits()
         policy = current_app.config.get("HOSTED_WEBHOOKS") or webhooks.Policy()
-        ext["hosted"] = Service(open_store(database_url(current_app.config)), limits, policy)
-        ext["hosted_rates"] = (RateLimiter(limits.requests_per_minute, 60.0), RateLimiter(limits.games_per_hour, 3600.0))
+        ext["hosted"] = Service(open_store(database_url(current_app.config)), _limits(), policy)
     return ext["hosted"]
+
+
+def _limits() -> Limits:
+    return current_app.config.get("HOSTED_LIMITS") or Limits()
+
+
+def _rates() -> tuple[RateLimiter, RateLimiter]:
+    """Per-process rate limiters: requests per token (or address), games created per address."""
+    ext = current_app.extensions
+    if "hosted_rates" not in ext:
+        limits = _limits()
+        ext["hosted_rates"] = (RateLimiter(limits.requests_per_minute, 60.0), RateLimiter(limits.games_per_hour, 3600.0))
+    return ext["hosted_rates"]
 
 
 def _bearer() -> str | None:
@@ -39,19 +50,22 @@ def _bearer() -> str | None:
 
 
 def _limit(key: str, which: int = 0) -> None:
-    allowed, wait = current_app.extensions["hosted_rates"][which].allow(key)
+    allowed, wait = _rates()[which].allow(key)
     if not allowed:
         raise Problem(429, "Too many requests", f"slow down: try again in {int(wait) + 1} s",
                       retry_after=int(wait) + 1)
 
 
 def _caller(game_id: str) -> Caller:
-    svc = service()
     token = _bearer()
     _limit(tokens.token_hash(token) if token else f"addr:{request.remote_addr}")
+    if not token:  # before the database is opened
+        raise Problem(401, "Unauthorized", "send the game's token as `Authorization: Bearer <token>`")
     try:
-        return svc.authenticate(game_id, token)
+        return service().authenticate(game_id, token)
     except HostedError as exc:
+        if exc.status in (401, 403) and token:
+            _limit(f"addr:{request.remote_addr}")  # guessing tokens counts against the address too
         raise Problem(exc.status, exc.title, exc.detail, **exc.extra) from None
 
 
@@ -71,9 +85,9 @@ def _run(call: Any, *args: Any) -> Any:
 
 @bp.post("/v1/games")
 def create_game():
-    svc = service()
     _limit(f"addr:{request.remote_addr}", 1)
     body = _body("CreateGameRequest")
+    svc = service()
     deadline = body.get("deadline") or {}
     settings = {"public_readiness": body.get("public_readiness", False), "phase_seconds": deadline.get("phase_seconds")}
     created = _run(svc.create_game, body["variant"], body.get("name"), body.get("labels"), body.get("seats"),
@@ -128,22 +142,29 @@ def phases(game_id: str):
     return _json(_run(service().phases, caller))
 
 
-@bp.get("/v1/games/<game_id>/phases/<int:phase_no>")
-def phase(game_id: str, phase_no: int):
-    caller = _caller(game_id)
-    return _json(_run(service().phase, caller, phase_no))
+def _phase_no(text: str) -> int:
+    if not text.isdigit() or len(text) > 9:
+        raise Problem(404, "Not found", f"no phase {text!r}: phases are numbered 1, 2, 3...")
+    return int(text)
 
 
-@bp.get("/v1/games/<game_id>/phases/<int:phase_no>/report")
-def phase_report(game_id: str, phase_no: int):
+@bp.get("/v1/games/<game_id>/phases/<phase_no>")
+def phase(game_id: str, phase_no: str):
     caller = _caller(game_id)
-    text = _run(service().phase_text, caller, phase_no)
+    return _json(_run(service().phase, caller, _phase_no(phase_no)))
+
+
+@bp.get("/v1/games/<game_id>/phases/<phase_no>/report")
+def phase_report(game_id: str, phase_no: str):
+    caller = _caller(game_id)
+    text = _run(service().phase_text, caller, _phase_no(phase_no))
     return Response(text, mimetype="text/plain", headers={"Cache-Control": "no-store"})
 
 
-@bp.get("/v1/games/<game_id>/phases/<int:phase_no>/picture")
-def phase_picture(game_id: str, phase_no: int):
+@bp.get("/v1/games/<game_id>/phases/<phase_no>/picture")
+def phase_picture(game_id: str, phase_no: str):
     caller = _caller(game_id)
+    number = _phase_no(phase_no)
     fmt = request.args.get("format", "png")
     if fmt not in ("png", "svg"):
         raise Problem(400, "Bad request", f"format must be png or svg, not {fmt!r}", pointer="format")
@@ -153,7 +174,7 @@ def phase_picture(game_id: str, phase_no: int):
         width = -1
     if not 200 <= width <= 4000:
         raise Problem(400, "Bad request", "width must be a number from 200 to 4000", pointer="width")
-    image = _run(service().phase_picture, caller, phase_no, fmt, width)
+    image = _run(service().phase_picture, caller, number, fmt, width)
     return Response(image, mimetype="image/svg+xml" if fmt == "svg" else "image/png",
                     headers={"Cache-Control": "no-store"})
 

@@ -349,6 +349,9 @@ def test_bad_requests_are_refused_with_reasons(api):
                         json={"orders": ["A Arc H " + "x" * 400]}, game_id=created["id"])
     assert too_long.status_code == 413
     assert api.call("get", "/v1/games/{game_id}", created["tokens"]["Russia"], game_id="nope").status_code == 404
+    bad_phase = api.call("get", "/v1/games/{game_id}/phases/{phase_no}", created["tokens"]["Russia"],
+                         game_id=created["id"], phase_no="first")
+    assert bad_phase.status_code == 404 and "numbered" in bad_phase.get_json()["detail"]
 
 
 def test_rate_limits(tmp_path):
@@ -364,6 +367,10 @@ def test_rate_limits(tmp_path):
     assert codes == [200] * 5 + [429]
     # another token has its own allowance
     assert api.call("get", "/v1/games/{game_id}", created["tokens"]["USA"], game_id=created["id"]).status_code == 200
+    # guessing tokens (a new one each time) is counted against the client's address
+    guesses = [api.call("get", "/v1/games/{game_id}", f"adj_guess{i}", game_id=created["id"]).status_code
+               for i in range(6)]
+    assert guesses == [403] * 5 + [429]
 
 
 def test_the_migrations_create_the_models_tables(db_url):
