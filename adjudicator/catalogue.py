@@ -91,11 +91,23 @@ def check_name(data: Any, path: str | Path) -> None:
                            file=str(path), line=getattr(name, "line", None) or getattr(data, "line", None))
 
 
+def wrong_kinds(call: Any, source: str | None) -> Any:
+    """Run a board reader or checker: a value of a type it did not expect (a number where a list of names
+    goes...) is the file's fault, so it becomes a VariantError naming the file, never a traceback. (The readers
+    name most such faults themselves, with their line; this catches the rest.)"""
+    try:
+        return call()
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError) as exc:
+        raise VariantError(f"the board has a value of the wrong kind somewhere ({type(exc).__name__}: "
+                           f"{str(exc)[:200]}); `adjudicator variant check` lists what it can", file=source) from None
+
+
 def board_from_file(path: str | Path) -> Any:
     """Load a variant file: a board of the game its `rules:` names (Diplomacy by default)."""
     data = load_yaml_file(path)
     check_name(data, path)
-    return get_rules(str(data.get("rules", "diplomacy")), str(path)).load_board(data, str(path))
+    rules = get_rules(str(data.get("rules", "diplomacy")), str(path))
+    return wrong_kinds(lambda: rules.load_board(data, str(path)), str(path))
 
 
 def load_variant(name: str) -> Any:
@@ -183,10 +195,10 @@ def _checked_board(data: Any, source: str) -> Any:
     """Load a board only if the checker finds nothing: otherwise one error listing every located problem."""
     check_name(data, source)
     rules = get_rules(str(data.get("rules", "diplomacy")), source)
-    problems = rules.check_board(data, source)
+    problems = wrong_kinds(lambda: rules.check_board(data, source), source)
     if problems:
         raise BoardProblems(problems, source)
-    return rules.load_board(data, source)
+    return wrong_kinds(lambda: rules.load_board(data, source), source)
 
 
 class BoardProblems(VariantError):
@@ -260,10 +272,10 @@ def board_from_inline(data: Any, pointer: str = "/board") -> Any:
         pointers: dict[int, str] = {}
         annotated = _annotate(data, pointer, pointers)
         rules = get_rules(str(data.get("rules", "diplomacy")))
-        problems = rules.check_board(annotated, "<request>")
+        problems = wrong_kinds(lambda: rules.check_board(annotated, "<request>"), None)
         if problems:
             raise BoardProblems(problems, None, pointers, pointer)
-        board = rules.load_board(annotated, None)
+        board = wrong_kinds(lambda: rules.load_board(annotated, None), None)
         _mark(board, None, digest)
         return board
 

@@ -265,3 +265,23 @@ def test_a_game_file_cut_short_is_detected_and_files_without_the_marks_still_loa
         old = lines[0].split("  #")[0] + "\n" + "".join(lines[1:-1])  # as written before the marks
         game.write_text(old)
         assert runner.invoke(main, ["show", str(game)]).exit_code == 0
+
+
+def test_malformed_board_files_and_inline_boards_are_refused_plainly(tmp_path):
+    import yaml
+
+    data = yaml.safe_load((ROOT / "variants" / "standard.yaml").read_text())
+    places = [p for p in FUZZ._paths(data) if p]
+    values = [None, 7, "", [], {}, [[]], {"a": 1}, True, -1, "x" * 50]
+    runner = CliRunner()
+    (tmp_path / "g.yaml").write_text("variant: standard.yaml\nphase: Spring 1901 Movement\n")
+    for i, where in enumerate(places[::max(1, len(places) // 25)]):
+        bad = FUZZ._replace(data, where, values[i % len(values)])
+        (tmp_path / "standard.yaml").write_text(yaml.safe_dump(bad))
+        r = runner.invoke(main, ["show", str(tmp_path / "g.yaml")])
+        assert r.exception is None or isinstance(r.exception, SystemExit), (where, r.exc_info)
+        assert r.exit_code in (0, 2), (where, r.output)
+        r = CLIENT.post("/v1/start", json={"board": bad})
+        assert r.status_code < 500, (where, r.get_data(as_text=True)[:300])
+        if r.status_code >= 400:
+            _is_problem(r)
