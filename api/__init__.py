@@ -13,14 +13,12 @@ from api.routes import bp
 
 MAX_BODY = 1024 * 1024  # bytes, with or without Content-Length
 MAX_JSON_DEPTH = 64  # a game state nests 6 levels deep; a deeper body is refused before it is parsed
-MAX_UNITS = 500  # units (and dislodged units) in a state: the largest shipped board has 75 spaces
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The Flask application, with limits and problem+json errors."""
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, MAX_CASES=500, MAX_JSON_DEPTH=MAX_JSON_DEPTH,
-                      MAX_UNITS=MAX_UNITS, JSON_SORT_KEYS=False)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, MAX_CASES=500, MAX_JSON_DEPTH=MAX_JSON_DEPTH, JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.json.sort_keys = False
     problems.install(app)
