@@ -228,7 +228,8 @@ SCHEMAS.update({
     "CreateGameRequest": {
         "type": "object",
         "properties": {
-            "variant": _STR, "name": {"type": "string", "maxLength": 200},
+            "variant": _STR, "board": {"$ref": "#/components/schemas/Board"},
+            "name": {"type": "string", "maxLength": 200},
             "labels": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 100},
                        "description": "A label per power (a player's name), shown to everyone"},
             "seats": {"type": "array", "items": _STR, "maxItems": 32,
@@ -245,7 +246,7 @@ SCHEMAS.update({
                                  "description": "Whether powers see who has submitted and who is ready"},
             "webhook_url": {"type": "string", "maxLength": 2000},
         },
-        "required": ["variant"],
+        "anyOf": [{"required": ["variant"]}, {"required": ["board"]}],
         "additionalProperties": False,
     },
     "CreateGameResponse": {

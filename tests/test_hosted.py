@@ -384,3 +384,25 @@ def test_the_migrations_create_the_models_tables(db_url):
     with store.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
+
+
+# --- a game on an inline board -----------------------------------------------------------------------------
+WATERWAYS = ROOT / "datc_cases" / "features" / "boards" / "waterways.yaml"
+
+
+def test_a_game_on_an_inline_board_keeps_its_board(api):
+    import yaml
+
+    board = yaml.safe_load(WATERWAYS.read_text())
+    created = api.create(board=board, name="canals")
+    gid, t, gm = created["id"], created["tokens"], created["game_master_token"]
+    assert set(t) == {"Red", "Blue"} and created["variant"] == "waterways"
+    api.submit(gid, t["Red"], ["F aaa - bbb", "A ccc - hil"], ready=True)
+    assert api.submit(gid, t["Blue"], ["F ddd - isl", "A riv - low"], ready=True)["adjudicated"]["phase_no"] == 1
+    judged = api.call("get", "/v1/games/{game_id}/phases/{phase_no}", gm, game_id=gid, phase_no=1).get_json()
+    assert sorted(judged["position_after"]["units"]["Red"]) == ["A hil", "F bbb"]
+    report = api.call("get", "/v1/games/{game_id}/phases/{phase_no}/report", gm, game_id=gid, phase_no=1)
+    assert report.status_code == 200 and "F aaa - bbb" in report.get_data(as_text=True)
+    bad = {**board, "borders": [*board["borders"], "riv - qqq : land"]}
+    refused = api.call("post", "/v1/games", json={"board": bad})
+    assert refused.status_code == 422 and refused.get_json()["pointer"].startswith("/board/")

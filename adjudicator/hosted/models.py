@@ -20,6 +20,7 @@ class Game(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
     variant: Mapped[str] = mapped_column(String(100))
+    board: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # an inline board (migration 0002)
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     phase_no: Mapped[int] = mapped_column(Integer, default=0)  # phases judged so far; the current one is this + 1

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import delete, func, select, update
 
-from adjudicator.catalogue import load_variant
+from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant
 from adjudicator.errors import AdjudicatorError
 from adjudicator.gamefile import game_from_data, game_to_data
 from adjudicator.games import NotAvailable, rules_of
@@ -73,8 +73,18 @@ class Settings:
         return {"public_readiness": self.public_readiness, "phase_seconds": self.phase_seconds}
 
 
+def _board_of(game: Game) -> Any:
+    """The game's board: its inline board when it was created with one, else the shipped variant."""
+    return load_variant(game.variant) if game.board is None else board_from_inline(game.board)
+
+
+def _position(game: Game, data: dict[str, Any]) -> tuple[Any, Any]:
+    """A stored position of the game (current, or before or after a judged phase) on the game's board."""
+    return game_from_data(data, None, _board_of(game))
+
+
 def _board_state(game: Game) -> tuple[Any, Any]:
-    return game_from_data(game.state, None)
+    return _position(game, game.state)
 
 
 def _stored_state(board: Any, state: Any) -> tuple[dict[str, Any], list]:
@@ -99,20 +109,18 @@ class Service:
         self.deliverer = webhooks.Deliverer(store, policy or webhooks.Policy(), clock)
 
     # --- games ---------------------------------------------------------------------------------------------
-    def create_game(self, variant: str, name: str | None = None, labels: dict[str, str] | None = None,
+    def create_game(self, variant: str | None, name: str | None = None, labels: dict[str, str] | None = None,
                     seats: list[str] | None = None, settings: dict[str, Any] | None = None,
-                    webhook_url: str | None = None, state: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A new game; the response holds the game master's and each seat's token, shown this once."""
-        try:
-            board = load_variant(variant)
-        except AdjudicatorError as exc:
-            raise HostedError(404, "Unknown variant", exc.message, pointer="/variant") from None
+                    webhook_url: str | None = None, state: dict[str, Any] | None = None,
+                    inline_board: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A new game on a variant or an inline board; the answer holds every token, shown this once."""
+        board = self._new_board(variant, inline_board)
         rules = rules_of(board)
         if state is None:
             position = rules.initial_state(board)
         else:
             try:
-                given_board, position = game_from_data({**state, "variant": board.name}, None)
+                _, position = game_from_data({**state, "variant": board.name}, None, board)
             except AdjudicatorError as exc:
                 raise HostedError(422, "State breaks the rules", exc.message, pointer="/state" + (exc.pointer or ""))
         powers = self._seats(board, position, seats)
@@ -134,7 +142,8 @@ class Service:
         now = self.clock()
         gm_token = tokens.new_token()
         seat_tokens = {p: tokens.new_token() for p in powers}
-        game = Game(id=tokens.new_id(), name=name, variant=board.name, settings=options.to_json(), state=data,
+        game = Game(id=tokens.new_id(), name=name, variant=board.name, board=inline_board, settings=options.to_json(),
+                    state=data,
                     phase_no=0, phase_name=self._phase_name(board, position, 0), status="active",
                     deadline_at=now + options.phase_seconds if options.phase_seconds else None,
                     gm_token_hash=tokens.token_hash(gm_token), webhook_url=webhook_url,
@@ -150,6 +159,25 @@ class Service:
         return {"id": game.id, "name": name, "variant": board.name, "phase": game.phase_name, "phase_no": 1,
                 "game_master_token": gm_token, "tokens": seat_tokens, "webhook_secret": game.webhook_secret,
                 "deadline": _iso(game.deadline_at)}
+
+    @staticmethod
+    def _new_board(variant: str | None, inline: dict[str, Any] | None) -> Any:
+        """The board of a new game: inline (checked as `variant check` checks a file) or a shipped variant."""
+        if inline is not None:
+            try:
+                return board_from_inline(inline, "/board")
+            except BoardProblems as exc:
+                errors = exc.located_problems()
+                raise HostedError(422, "Board has problems", exc.message, pointer=errors[0]["pointer"],
+                                  errors=errors) from None
+            except BoardTooLarge as exc:
+                raise HostedError(413, "Board too large", exc.message, pointer="/board") from None
+            except AdjudicatorError as exc:
+                raise HostedError(422, "Board refused", exc.message, pointer=exc.pointer or "/board") from None
+        try:
+            return load_variant(str(variant or ""))
+        except AdjudicatorError as exc:
+            raise HostedError(404, "Unknown variant", exc.message, pointer="/variant") from None
 
     @staticmethod
     def _seats(board: Any, state: Any, asked: list[str] | None) -> list[str]:
@@ -427,30 +455,31 @@ class Service:
 
     def phase(self, caller: Caller, phase_no: int) -> dict[str, Any]:
         """A judged phase: every power's orders, the results, the position before and after."""
-        return self._phase_json(self._record(caller, phase_no), full=True)
+        return self._phase_json(self._record(caller, phase_no)[1], full=True)
 
     def phase_text(self, caller: Caller, phase_no: int) -> str:
         """The judge's report of a phase as a game master mails it, and the position after it."""
-        record = self._record(caller, phase_no)
-        board, state = game_from_data(record.state_after, None)
+        game, record = self._record(caller, phase_no)
+        board, state = _position(game, record.state_after)
         return record.report_text.rstrip() + "\n\n" + rules_of(board).position_text(board, state).rstrip() + "\n"
 
     def phase_picture(self, caller: Caller, phase_no: int, fmt: str, width: int) -> bytes | str:
         """The board before a phase with its orders drawn (games that draw pictures)."""
-        record = self._record(caller, phase_no)
-        board, state = game_from_data(record.state_before, None)
+        game, record = self._record(caller, phase_no)
+        board, state = _position(game, record.state_before)
         try:
             return rules_of(board).render(board, state, record.report, fmt, width)
         except NotAvailable as exc:
             raise HostedError(422, "Not available", exc.message) from None
 
-    def _record(self, caller: Caller, phase_no: int) -> PhaseRecord:
+    def _record(self, caller: Caller, phase_no: int) -> tuple[Game, PhaseRecord]:
         with self.store.sessions() as session:
+            game = self._game(session, caller.game_id)
             record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == caller.game_id,
                                                               PhaseRecord.phase_no == phase_no))
         if record is None:
             raise HostedError(404, "Not found", f"phase {phase_no} has not been judged")
-        return record
+        return game, record
 
     @staticmethod
     def _phase_json(record: PhaseRecord, full: bool) -> dict[str, Any]:
