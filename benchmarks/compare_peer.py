@@ -1486,8 +1486,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"profile of {len(stats.samples['Movement'])} cold movement phases:")
         for line in profile_table(board, stats.samples["Movement"], caches):
             print(line)
-    print(f"(wall time {elapsed:.0f} s, seed {args.seed}, {_commit()})")
+    print(f"(wall time {elapsed:.0f} s, seed {args.seed}, {_commit()}, load average {_load()})")
     return 0
+
+
+def _load() -> str:
+    """The machine's load average (1, 5, 15 minutes): other processes share the cores and stretch both engines'
+    times (the ratios, timed in the same run, one run after the other, stretch much less)."""
+    import os
+
+    try:
+        return "/".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
 
 
 def _commit() -> str:
