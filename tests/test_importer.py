@@ -249,3 +249,18 @@ def test_shipped_imported_boards_are_what_the_importer_makes():
         made = yaml.safe_load(build(name))
         shipped.pop("origin"), made.pop("origin")  # names the package's version
         assert shipped == made, name
+
+
+def test_flow_is_the_calendar(tmp_path):
+    text = TINY.replace("BEGIN SPRING 1901 MOVEMENT", "FLOW SPRING:MOVEMENT SUMMER:MOVEMENT,RETREATS "
+                                                      "WINTER:ADJUSTMENTS,BOGUS\nBEGIN SUMMER 1901 MOVEMENT")
+    imported = import_map(_tiny(tmp_path, text), name="tiny")
+    calendar = imported.data["calendar"]
+    assert calendar["phases"] == [{"season": "Spring", "type": "Movement"}, {"season": "Summer", "type": "Movement"},
+                                  {"season": "Summer", "type": "Retreat", "centres": True},
+                                  {"season": "Winter", "type": "Adjustment"}]
+    assert calendar["start"] == {"season": "Summer", "year": 1901, "type": "Movement"}
+    assert any("unknown phase type 'BOGUS'" in n.text for n in imported.notes)
+    out = tmp_path / "tiny.yaml"
+    out.write_text(imported.to_yaml(), encoding="utf-8")
+    assert check_variant_file(out) == []

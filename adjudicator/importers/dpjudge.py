@@ -107,6 +107,7 @@ class _MapReader:
         self.files: list[str] = []
         self.root: str | None = None
         self.builds = "home"  # RULE BUILD_ANY: `owned`
+        self.flow: tuple[list[str], str, int] | None = None
         self.owns: dict[str, list[str]] = {}  # POWER -> the centres an OWNS/CENTERS line gives it at the start
 
     def note(self, file: str, line: int | None, text: str) -> None:
@@ -149,6 +150,8 @@ class _MapReader:
                 if str(other) in self.files:
                     raise AdjudicatorError(f"the map file {other.name} is used twice (a cycle?)", file=file, line=number)
                 self.read_file(other, depth + 1)
+        elif up == "FLOW":  # the calendar: FLOW SPRING:MOVEMENT,RETREATS FALL:MOVEMENT,RETREATS WINTER:ADJUSTMENTS
+            self.flow = (words[1:], file, number)
         elif up == "BEGIN":
             self.begin, self.begin_file = (" ".join(words[1:]).upper(), number), file
         elif up in ("RULE", "RULES"):
@@ -476,17 +479,18 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
         entries.append(out)
     _unique_aliases(entries)
 
+    calendar = _calendar(reader, notes)
+    seasons = [step["season"] for step in calendar["phases"]]
     season, year, phase_type = "Spring", 1901, "Movement"
     if reader.begin:
         words = reader.begin[0].split()
         if len(words) == 3 and words[1].lstrip("-").isdigit() and words[2] in PHASE_TYPES:
             season, year, phase_type = words[0].title(), int(words[1]), PHASE_TYPES[words[2]]
-            if season == "Winter":
-                season = "Fall"
-            if season not in ("Spring", "Fall"):
-                notes.append(MapNote(reader.begin_file, reader.begin[1], f"BEGIN {reader.begin[0]}: unknown season; "
-                                                                         "Spring is used"))
-                season = "Spring"
+            season = calendar.get("aliases", {}).get(season, season)
+            if season not in seasons:
+                notes.append(MapNote(reader.begin_file, reader.begin[1], f"BEGIN {reader.begin[0]}: not a season of "
+                                                                         f"the calendar; {seasons[0]} is used"))
+                season = seasons[0]
         else:
             notes.append(MapNote(reader.begin_file, reader.begin[1], f"BEGIN {reader.begin[0]}: expected `season year "
                                                                      "phase`; Spring 1901 Movement is used"))
@@ -499,8 +503,7 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
         "rules": "diplomacy",
         "powers": powers,
         "terrain": {"land": {"default": "land"}, "sea": {"default": "sea"}},
-        "calendar": {"start": {"season": season, "year": year, "type": phase_type}, "phases": CALENDAR,
-                     "aliases": {"Winter": "Fall", "Autumn": "Fall"}},
+        "calendar": {"start": {"season": season, "year": year, "type": phase_type}, **calendar},
         "victory": victory,
         "provinces": entries,
         "borders": borders,
@@ -540,6 +543,32 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
                       "terms": terms or "not stated in the map file",
                       "imported": "adjudicator variant import (adjudicator/importers/dpjudge.py)"}
     return ImportedMap(data, notes, reader.files, used)
+
+
+def _calendar(reader: _MapReader, notes: list[MapNote]) -> dict[str, Any]:
+    """The calendar: the DPjudge's default year (Spring and Fall movement, Winter adjustments, as the standard
+    board writes it: `Fall Adjustment`, Winter its alias), or the map's FLOW. Centres change hands after the
+    phase before each adjustment phase."""
+    if reader.flow is None:
+        return {"phases": CALENDAR, "aliases": {"Winter": "Fall", "Autumn": "Fall"}}
+    words, file, line = reader.flow
+    phases: list[dict[str, Any]] = []
+    for item in words:
+        season, _, kinds = item.partition(":")
+        for kind in (k for k in kinds.upper().split(",") if k):
+            if kind in PHASE_TYPES:
+                phases.append({"season": season.title(), "type": PHASE_TYPES[kind]})
+            else:
+                notes.append(MapNote(file, line, f"FLOW {item}: unknown phase type {kind!r}: left out"))
+    if not phases:
+        notes.append(MapNote(file, line, "FLOW names no phase: the standard calendar is used"))
+        return {"phases": CALENDAR, "aliases": {"Winter": "Fall", "Autumn": "Fall"}}
+    for i, step in enumerate(phases):
+        if step["type"] == "Adjustment":
+            before = phases[i - 1]
+            if before["type"] != "Adjustment":
+                before["centres"] = True
+    return {"phases": phases, "aliases": {}}
 
 
 def _borders(moves: _Moves, army: set[tuple[str, str]], fleet: set[tuple[str, str]]) -> list[str]:

@@ -34,7 +34,8 @@ def board_yaml(imported: Any, header: list[str]) -> str:
     out.append(f"  start: {_dump(cal['start'])}")
     out.append("  phases:")
     out += [f"    - {_dump(step)}" for step in cal["phases"]]
-    out.append(f"  aliases: {_dump(cal['aliases'])}")
+    if cal.get("aliases"):
+        out.append(f"  aliases: {_dump(cal['aliases'])}")
     out.append(f"victory: {data['victory']}")
     out.append("")
     out.append("provinces:")
