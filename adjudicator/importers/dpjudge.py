@@ -317,6 +317,7 @@ class _Moves:
     def __init__(self, records: dict[str, _Record]) -> None:
         self.records = records
         self.locs = [k.upper() for k, r in records.items() if r.type != "SHUT"]
+        self.loc_set = set(self.locs)
 
     def type(self, loc: str) -> str | None:
         record = self.records.get(loc.upper()) or self.records.get(loc.lower())
@@ -334,13 +335,20 @@ class _Moves:
             return "/" not in loc and kind in ("LAND", "COAST", "PORT")
         return kind in ("WATER", "COAST", "PORT") and loc.lower() not in self.records
 
-    def can_move(self, unit: str, loc: str, dest: str) -> bool:
+    def _first_entries(self, loc: str) -> dict[str, str]:
+        """For each name a neighbour entry answers to (`BUL/EC` and `BUL`), the first such entry: the DPjudge
+        stops at the first entry matching a destination. One pass, so a long ABUTS list costs its length."""
+        first: dict[str, str] = {}
+        for place in self.abut_list(loc):
+            for key in (place.upper(), place.upper()[:3]):
+                first.setdefault(key, place)
+        return first
+
+    def can_move(self, unit: str, loc: str, dest: str, first: dict[str, str] | None = None) -> bool:
         if not self.can_stand(unit, loc) or ("/" in dest and unit == "A"):
             return False
-        for place in self.abut_list(loc):
-            if dest in (place.upper(), place.upper()[:3]):
-                break
-        else:
+        place = (first if first is not None else self._first_entries(loc)).get(dest)
+        if place is None:
             return False
         dest_type = self.type(dest)
         if dest_type in (None, "SHUT"):
@@ -351,8 +359,8 @@ class _Moves:
 
     def moves(self, unit: str, loc: str) -> set[str]:
         """Every location a unit at `loc` may move to (upper case, coasts as `SPA/NC`)."""
-        candidates = {p.upper() for p in self.abut_list(loc)} | {p.upper()[:3] for p in self.abut_list(loc)}
-        return {d for d in candidates if d in self.locs and self.can_move(unit, loc, d)}
+        first = self._first_entries(loc)
+        return {d for d in first if d in self.loc_set and self.can_move(unit, loc, d, first)}
 
 
 def _loc(peer: str) -> str:
@@ -407,11 +415,13 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
     borders = _borders(moves, army, fleet)
 
     # Fleets standing where no sea is beside them: river coasts (the DPjudge lets fleets be built there too).
+    beside_sea = {a for a, b in fleet if moves.type(b) == "WATER"}
+    fleets_enter = {b for _, b in fleet}
+    homes = {h for p in reader.powers.values() for h in p.homes}
     for loc in moves.locs:
-        if moves.can_stand("F", loc) and moves.type(loc) != "WATER" \
-                and not any(moves.type(b) == "WATER" for a, b in fleet if a == loc):
+        if moves.can_stand("F", loc) and moves.type(loc) != "WATER" and loc not in beside_sea:
             entry = provinces[_province(loc)]
-            if not any(b == loc for _, b in fleet) and not any(_province(loc) in p.homes for p in reader.powers.values()):
+            if loc not in fleets_enter and _province(loc) not in homes:
                 rec = reader.records.get(loc) or reader.records.get(loc.lower())
                 notes.append(MapNote(rec.file if rec else file, rec.line if rec else None,
                                      f"{loc} is a COAST that no fleet can move to or be built on: imported as land"))
