@@ -264,3 +264,18 @@ def test_flow_is_the_calendar(tmp_path):
     out = tmp_path / "tiny.yaml"
     out.write_text(imported.to_yaml(), encoding="utf-8")
     assert check_variant_file(out) == []
+
+
+def test_an_imported_board_plays_from_its_path(tmp_path):
+    _tiny(tmp_path)
+    runner = CliRunner()
+    board = tmp_path / "tiny.yaml"
+    assert runner.invoke(main, ["variant", "import", str(tmp_path / "tiny.map"), "-o", str(board)]).exit_code == 0
+    game = tmp_path / "game.yaml"
+    result = runner.invoke(main, ["new", "--variant", str(board), "-o", str(game)])
+    assert result.exit_code == 0, result.output
+    orders = tmp_path / "orders.txt"
+    orders.write_text("North: F nor - isl\nSouth: A sou - pas\n", encoding="utf-8")
+    result = runner.invoke(main, ["adjudicate", str(game), str(orders), "-o", str(tmp_path / "next.yaml")])
+    assert result.exit_code == 0, result.output
+    assert "moves to isl" in result.output and "moves to pas" in result.output  # the canal, the army pass
