@@ -16,8 +16,12 @@ a space bordering both is pushed between them. The boundaries are then smoothed,
 the frame (a disc or a rectangle). Each space is filled by its terrain in the position's season (land, sea,
 or hatched ice), and each boundary drawn by what lies on either side (coastlines are heavier).
 
+A board without positions is laid out from its graph (`layout.py`: a planar embedding evened out, then every
+space's unit, label and centre marker pushed apart until none overlap). A board imported from a map with a
+picture carries that picture's unit spots: `projection: {name: plane}`, `pos: [x, y]` in its pixels, y down.
+
 A variant's optional `drawing:` section (see variants/standard.yaml) may give: `projection: {name:
-azimuthal-equidistant | north-polar, centre: [lat, lon], central_longitude, rotation}`, `frame: {shape: disc
+azimuthal-equidistant | north-polar | plane, centre: [lat, lon], central_longitude, rotation}`, `frame: {shape: disc
 | rectangle, radius, margin}`, `seeds: {id: [[lat, lon], ...]}` (extra points of long spaces), `impassable:
 [{name, pos | seeds}]`, `coasts: {id/coast: [lat, lon]}` (where a fleet on a coast stands; otherwise a spot
 towards the coast's seas), `label_case: id | title | upper`, `labels: {id: text}`, `label_offsets: {id:
