@@ -1511,8 +1511,12 @@ def _commit() -> str:
         dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
                                capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        return "commit unknown"
-    return f"commit {head or 'unknown'}" + (" with uncommitted changes" if dirty else "")
+        head, dirty = "", ""
+    if not head:  # an exported snapshot (git archive) is no repository: its commit is given as BENCH_COMMIT
+        import os
+
+        return f"commit {os.environ.get('BENCH_COMMIT', 'unknown')}"
+    return f"commit {head}" + (" with uncommitted changes" if dirty else "")
 
 
 if __name__ == "__main__":
