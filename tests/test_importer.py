@@ -188,8 +188,10 @@ def _package_maps() -> list[str]:
 
 def _peer_map(name: str):
     """The peer's reading of a map, without its quadratic caches and convoy tables (not needed here)."""
-    from diplomacy.engine.map import Map
+    from diplomacy.engine.map import MAP_CACHE, Map
 
+    if name in MAP_CACHE:  # already read in this process (a game was played on it): Map() would return it empty
+        return MAP_CACHE[name]
     with mock.patch.object(Map, "build_cache", lambda self: None):
         return Map(name, use_cache=False)
 
