@@ -113,14 +113,15 @@ def test_a_whole_arctic_year_with_five_power_tokens(api):
         orders: dict[str, list[str]] = defaultdict(list)
         for line in case.get("ORDERS"):
             orders[line.power].append(line.text)
-        for power, lines in orders.items():
-            answer = api.submit(gid, tokens[power], lines)
-            assert [o["order"] for o in answer["orders"]] == lines
-            assert all(o["status"] != "unreadable" for o in answer["orders"]), answer
         actors = [s["power"] for s in game["seats"] if s["must_act"]]
         assert actors, case.name
-        for i, power in enumerate(actors):
-            answer = api.ready(gid, tokens[power])
+        for power in [p for p in orders if p not in actors]:  # orders from a power with nothing to do
+            api.submit(gid, tokens[power], orders[power])
+        for i, power in enumerate(actors):  # each power that must act sends its orders, ready; the last one judges
+            answer = api.submit(gid, tokens[power], orders[power], ready=True) if orders.get(power) \
+                else api.ready(gid, tokens[power])
+            assert [o["order"] for o in answer["orders"]] == orders.get(power, [])
+            assert all(o["status"] != "unreadable" for o in answer["orders"]), answer
             assert (answer["adjudicated"] is not None) == (i == len(actors) - 1), (case.name, power)
         judged = api.call("get", "/v1/games/{game_id}/phases/{phase_no}", tokens["Norway"], game_id=gid,
                           phase_no=number).get_json()

@@ -226,10 +226,11 @@ class Service:
                 found = Caller(game_id, seat.power)
         if found is None:
             raise HostedError(403, "Forbidden", "this token is not one of this game's")
-        try:
-            self.check_deadline(game_id)
-        except HostedError:
-            pass  # a phase that cannot be judged at its deadline waits for the game master; reading goes on
+        if game.status == "active" and game.deadline_at is not None and self.clock() >= game.deadline_at:
+            try:
+                self._adjudicate(game_id, "deadline", game.phase_no)
+            except HostedError:
+                pass  # a phase that cannot be judged at its deadline waits for the game master; reading goes on
         return found
 
     @staticmethod
