@@ -242,7 +242,11 @@ def datc():
     limit = current_app.config["MAX_CASES"]
     if len(cases) > limit:
         raise Problem(413, "Request too large", f"{len(cases)} cases; at most {limit} per request")
-    outcomes = [run_case(c) for c in cases]
+    boards = {}
+    if body.get("board") is not None:  # cases whose VARIANT_ALL is the inline board's name are run on it
+        board = _inline_board(body["board"], "/board")
+        boards[board.name.lower()] = board
+    outcomes = [run_case(c, boards) for c in cases]
     passed = sum(o.passed for o in outcomes)
     return jsonify({
         "passed": passed, "failed": len(outcomes) - passed,

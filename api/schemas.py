@@ -45,6 +45,8 @@ SCHEMAS: dict[str, Any] = {
             "dislodged": {"type": "array", "items": {"type": "object"}},
             "contested": {"type": "array", "items": _STR},
             "history": {"type": "array"},
+            "options": {"type": "object", "description": "The game's own rule options over the variant's: builds, "
+                                                         "civil_disorder, victory (variants/FORMAT.md)."},
             "board": {"$ref": "#/components/schemas/Board"},
         },
         "anyOf": [{"required": ["variant"]}, {"required": ["board"]}],
@@ -168,7 +170,8 @@ SCHEMAS: dict[str, Any] = {
     },
     "DatcRequest": {
         "type": "object",
-        "properties": {"text": _STR},
+        "properties": {"text": _STR, "board": {"$ref": "#/components/schemas/Board",
+                                               "description": "Cases whose VARIANT_ALL is this board's name run on it."}},
         "required": ["text"],
         "additionalProperties": False,
     },
@@ -414,7 +417,7 @@ def openapi_document() -> dict:
             "/v1/render": _post("Draw the board (and orders)", "RenderRequest", "unused", 404, 422, ok_content={
                 "image/png": {"schema": {"type": "string", "contentMediaType": "image/png"}},
                 "image/svg+xml": {"schema": {"type": "string", "contentMediaType": "image/svg+xml"}}}),
-            "/v1/datc": _post("Run a case file", "DatcRequest", "DatcResponse",
+            "/v1/datc": _post("Run a case file", "DatcRequest", "DatcResponse", 422,
                               extra_request={"text/plain": {"schema": _STR}}),
             **_hosted_paths(),
         },

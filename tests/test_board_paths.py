@@ -198,3 +198,13 @@ def test_inline_board_that_is_not_a_mapping(inline):
         board_from_inline([inline])
     with pytest.raises(BoardProblems):
         board_from_inline({**inline, "start": {"Red": ["F hil"]}})
+
+
+def test_api_runs_case_files_on_an_inline_board(client, inline):
+    text = ("VARIANT_ALL waterways\nCASE canal\nPRESTATE\n  Red: F aaa\nORDERS\n  Red: F aaa - bbb\n"
+            "POSTSTATE\n  Red: F bbb\nEND\n")
+    r = client.post("/v1/datc", json={"text": text, "board": inline})
+    check_response("/v1/datc", "post", r)
+    assert r.status_code == 200 and r.get_json()["passed"] == 1
+    r = client.post("/v1/datc", json={"text": text})  # without the board the name is unknown
+    assert r.get_json()["failed"] == 1 and "unknown variant" in r.get_json()["cases"][0]["problems"][0]

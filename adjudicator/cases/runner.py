@@ -128,11 +128,12 @@ def _compare(label: str, expected: Counter[str], actual: Counter[str], problems:
     problems.append("\n".join(lines))
 
 
-def run_case(case: Case) -> CaseOutcome:
-    """Adjudicate one case and compare it with its expected position."""
+def run_case(case: Case, boards: dict[str, Board] | None = None) -> CaseOutcome:
+    """Adjudicate one case and compare it with its expected position (`boards`: boards at hand by lower-case
+    name, such as a request's inline board, used before the shipped ones and files)."""
     notes: list[str] = []
     try:
-        board = board_for_file(case.variant, case.file)
+        board = (boards or {}).get(case.variant.strip().lower()) or board_for_file(case.variant, case.file)
         if TEXT_CASES not in rules_of(board).capabilities:
             return CaseOutcome(case, False, [f"{board.title} cases are written as YAML case files"], notes)
         state = build_state(board, case, notes)
