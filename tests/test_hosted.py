@@ -222,6 +222,11 @@ def test_orders_are_secret_replaced_read_back_and_withdrawn(api):
     seats = {s["power"]: s for s in api.game(gid, t["Norway"])["seats"]}
     assert "submitted" not in seats["Russia"] and "ready" not in seats["Russia"]
     assert seats["Norway"]["submitted"] is False
+    gm = created["game_master_token"]
+    gm_view = api.game(gid, gm)
+    assert {s["power"]: s for s in gm_view["seats"]}["Russia"]["submitted"] is True  # who, never what
+    assert "A Arc - Ura" not in str(gm_view)
+    assert api.call("get", "/v1/games/{game_id}/orders", gm, game_id=gid).get_json()["orders"] == []
     replaced = api.submit(gid, t["Russia"], ["A Arc - Ura"], ready=True)
     assert len(replaced["orders"]) == 1 and replaced["ready"] is True
     withdrawn = api.call("delete", "/v1/games/{game_id}/orders", t["Russia"], game_id=gid).get_json()
