@@ -21,7 +21,7 @@ from adjudicator.yamlio import LineDict, LineList, LineStr, load_yaml_file, load
 
 BOARD_CACHE_SIZE = 32  # boards from paths and requests kept, by content hash (least recently used goes first)
 MAX_INLINE_BOARD_BYTES = 512 * 1024  # an inline board (as compact JSON) larger than this is refused
-MAX_INLINE_BOARD_ITEMS = 20000  # and one with more provinces + borders than this
+MAX_INLINE_BOARD_ITEMS = 10000  # and one with more provinces + borders than this (the largest maps have ~1,500)
 _boards: OrderedDict[str, Any] = OrderedDict()
 
 

@@ -141,7 +141,9 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
             for p in (pa, pb):
                 if any(board.surface(p, s) != "land" for s in board.seasons):
                     problems.append(Problem(path, b.line, f"border {b.a} - {b.b}: a {b.kind} border must join land spaces"))
-    # One-sided adjacency: a unit able to stand at both ends crosses one way but not back.
+    # One-sided adjacency: a unit able to stand at both ends crosses one way but not back (unless the border says so).
+    one_way = {(split_location(b.a)[0], split_location(b.b)[0]) for b in board.borders if b.one_way}
+    lines = _border_lines(board)
     for season in board.seasons:
         for unit_type, graph in (("army", board.army_moves(season)), ("fleet", board.fleet_moves(season))):
             def stand(loc: str, unit_type: str = unit_type, season: str = season) -> bool:
@@ -150,8 +152,9 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
                 return board.fleet_can_stand(loc, season)
 
             for o, d in graph.edges:
-                if stand(o) and stand(d) and not graph.has_edge(d, o) and not _one_way(board, o, d):
-                    problems.append(Problem(path, _border_line(board, o, d),
+                if (stand(o) and stand(d) and not graph.has_edge(d, o)
+                        and (split_location(o)[0], split_location(d)[0]) not in one_way):
+                    problems.append(Problem(path, _border_line(lines, o, d),
                                             f"one-sided adjacency in {season}: an {unit_type} may move {o} -> {d} but not back"))
     # Unreachable spaces: no unit can ever enter them, in any season.
     union = nx.DiGraph()
@@ -207,11 +210,6 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
     return problems
 
 
-def _one_way(board, o: str, d: str) -> bool:
-    po, pd = split_location(o)[0], split_location(d)[0]
-    return any(b.one_way and split_location(b.a)[0] == po and split_location(b.b)[0] == pd for b in board.borders)
-
-
 def _check_features(path: str, board, data: dict, union: nx.DiGraph) -> list[Problem]:
     """The rules of the newer board features: river coasts, one-way borders, owners and neutral units at start."""
     problems: list[Problem] = []
@@ -265,8 +263,17 @@ def _readable(board, text: str, power: str) -> bool:
     return True
 
 
-def _border_line(board, o: str, d: str) -> int | None:
-    for b in board.borders:
-        if {b.a, b.b} == {o, d} or {split_location(b.a)[0], split_location(b.b)[0]} == {split_location(o)[0], split_location(d)[0]}:
-            return b.line
-    return None
+def _border_lines(board) -> dict[frozenset, int | None]:
+    """The line of each border, by its two locations and by its two provinces (looked up once per problem)."""
+    lines: dict[frozenset, int | None] = {}
+    for b in reversed(board.borders):  # the first border listed wins
+        lines[frozenset((b.a, b.b))] = b.line
+        lines[frozenset((split_location(b.a)[0], split_location(b.b)[0]))] = b.line
+    return lines
+
+
+def _border_line(lines: dict[frozenset, int | None], o: str, d: str) -> int | None:
+    key = frozenset((o, d))
+    if key in lines:
+        return lines[key]
+    return lines.get(frozenset((split_location(o)[0], split_location(d)[0])))
