@@ -181,13 +181,11 @@ def test_output_is_not_overwritten_without_force(game, tmp_path):
     assert cli("render", game, "-o", picture).exit_code == 2 and picture.read_text() == "x"
 
 
-def test_servers_do_not_share_a_control_socket(monkeypatch):
-    import api.server as server
+def test_servers_do_not_share_a_control_socket():
+    from api.server import server_options
 
-    seen = {}
-    monkeypatch.setattr(server._Server, "run", lambda self: seen.update(self.options))
-    server.serve(port=8123)
-    assert seen["control_socket_disable"] is True
+    for worker_class in ("gevent", "gthread"):  # (serve() itself would patch this process for gevent)
+        assert server_options("127.0.0.1", 8123, 2, 1, 30, worker_class, 100)["control_socket_disable"] is True
 
 
 @pytest.mark.parametrize("variant", ["standard", "arctic", "arctic2019", "arctica", "arctic-race"])
