@@ -53,7 +53,7 @@ def check_sheet(sheet: Sheet, strict: bool, file: str | None = None) -> None:
                            suggestions=at.suggestions if at else [])
     if strict and sheet.problems:
         first = sheet.problems[0]
-        raise SheetRefused(f"{len(sheet.problems)} line(s) of the sheet are not orders (strict); first: {first}",
+        raise SheetRefused(f"{len(sheet.problems)} line(s) of the sheet are not orders (strict); first: {first.reason}",
                            file=file, line=first.line or None, column=first.column, suggestions=first.suggestions)
 
 

@@ -289,3 +289,11 @@ def test_a_yaml_case_can_expect_a_refused_sheet_and_fails_when_it_is_read():
     assert run_game_case(case).passed
     assert not run_game_case(replace(case, refusal="something else")).passed
     assert not run_game_case(replace(case, orders="Red: 5 move")).passed  # read, not refused
+
+
+def test_strict_names_the_first_problem_once(game, tmp_path):
+    sheet = tmp_path / "orders.txt"
+    sheet.write_text(SHEET)
+    r = cli("adjudicate", game, sheet, "--strict")
+    last = r.output.strip().splitlines()[-1]
+    assert last.startswith("error:") and "orders.txt:3:" in last and last.count("did you mean") == 1
