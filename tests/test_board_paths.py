@@ -20,11 +20,14 @@ from api_helpers import check_response
 from conftest import ROOT
 
 BOARD = ROOT / "datc_cases" / "features" / "boards" / "waterways.yaml"
-YEAR = [  # a game year on the waterways board: two movement phases (canal, river), then the adjustment
-    "Red: F aaa - bbb\nRed: A ccc - hil\nBlue: F ddd - isl\nBlue: A riv - low\n",
-    "Red: A hil - rap\nRed: F bbb - sou\nBlue: F isl H\nBlue: A low H\n",
-    "Blue: Build F ddd\nBlue: Build F riv\nBlue: Build A riv\nBlue: Build F upr\n",
+YEAR = [  # a game year on the waterways board: movement (through the canal), movement, retreat, adjustment
+    "Red: F aaa - bbb\nRed: A ccc - hil\nBlue: F ddd - sou\nBlue: A riv - low\n",
+    "Blue: F sou - bbb\nBlue: A low S F sou - bbb\nRed: F bbb H\nRed: A hil - rap\n",
+    "Red: F bbb - aaa\n",  # back through the canal
+    "Blue: Build F riv\nBlue: Build A riv\nBlue: Build F upr\n",
 ]
+PHASES = ["Fall 1901 Movement", "Fall 1901 Retreat", "Fall 1901 Adjustment", "Spring 1902 Movement"]
+FINAL = {"Red": ["F aaa", "A rap"], "Blue": ["F bbb", "A low", "A riv", "F upr"]}
 
 
 def _run(*args: str):
@@ -53,23 +56,22 @@ def test_cli_plays_a_year_on_a_board_file(table):
         r = _run("adjudicate", "games/g.yaml", f"s{i}.txt", "--in-place")
         assert r.exit_code == 0, r.output
         phases.append(yaml.safe_load((table / "games" / "g.yaml").read_text())["phase"])
-    assert [f"{p['season']} {p['year']} {p['type']}" for p in phases] == [
-        "Fall 1901 Movement", "Fall 1901 Adjustment", "Spring 1902 Movement"]
+    assert [f"{p['season']} {p['year']} {p['type']}" for p in phases] == PHASES
     final = yaml.safe_load((table / "games" / "g.yaml").read_text())
-    assert final["units"] == {"Red": ["A rap", "F sou"], "Blue": ["F ddd", "F isl", "A low", "A riv", "F upr"]}
+    assert final["units"] == FINAL
     assert "river coast" in r.output  # the fleet build on Rivertown was refused, with the reason
     shown = _run("show", "games/g.yaml")
     assert shown.exit_code == 0 and "Waterways (test board): Spring 1902 Movement" in shown.output
     legal = _run("orders", "games/g.yaml", "--power", "Red", "--json")
     assert legal.exit_code == 0
-    assert "F sou - bbb" in json.loads(legal.output)["Red"]["F sou"]
+    assert "F aaa - bbb" in json.loads(legal.output)["Red"]["F aaa"]
     pic = _run("render", "games/g.yaml", "-o", "g.svg")
     assert pic.exit_code == 0 and (table / "g.svg").read_text().lstrip().startswith("<")
 
 
 def test_game_file_written_elsewhere_names_the_board_from_there(table):
     _run("new", "--variant", "boards/waterways.yaml", "-o", "games/g.yaml")
-    (table / "s.txt").write_text(YEAR[0])
+    (table / "s.txt").write_text(YEAR[0])  # Spring: the fleet passes the canal
     (table / "other").mkdir()
     r = _run("adjudicate", "games/g.yaml", "s.txt", "-o", "other/deep.yaml")
     assert r.exit_code == 0, r.output
@@ -142,17 +144,18 @@ def test_api_plays_a_year_on_an_inline_board(client, inline):
     check_response("/v1/start", "post", r)
     state = r.get_json()
     assert state["variant"] == "waterways" and state["units"]["Red"] == ["F aaa", "A ccc"]
+    phases = []
     for sheet in YEAR:
         r = client.post("/v1/adjudicate", json={"state": {**state, "board": inline}, "orders": sheet})
         assert r.status_code == 200, r.get_json()
         check_response("/v1/adjudicate", "post", r)
         state = r.get_json()["next_state"]
-    assert state["phase"] == {"season": "Spring", "year": 1902, "type": "Movement"}
-    assert state["units"]["Blue"] == ["F ddd", "F isl", "A low", "A riv", "F upr"]
+        phases.append(r.get_json()["next_phase"]["name"])
+    assert phases == PHASES and state["units"] == FINAL
     r = client.post("/v1/orders/legal", json={"state": {**state, "board": inline}, "power": "Red"})
-    assert r.status_code == 200 and "F sou - bbb" in r.get_json()["powers"]["Red"]["F sou"]
-    r = client.post("/v1/orders/parse", json={"board": inline, "orders": "Red: F sou - bbb"})
-    assert r.status_code == 200 and r.get_json()["orders"][0]["canonical"] == "F sou - bbb"
+    assert r.status_code == 200 and "F aaa - bbb" in r.get_json()["powers"]["Red"]["F aaa"]
+    r = client.post("/v1/orders/parse", json={"board": inline, "orders": "Red: F aaa - bbb"})
+    assert r.status_code == 200 and r.get_json()["orders"][0]["canonical"] == "F aaa - bbb"
     r = client.post("/v1/render", json={"state": {**state, "board": inline}, "format": "svg"})
     assert r.status_code == 200 and r.mimetype == "image/svg+xml"
 
