@@ -590,11 +590,8 @@ class OrderParser:
         expected = or_list(sorted({_TERMINAL_WORDS.get(t, t.lower()) for t in allowed if not t.startswith("__")}))
         if word.code == UNKNOWN and word.text[:1].isalnum() and allowed & {"PLACE", "UNIT", "POWER"}:
             name = self._misspelt_name(words, index, with_previous=False) if suggest else None
-            if name is not None:
-                first, shown, hints = name
-                return OrderError(f"unknown place {shown!r}", column=_column(text, words[first].at),
-                                  suggestions=hints)
-            return OrderError(f"unknown place {word.text!r}", column=column)
+            # the word is named; the suggestions are for it with the next word when that reads better (`Nrth Sea`)
+            return OrderError(f"unknown place {word.text!r}", column=column, suggestions=name[2] if name else [])
         pair = (index - 1 if word.code == UNKNOWN else index) if suggest else -1
         if (pair > 0 and pair + 1 < len(words) and words[pair].code in (PLACE, COAST)
                 and words[pair + 1].code == UNKNOWN and len(words[pair + 1].text) > 1):

@@ -114,11 +114,11 @@ class _Reader:
 
     def orders(self, body: str, line: int, column: int, power: str, raw: str) -> None:
         """The orders of one line's body: one, or several separated by `;`, or by `,` when every part is an order."""
-        parts = self._split(body, ";")
-        if len(parts) > MAX_PER_LINE or body.count(",") >= MAX_PER_LINE:
-            self.problem(line, column, raw, f"a line of {max(len(parts), body.count(',') + 1):,} orders; a line holds "
-                                            f"at most {MAX_PER_LINE}")
+        separators = max(body.count(";"), body.count(","))
+        if separators >= MAX_PER_LINE:  # counted before splitting: bounded work for any line
+            self.problem(line, column, raw, f"a line of {separators + 1:,} orders; a line holds at most {MAX_PER_LINE}")
             return
+        parts = self._split(body, ";")
         if len(parts) == 1 and "," in body:
             pieces = self._split(body, ",")
             try:
