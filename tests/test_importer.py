@@ -111,6 +111,12 @@ def test_imported_board_loads_and_passes_the_checker(tmp_path):
     assert "#   tiny.map:5: rule HOLD_WIN" in text  # the notes are in the header
 
 
+def test_a_line_read_as_a_power_without_homes_or_units_is_reported(tmp_path):
+    imported = import_map(_tiny(tmp_path, TINY + "NEWYEAR 1\n"))
+    assert "Newyear" not in imported.data["powers"]
+    assert any(str(n).startswith("tiny.map:28: NEWYEAR: read as a power") for n in imported.notes)
+
+
 def test_map_and_unplayed_read_the_root_map(tmp_path):
     _tiny(tmp_path)
     (tmp_path / "duel.map").write_text("MAP tiny\nUNPLAYED SOUTH\n\nEAST (EASTERN) SOU\nA SOU\n", encoding="utf-8")

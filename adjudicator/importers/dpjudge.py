@@ -434,7 +434,12 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
     # Centres, homes and powers.
     owner: dict[str, str] = {}
     powers: dict[str, dict[str, Any]] = {}
-    for p in reader.powers.values():
+    for p in list(reader.powers.values()):
+        if not any(h in provinces for h in p.homes) and not reader.units.get(p.name):
+            notes.append(MapNote(p.file, p.line, f"{p.name}: read as a power (the DPjudge reads a line it does not "
+                                                 "know as one), but it has no home centre and no unit: left out"))
+            del reader.powers[p.name]
+            continue
         pname = _power_name(p.name)
         spec: dict[str, Any] = {}
         if p.adjective and p.adjective.upper() != p.name:
