@@ -117,6 +117,15 @@ def test_a_build_is_settled_by_the_supply_centre(standard):
     assert parse_order(standard, "Build A Liv", use_cache=False).describe() == "Build A lvp"
 
 
+def test_the_position_settles_the_place_of_the_ordered_unit(standard):
+    state = opening_state(standard)  # England's army is in Liverpool; nobody's unit is in Livonia
+    sheet = read_sheet(standard, "England:\nA liv H\nRussia:\nA liv H\n", state=state)
+    assert [o.describe() for o in sheet.orders] == ["A lvp H"]
+    assert any(n.startswith("line 2:") and "the unit ordered is there" in n for n in sheet.notes)
+    assert [p.line for p in sheet.problems] == [4] and "ambiguous" in sheet.problems[0].reason
+    assert read_sheet(standard, "England:\nA liv H\n").problems  # without the position: refused
+
+
 def test_names_differing_only_by_case_stay_refused_in_another_case():
     arctic = load_variant("arctic")
     # A17: NWG / Nwg are read exactly as written; `nwg` is refused even where the unit could settle it.

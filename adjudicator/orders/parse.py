@@ -75,6 +75,10 @@ _TERMINAL_WORDS = {
 _PIECES = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|-->|->|=>|--|\S")
 
 
+class AmbiguousOrder(OrderError):
+    """An order with a name of two places that its units do not settle."""
+
+
 class Word(NamedTuple):
     """One word of an order as read: its code, what it means, where it stands and how it was written."""
 
@@ -402,7 +406,7 @@ class OrderParser:
         return out
 
     # ----- steps 2 and 3 -------------------------------------------------------------------------------
-    def read(self, text: str, suggest: bool = True) -> tuple:
+    def read(self, text: str, suggest: bool = True, units: Any = None) -> tuple:
         """(kind, unit, target, dest, coast, via convoy, notes) for one order; an OrderError otherwise."""
         if not text.strip():
             raise OrderError("empty order", column=1)
@@ -425,12 +429,13 @@ class OrderParser:
                 _SHAPES.clear()
             _SHAPES[codes] = shape
         kind, refs, via = shape
-        return self._build(kind, refs, via, words, text)
+        return self._build(kind, refs, via, words, text, units)
 
     def parse(self, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0,
-              power: str | None = None, use_cache: bool = True, suggest: bool = True) -> Order:
+              power: str | None = None, use_cache: bool = True, suggest: bool = True, units: Any = None) -> Order:
         """Parse one order; an OrderError names the column, what was expected, and close place names
-        (`suggest=False`: none, for a sheet that has had its share of suggestions worked out).
+        (`suggest=False`: none, for a sheet that has had its share of suggestions worked out). `units`, the
+        places of the ordering power's units, settles a name of two places that the order alone does not.
 
         The same text always reads the same way, so readings are kept (bounded): order texts repeat from
         phase to phase and game to game. `use_cache=False` always reads the text anew (for measuring it)."""
@@ -439,8 +444,14 @@ class OrderParser:
             try:
                 reading = self.read(text, suggest)
             except OrderError as exc:
-                raise OrderError(exc.message, file=file, line=line, suggestions=exc.suggestions,
-                                 column=(exc.column or 1) + column_offset) from None
+                try:
+                    if units is None or not isinstance(exc, AmbiguousOrder):
+                        raise
+                    reading = self.read(text, suggest, units)  # not kept: it depends on the position
+                    return Order(*reading[:6], power, text.strip(), line, reading[6])
+                except OrderError as final:
+                    raise OrderError(final.message, file=file, line=line, suggestions=final.suggestions,
+                                     column=(final.column or 1) + column_offset) from None
             if use_cache:
                 if len(self.readings) >= 100_000:
                     self.readings.clear()
@@ -448,11 +459,12 @@ class OrderParser:
         kind, unit, target, dest, coast, via, notes = reading
         return Order(kind, unit, target, dest, coast, via, power, text.strip(), line, notes)
 
-    def _build(self, kind: str, refs: list[tuple], via: bool, words: list[Word], text: str) -> tuple:
+    def _build(self, kind: str, refs: list[tuple], via: bool, words: list[Word], text: str,
+               units: Any = None) -> tuple:
         notes: list[str] = []
         choice: dict[int, str] = {}
         if any(w.code == PLACE and len(w.meaning) > 1 and len(self._places(w)) > 1 for w in words):
-            choice = self._settle(kind, refs, via, words, notes, text)
+            choice = self._settle(kind, refs, via, words, notes, text, units)
         made = [self._unit_ref(r, words, choice, notes) for r in refs]
         unit = made[0] if made else None
         if kind in ("move", "retreat"):
@@ -499,8 +511,9 @@ class OrderParser:
         return ref_value
 
     def _settle(self, kind: str, refs: list[tuple], via: bool, words: list[Word], notes: list[str],
-                text: str) -> dict[int, str]:
-        """Choose the reading of each ambiguous place that the order's units could carry out."""
+                text: str, units: Any = None) -> dict[int, str]:
+        """Choose the reading of each ambiguous place that the order's units could carry out (and, given the
+        places that hold the ordering power's units, the place of the ordered unit)."""
         slots = [r[2] for r in refs]
         options = [self._places(words[i]) for i in slots]
         names = self.board.names
@@ -510,6 +523,13 @@ class OrderParser:
                     names.lookup(words[i].text)
                 except AdjudicatorError as exc:
                     raise OrderError(exc.message, column=_column(text, words[i].at)) from None
+        if units is not None and slots and len(options[0]) > 1 and kind != "build":
+            held = tuple(p for p in options[0] if p in units)
+            if len(held) == 1:  # the position settles it: only one of the places holds the power's unit
+                others = ", ".join(names.display[p] for p in options[0] if p != held[0])
+                notes.append(f"read {words[slots[0]].text!r} as {names.display[held[0]]} ({held[0]}), not {others}: "
+                             f"the unit ordered is there")
+                options[0] = held
         own = [names.own_id(words[i].text, opts) if len(opts) > 1 else opts[0] for i, opts in zip(slots, options)]
         scored = []
         for combo in itertools.product(*options):
@@ -527,7 +547,7 @@ class OrderParser:
             w = words[i]
             both = " or ".join(f"{names.display[p]} ({p})" for p in self._places(w))
             why = "either" if top > 0 else "neither"
-            raise OrderError(f"ambiguous place {w.text!r}: it could be {both}, and the order's units could "
+            raise AmbiguousOrder(f"ambiguous place {w.text!r}: it could be {both}, and the order's units could "
                              f"reach {why}; write the place's id", column=_column(text, w.at),
                              suggestions=[f"{names.display[p]} ({p})" for p in self._places(w)])
         for i, opts, pick, own_pick in zip(slots, options, chosen, own):

@@ -85,6 +85,12 @@ class _Reader:
         self.parser = parser_for(board)
         self.file = file
         self.adjustment = state is not None and getattr(state.phase, "type", None) == "Adjustment"
+        self.units: dict[str, set[str]] = {}  # power -> the places of its units (dislodged ones in a retreat)
+        if state is not None:
+            retreat = getattr(state.phase, "type", None) == "Retreat"
+            placed = [d.unit for d in state.dislodged.values()] if retreat else list(state.units.values())
+            for unit in placed:
+                self.units.setdefault(unit.power, set()).add(unit.province)
         self.sheet = Sheet()
         self.suggested = 0
         self.unit_words = {k for k, v in self.parser.lexicon.single.items() if v[0] == UNIT}
@@ -104,7 +110,7 @@ class _Reader:
     def order(self, text: str, line: int, column: int, power: str) -> Order:
         """One order (an OrderError otherwise); in an adjustment phase a unit alone is refused."""
         order = self.parser.parse(text, line=line, file=self.file, column_offset=column - 1, power=power,
-                                  suggest=self.suggested < MAX_SUGGESTED)
+                                  suggest=self.suggested < MAX_SUGGESTED, units=self.units.get(power))
         if self.adjustment and order.kind == "hold":
             unit = order.unit
             raise OrderError(f"{text.strip()!r} names a unit but no order: in an adjustment phase write "
