@@ -175,21 +175,23 @@ def test_arctica_round_with_the_game_masters_end_of_round_steps(api):
 
 
 def test_arctic_race_set_up_by_the_game_master_then_a_round(api):
-    created = api.create(variant="arctic-race", seats=["Red", "Blue"])
+    created = api.create(variant="arctic-race", seats=["Blue", "Red"])  # seated in another order than they play
     gid, tokens, gm = created["id"], created["tokens"], created["game_master_token"]
     tiles = "T22 T06 T16 T30 T08 T29 T10 T01 T14 T09 T28 T23 T27 T15 T24 T25 T20 T07 T17 T26 T19 T12 T04 T18 T03 " \
             "T02 T21 T13 T05 T11"
-    api.submit(gid, gm, ["players Red, Blue; start Red", f"tiles {tiles}"])
+    api.submit(gid, gm, ["players Red, Blue; start Blue", f"tiles {tiles}"])  # Blue plays first
     game = api.game(gid, gm)
     assert [s["must_act"] for s in game["seats"]] == [True, True]  # no players before the set-up: every seat
     api.ready(gid, tokens["Red"])
     assert api.ready(gid, tokens["Blue"])["adjudicated"]["phase_no"] == 1
     assert api.game(gid, gm)["state"]["phase"] == "racing"
-    api.submit(gid, tokens["Blue"], ["4 move"], ready=True)
-    answer = api.submit(gid, tokens["Red"], ["5 move, roll 3"], ready=True)
+    api.submit(gid, tokens["Red"], ["4 move"], ready=True)
+    answer = api.submit(gid, tokens["Blue"], ["5 move, roll 3"], ready=True)
     assert answer["adjudicated"]["phase_no"] == 2
     judged = api.call("get", "/v1/games/{game_id}/phases/{phase_no}", gm, game_id=gid, phase_no=2).get_json()
-    assert [r["status"] for r in judged["report"]["orders"][:2]] == ["succeeds", "succeeds"]  # Red first: turn order
+    # judged in the round's turn order (Blue holds the start token), not in the order of the players
+    assert [(r["power"], r["status"]) for r in judged["report"]["orders"][:2]] == [("Blue", "succeeds"),
+                                                                                   ("Red", "succeeds")]
     assert judged["position_after"]["round"] == 2
 
 

@@ -104,8 +104,10 @@ class GameRules:
         return list(getattr(board, "powers", None) or getattr(state, "players", None) or [])
 
     def actors(self, board: Any, state: Any) -> list[str]:
-        """Who must act in the current phase, in the order their orders are judged (default: every player)."""
-        return self.players(board, state)
+        """Who must act in the current phase, in the order their orders are judged: by default the state's turn
+        order when it keeps one (`turn_order`), else every player."""
+        order = getattr(state, "turn_order", None)
+        return list(order) if order else self.players(board, state)
 
     # --- order sheets ------------------------------------------------------------------------------------
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
