@@ -242,7 +242,7 @@ def _get(value: Any, path: tuple) -> Any:
     return value
 
 
-def run(requests: int, seed: int = 1, draw: bool = True) -> Stats:
+def run(requests: int, seed: int = 1, draw: bool = True, progress: int = 0) -> Stats:
     """Send `requests` requests (`draw` False: no pictures, which cost 50 requests' time each); the figures."""
     app = create_app()
     client = app.test_client()
@@ -270,6 +270,9 @@ def run(requests: int, seed: int = 1, draw: bool = True) -> Stats:
         totals[1] += took
         if took > stats.slowest[0]:
             stats.slowest = (took, f"{method} {path} {body[:160]}")
+        if progress and stats.requests % progress == 0:
+            print(f"{stats.requests} requests, {len(stats.server_errors)} 5xx, {counter.count} tracebacks, "
+                  f"{time.perf_counter() - start:.0f} s", flush=True)
         if r.status_code >= 500:
             stats.server_errors.append(f"{r.status_code} {method} {path} {body[:300]} -> {r.get_data(as_text=True)[:200]}")
     stats.seconds = time.perf_counter() - start
@@ -285,8 +288,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=50_000, help="how many requests (default 50,000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--progress", type=int, default=5000, help="print a line every N requests (0: never)")
     args = parser.parse_args()
-    stats = run(args.requests, args.seed)
+    stats = run(args.requests, args.seed, progress=args.progress)
     print(stats.report())
     for line in stats.server_errors[:10]:
         print("5xx:", line)
