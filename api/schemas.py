@@ -204,7 +204,12 @@ SCHEMAS: dict[str, Any] = {
     },
     "VariantSummary": {
         "type": "object",
-        "properties": {"name": _STR, "title": _STR, "rules": _STR},
+        "description": "A shipped variant: its game (`rules`), and for Diplomacy boards the players, centres, "
+                       "rule options (build rule, civil-disorder rule, victory) and first phase; imported boards "
+                       "name their `origin`.",
+        "properties": {"name": _STR, "title": _STR, "rules": _STR, "origin": _STR, "players": _INT,
+                       "powers": {"type": "array", "items": _STR}, "centres": _INT, "options": {"type": "object"},
+                       "start": _STR},
         "required": ["name", "title", "rules"],
     },
     "Variant": {"type": "object", "properties": {"name": _STR, "title": _STR, "rules": _STR},
