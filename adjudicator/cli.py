@@ -256,7 +256,8 @@ def list_orders(game: str, power: str | None, as_json: bool) -> None:
               help="A phase report as JSON (`adjudicate GAME ORDERS --json`), drawn on GAME's position.")
 @click.option("-o", "--output", required=True, type=click.Path(), help="board.png or board.svg")
 @click.option("--force", is_flag=True, help="Overwrite an existing output file.")
-@click.option("--width", default=1000, show_default=True, type=click.IntRange(200, 8000), help="PNG width in pixels.")
+@click.option("--width", default=1000, show_default=True, type=click.IntRange(200, 4000),
+              help="PNG width in pixels (at most 4000, as in the API: a picture's memory grows with its square).")
 def render(game: str, results_path: str | None, output: str, force: bool, width: int) -> None:
     """Draw the game's position (and a phase's orders) as PNG or SVG."""
     import json

@@ -66,10 +66,13 @@ def test_legal_orders_of_a_full_board_are_the_reference_lists():
             assert legal_orders(board, state, power) == LEGAL.reference_legal_orders(board, state, power), power
 
 
-def test_render_width_is_bounded():
+def test_render_width_is_bounded(tmp_path):
     state = CLIENT.get("/v1/variants/standard/start").get_json()
     _is_problem(CLIENT.post("/v1/render", json={"state": state, "width": 100_000}))
     _is_problem(CLIENT.post("/v1/render", json={"state": state, "width": 10 ** 40}))
+    game = _game_file(tmp_path, "standard")
+    r = CliRunner().invoke(main, ["render", str(game), "-o", str(tmp_path / "b.png"), "--width", "8000"])
+    assert r.exit_code == 2 and "4000" in r.output and not (tmp_path / "b.png").exists()
 
 
 # --- 2. bounded memory ----------------------------------------------------------------------------------
