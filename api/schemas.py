@@ -207,7 +207,8 @@ SCHEMAS: dict[str, Any] = {
         "description": "A shipped variant: its game (`rules`), and for Diplomacy boards the players, centres, "
                        "rule options (build rule, civil-disorder rule, victory) and first phase; imported boards "
                        "name their `origin`.",
-        "properties": {"name": _STR, "title": _STR, "rules": _STR, "origin": _STR, "players": _INT,
+        "properties": {"name": _STR, "title": _STR, "rules": _STR, "origin": _STR,
+                       "players": {"oneOf": [_INT, _STR], "description": "a number, or a range such as 2-6"},
                        "powers": {"type": "array", "items": _STR}, "centres": _INT, "options": {"type": "object"},
                        "start": _STR},
         "required": ["name", "title", "rules"],
