@@ -42,13 +42,13 @@ def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
     util.write_nonblock(sock, head + body)
 
 
-class ProblemGeventWorker(GeventWorker):
-    """The gevent worker, writing its own errors as problem+json and bounding each request's time."""
+def _problem_errors(server: Any, worker: Any) -> None:
+    """gunicorn's `post_fork` hook: in each worker process (any worker class), its error writer is ours."""
+    util.write_error = write_problem
 
-    def init_process(self) -> None:
-        """In the worker process only: gunicorn's error writer replaced by the problem+json one."""
-        util.write_error = write_problem
-        super().init_process()
+
+class ProblemGeventWorker(GeventWorker):
+    """The gevent worker, bounding each request's time."""
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
         """One request, its connection closed if it is not done within `timeout` seconds (a client sending
@@ -94,6 +94,7 @@ def server_options(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, 
         # patches the standard library in the worker; the app starts no threads and opens no sockets first).
         "preload_app": True,
         "control_socket_disable": True,  # no control socket shared by two servers on one machine
+        "post_fork": _problem_errors,
     }
     if worker_class == "gevent":
         options.update(worker_class="api.server.ProblemGeventWorker", worker_connections=connections)
