@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.board import Board
+from adjudicator.board import NEUTRAL, Board
 from adjudicator.games.report import MARK, problem_lines
 from adjudicator.judge.adjustment import adjustment_due
 from adjudicator.sheets import Sheet
@@ -27,6 +27,12 @@ def position_summary(board: Board, state: GameState) -> list[dict[str, Any]]:
             "adjustment": adjustment_due(state, power) if adjusting else 0,
         })
     return out
+
+
+def neutral_unit_lines(state: GameState) -> list[str]:
+    """The board's neutral units, when it has any left."""
+    units = state.units_of(NEUTRAL)
+    return [f"Neutral units: {', '.join(f'{u.type} {u.location}' for u in units)}"] if units else []
 
 
 def history_entry(result: PhaseResult, sheet: Sheet | None) -> dict[str, Any]:
@@ -92,6 +98,7 @@ def result_text(board: Board, result: PhaseResult, sheet: Sheet | None = None) -
         adj = f", builds {due}" if due > 0 else (f", removes {-due}" if due < 0 else "")
         lines.append(f"  {row['power']:<10} {len(row['centres']):>2} centres, {len(row['units']):>2} units{adj}: "
                      f"{' '.join(row['units']) or '-'}")
+    lines += [f"  {line}" for line in neutral_unit_lines(result.next_state)]
     lines.append("")
     lines.append(f"Next phase: {result.next_state.phase}")
     if result.winner:
@@ -116,6 +123,7 @@ def position_text(board: Board, state: GameState) -> str:
     neutral = [c for c in board.centres if c not in state.owners]
     lines.append("")
     lines.append(f"Neutral centres: {', '.join(sorted(neutral)) or '-'}")
+    lines += neutral_unit_lines(state)
     return "\n".join(lines) + "\n"
 
 

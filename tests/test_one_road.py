@@ -297,3 +297,13 @@ def test_strict_names_the_first_problem_once(game, tmp_path):
     r = cli("adjudicate", game, sheet, "--strict")
     last = r.output.strip().splitlines()[-1]
     assert last.startswith("error:") and "orders.txt:3:" in last and last.count("did you mean") == 1
+
+
+def test_show_and_the_report_list_neutral_units(tmp_path):
+    board = ROOT / "datc_cases" / "features" / "boards" / "neutrals.yaml"
+    game = tmp_path / "g.yaml"
+    assert cli("new", "--variant", board, "-o", game).exit_code == 0, "new"
+    shown = cli("show", game)
+    assert shown.exit_code == 0 and "Neutral units: A neu" in shown.output
+    r = cli("adjudicate", game)
+    assert r.exit_code == 0 and "  Neutral units: A neu" in r.output
