@@ -66,6 +66,14 @@ def test_legal_orders_of_a_full_board_are_the_reference_lists():
             assert legal_orders(board, state, power) == LEGAL.reference_legal_orders(board, state, power), power
 
 
+def test_a_state_with_more_units_than_spaces_is_refused_before_any_is_read():
+    state = CLIENT.get("/v1/variants/standard/start").get_json()
+    r = CLIENT.post("/v1/adjudicate", json={"state": {**state, "units": {"France": ["A Par"] * 50_000}}})
+    _is_problem(r)
+    assert r.status_code == 422 and "50000 units, but the board has 75 spaces" in r.get_json()["detail"]
+    assert r.get_json()["pointer"] == "/state/units"
+
+
 def test_render_width_is_bounded(tmp_path):
     state = CLIENT.get("/v1/variants/standard/start").get_json()
     _is_problem(CLIENT.post("/v1/render", json={"state": state, "width": 100_000}))
