@@ -47,10 +47,10 @@ def test_failing_case_shows_expected_and_actual(tmp_path):
 
 def test_malformed_case_file_names_file_and_line(tmp_path):
     f = tmp_path / "bad.txt"
-    f.write_text("VARIANT_ALL Standard\nCASE x\nPRESTATE\n    England A lvp\nEND\n")
+    f.write_text("VARIANT_ALL Standard\nCASE x\nPRESTATE\n    England A\nEND\n")
     r = _run("datc", str(f))
     assert r.exit_code == 1
-    assert f"{f}:4: cannot read 'England A lvp'" in r.output
+    assert f"{f}:4: cannot read the unit 'A'" in r.output
     assert "Traceback" not in r.output
 
 
