@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.errors import OrderError
+
 
 @dataclass
 class SheetProblem:
@@ -26,6 +28,10 @@ class SheetProblem:
         where = f"line {self.line}" + (f", column {self.column}" if self.column else "")
         hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" if self.suggestions else ""
         return f"{where}: {self.reason}{hint}: {self.text.strip()!r}"
+
+    def as_error(self, file: str | None = None) -> OrderError:
+        """The problem as the OrderError a strict reading raises."""
+        return OrderError(self.reason, file=file, line=self.line, column=self.column, suggestions=self.suggestions)
 
     def to_json(self) -> dict:
         """A JSON-ready dict."""

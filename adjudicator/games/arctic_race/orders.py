@@ -229,6 +229,5 @@ def parse_steps(board: RaceBoard, text: str, file: str | None = None) -> list[St
     """Every step of an order sheet; the first unreadable piece raises its OrderError (a strict reading)."""
     steps, problems = read_steps(board, text, file)
     if problems:
-        first = problems[0]
-        raise OrderError(first.reason, file=file, line=first.line, column=first.column, suggestions=first.suggestions)
+        raise problems[0].as_error(file)
     return steps

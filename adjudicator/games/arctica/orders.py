@@ -323,6 +323,5 @@ def parse_sheet(board: Board, text: str, file: str | None = None) -> list[Order]
     """Every order of a sheet; the first unreadable piece raises its OrderError (`--strict` reading, tests)."""
     orders, problems = read_sheet(board, text, file)
     if problems:
-        first = problems[0]
-        raise OrderError(first.reason, file=file, line=first.line, column=first.column, suggestions=first.suggestions)
+        raise problems[0].as_error(file)
     return orders
