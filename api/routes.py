@@ -18,7 +18,6 @@ from adjudicator.games import PICTURES, NotAvailable, rules_of
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.sheets import Sheet
 from adjudicator.turn import Turn, play_turn
-from adjudicator.yamlio import plain
 from api.problems import Problem, from_adjudicator_error
 from api.schemas import SCHEMAS, openapi_document
 
