@@ -36,6 +36,10 @@ class Arctic2019Rules(GameRules):
         """The position after set-up."""
         return _state.initial_state(board)
 
+    def players(self, board: Board, state: State) -> list[str]:
+        """The Arctic countries in the order of phase 6, by name (China moves by itself)."""
+        return [board.country_name(c) for c in board.arctic_countries]
+
     def state_from_data(self, board: Board, data: dict, file: str | None) -> State:
         """A state from game-file data (StateError with line and pointer)."""
         return _state.state_from_data(board, data, file)
