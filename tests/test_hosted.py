@@ -185,7 +185,8 @@ def test_arctic_race_set_up_by_the_game_master_then_a_round(api):
     api.ready(gid, tokens["Red"])
     assert api.ready(gid, tokens["Blue"])["adjudicated"]["phase_no"] == 1
     assert api.game(gid, gm)["state"]["phase"] == "racing"
-    api.submit(gid, tokens["Red"], ["4 move"], ready=True)
+    early = api.submit(gid, tokens["Red"], ["4 move"], ready=True)  # Red sends before Blue, who plays first
+    assert [o["status"] for o in early["orders"]] == ["ok"], early  # checked as at its turn, not "out of turn"
     answer = api.submit(gid, tokens["Blue"], ["5 move, roll 3"], ready=True)
     assert answer["adjudicated"]["phase_no"] == 2
     judged = api.call("get", "/v1/games/{game_id}/phases/{phase_no}", gm, game_id=gid, phase_no=2).get_json()

@@ -109,6 +109,11 @@ class GameRules:
         order = getattr(state, "turn_order", None)
         return list(order) if order else self.players(board, state)
 
+    def submission_state(self, board: Any, state: Any, seat: str) -> Any:
+        """The position one seat's orders are checked against when they arrive alone (hosted games): the current
+        one, unless the game takes turns, when it is that seat's turn."""
+        return state
+
     # --- order sheets ------------------------------------------------------------------------------------
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
         """Orders and located problems from sheet text: a bad line is reported, the others are read."""

@@ -40,6 +40,7 @@ def read_orders(board: Any, state: Any, orders: dict[str, list[str]]) -> Sheet:
 
 def judge_submission(board: Any, state: Any, power: str, lines: list[str]) -> list[dict[str, Any]]:
     """Each line's status as the stateless judge gives it (Refused when the sheet cannot be judged at all)."""
+    state = rules_of(board).submission_state(board, state, power) if power != GM else state
     sheet = read_orders(board, state, {power: lines})
     if sheet.refusal:
         problems = [sheet.refusal_at.to_json()] if sheet.refusal_at else []

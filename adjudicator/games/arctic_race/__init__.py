@@ -61,6 +61,20 @@ class ArcticRaceRules(GameRules):
         result.next_state.history = [self.history_entry(state, sheet, result)]
         return result.next_state
 
+    def submission_state(self, board: _board.RaceBoard, state: _state.RaceState, seat: str) -> _state.RaceState:
+        """The position as if it were `seat`'s turn, when the seat still plays this round: a turn sent before its
+        turn comes is checked for what it can check (a card held, a racer of one's own), not refused as out of turn."""
+        import copy
+
+        if state.to_play is None or seat not in (state.turn_order or []) or seat == state.to_play:
+            return state
+        played = state.turn_order[: state.turn_order.index(state.to_play)]
+        if seat in played:
+            return state  # it has played this round: out of turn it is
+        preview = copy.deepcopy(state)
+        preview.to_play = seat
+        return preview
+
     def state_from_data(self, board: _board.RaceBoard, data: dict, file: str | None) -> _state.RaceState:
         """A position from game-file data (StateError with line and pointer)."""
         return _state.state_from_data(board, data, file)
