@@ -664,6 +664,10 @@ def _fallback(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]],
                 own_intent = own_intent or unit.power == army.power
         if (o.via_convoy or own_intent) and not board.convoy_route_exists(o.unit.province, o.dest, season, fleets):
             fallback.add((o.unit.province, o.dest))
+        elif own_intent and not o.via_convoy:
+            # Without VIA the peer does not read its own fleet's convoy order as intent: it moves the army over
+            # land, so when that convoy is disrupted (the fleet dislodged) the army still arrives there.
+            fallback.add((o.unit.province, o.dest))
     if not fallback:
         return None
     out = []
@@ -806,8 +810,12 @@ BUGS_HERE = {
         "the same phase gives another position when its orders are read cold, in the game, or from objects",
 }
 
-_TRANSFORMS = [("convoy-fallback", _fallback), ("peer-refuses", _drop_peer_refused),
-               ("several-orders", _last_order), ("civil-disorder", _civil_disorder),
+# In the order the peer applies them: which orders it accepts and keeps (set_orders), then how it reads them
+# (process: the convoy fallback, civil disorder). A class such as `several-orders+convoy-fallback` needs both, in
+# that order: a fleet's convoy order replaced by its later support leaves the army with no convoy, and only then
+# does the peer fall back to the land route.
+_TRANSFORMS = [("peer-refuses", _drop_peer_refused), ("several-orders", _last_order),
+               ("convoy-fallback", _fallback), ("civil-disorder", _civil_disorder),
                ("bug-here:retreat-illegal-first", _retreat_illegal_first)]
 
 
@@ -824,6 +832,8 @@ def _self_supports(board: Board, inp: PhaseInput) -> dict[int, str]:
         unit = state.units.get(o.unit.province) if o.unit else None
         if unit is None or unit.power != power:
             continue
+        if o.unit.type and o.unit.type != unit.type:
+            continue  # the peer refuses an order naming the wrong unit type: the unit's other order is its own
         if o.kind == "move":
             moves[o.unit.province] = (o.dest, pt.endswith(" VIA"))
         elif o.kind == "convoy":
