@@ -566,8 +566,9 @@ def peer_outcome(game: Any) -> Outcome:
 EXPLAINED = {
     "convoy-fallback":
         "DATC 4.A.3/6.G.8: an army that could move over land, ordered 'via convoy' or shown to mean a convoy by a "
-        "convoy order of its own power's fleet, but with no whole route of fleets ordered to convoy it, moves over "
-        "land in the peer (fallback, the DATC v2 preference); in DATC v3.0 (this engine) the move fails",
+        "convoy order of its own power's fleet, but with no whole route of fleets ordered to convoy it (or, without "
+        "VIA, with its own power's convoy disrupted), moves over land in the peer (fallback, the DATC v2 "
+        "preference; the peer takes intent from VIA only); in DATC v3.0 (this engine) the move fails",
     "civil-disorder":
         "DATC 4.D.8/6.J: missing removals; this engine uses the 2023 rule (distance to the nearest owned centre, "
         "moves over land and sea alike), the peer the older one (distance to a home centre, fleets by sea only)",
