@@ -26,7 +26,9 @@ def main() -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("-v", "--verbose", is_flag=True, help="Also list passing cases and warnings.")
 def datc(paths: tuple[str, ...], verbose: bool) -> None:
-    """Run DATC-style case files (files or folders) and report failing cases."""
+    """Run DATC-style case files (files or folders) and report failing cases.
+
+    Exits 0 when every case passes, 1 when a case fails, 2 when a file cannot be read at all."""
     from adjudicator.cases.runner import run_files
 
     outcomes, errors = run_files(paths)
@@ -48,7 +50,7 @@ def datc(paths: tuple[str, ...], verbose: bool) -> None:
                 click.echo(f"  note: {note}")
     failed += len(errors)
     click.echo(f"{passed} passed, {failed} failed")
-    sys.exit(0 if failed == 0 else 1)
+    sys.exit(2 if errors else 0 if failed == 0 else 1)  # 2: a file that could not be read at all
 
 
 def _load_game(path: str):

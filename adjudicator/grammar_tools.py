@@ -55,7 +55,7 @@ def alternation(spellings: list[str]) -> str:
     return "/" + pattern.replace("/", "\\/") + "/i"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=16)
 def grammar_text(name: str) -> str:
     """The text of `grammar/<name>.lark`."""
     return (data_dir("grammar") / f"{name}.lark").read_text(encoding="utf-8")

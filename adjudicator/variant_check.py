@@ -9,7 +9,7 @@ import networkx as nx
 
 from adjudicator.board import (BORDER_KINDS, NEUTRAL, _border_entries, board_from_data,
                                borders_from_adjacency_lists, parse_border_text, split_location)
-from adjudicator.catalogue import check_name
+from adjudicator.catalogue import check_name, wrong_kinds
 from adjudicator.errors import AdjudicatorError
 from adjudicator.games import get_rules
 from adjudicator.state import StateError, parse_unit_text
@@ -37,7 +37,11 @@ def check_variant_file(path: str | Path) -> list[Problem]:
         rules = get_rules(str(data.get("rules", "diplomacy")), path)
     except AdjudicatorError as exc:
         return [Problem(path, exc.line, exc.message)]
-    return [Problem(path, e.line, e.message) for e in rules.check_board(data, path)]
+    try:  # a value of a kind no rule expected is the file's fault: reported, never a traceback
+        found = wrong_kinds(lambda: rules.check_board(data, path), path)
+    except AdjudicatorError as exc:
+        return [Problem(path, exc.line, exc.message)]
+    return [Problem(path, e.line, e.message) for e in found]
 
 
 def check_diplomacy_board(data: dict, path: str) -> list[AdjudicatorError]:

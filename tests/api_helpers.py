@@ -58,7 +58,7 @@ def running_server(workers: int = 1):
             try:
                 if requests.get(base + "/healthz", timeout=1).ok:
                     break
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):  # still starting
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the server did not start: " + proc.stderr.read().decode(errors="replace")[-2000:])

@@ -78,7 +78,7 @@ def test_unreadable_order_is_a_note_not_a_crash(tmp_path):
 
 def test_missing_file(tmp_path):
     r = _run("datc", str(tmp_path / "nope.txt"))
-    assert r.exit_code == 1 and "no such file" in r.output
+    assert r.exit_code == 2 and "no such file" in r.output  # a file that cannot be read: 2
 
 
 def test_module_entry_point_runs_the_suite():

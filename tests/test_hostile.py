@@ -296,3 +296,24 @@ def test_malformed_board_files_and_inline_boards_are_refused_plainly(tmp_path):
         assert r.status_code < 500, (where, r.get_data(as_text=True)[:300])
         if r.status_code >= 400:
             _is_problem(r)
+
+
+@pytest.mark.parametrize("text", [
+    "name: bad\nprovinces: 5\npowers: 3\nterrain: x\ncalendar: 1\n",
+    "name: bad\npowers: {Red: {home: 5}}\nterrain: {}\ncalendar: []\nprovinces: {a: 3, b: [1, 2]}\nborders: [1, {x: 2}]\n",
+    "name: bad\nrules: arctica\nboard: 7\n",
+    "name: bad\nrules: arctic2019\ncountries: [1, 2]\n",
+    "name: bad\nrules: arctic-race\ntrack: {a: b}\n",
+    "- just\n- a list\n",
+])
+def test_variant_check_of_a_malformed_board_is_a_located_report_never_a_traceback(tmp_path, text):
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    board = tmp_path / "bad.yaml"
+    board.write_text(text)
+    r = CliRunner().invoke(main, ["variant", "check", str(board)])
+    assert r.exit_code == 1 and "problem(s) found" in r.output and r.exception is None or \
+        isinstance(r.exception, SystemExit), r.output
+    assert "Traceback" not in r.output and "bad.yaml" in r.output

@@ -292,6 +292,7 @@ _MAX_SHAPES = 4096
 # three or more; any possible reading over impossible ones), else the order is refused naming both.
 DIRECT, CONVOY, SETTLE_RATIO = 100_000, 1000, 2
 MAX_ORDER_LENGTH = 500
+MAX_READINGS = 20_000  # order texts kept per board (a game's phase has a few dozen; 8 boards at most: see parser_for)
 
 
 @functools.lru_cache(maxsize=1)
@@ -453,7 +454,7 @@ class OrderParser:
                     raise OrderError(final.message, file=file, line=line, suggestions=final.suggestions,
                                      column=(final.column or 1) + column_offset) from None
             if use_cache:
-                if len(self.readings) >= 100_000:
+                if len(self.readings) >= MAX_READINGS:
                     self.readings.clear()
                 self.readings[text] = reading
         kind, unit, target, dest, coast, via, notes = reading
@@ -765,7 +766,7 @@ def _coast_aliases(board: Board) -> dict[str, dict[str, str]]:
     return out
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=8)
 def parser_for(board: Board) -> OrderParser:
     """The (cached) order parser of a board."""
     return OrderParser(board)

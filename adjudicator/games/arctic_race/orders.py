@@ -179,7 +179,7 @@ class _ToSteps(Transformer):
         return SetupPart("river", tiles)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=8)  # parsers by board, bounded (inline boards come and go)
 def parser_for(board: RaceBoard) -> GrammarParser:
     """The (cached) step parser of a board: the grammar completed with the board's names."""
     terminals = {

@@ -236,7 +236,7 @@ class _ToOrder(Transformer):
         return NextRound()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=8)  # parsers by board, bounded (inline boards come and go)
 def _parser(board: Board) -> GrammarParser:
     """The (cached) grammar of a board: its names become the GROUP, SECTION, SPACE, REGION, SUBREGION terminals."""
     kinds = {"GROUP": "group", "SECTION": "section", "SPACE": "space", "REGION": "region", "SUBREGION": "subregion"}
