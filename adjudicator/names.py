@@ -9,8 +9,10 @@ reads as that space when the id's case does not decide between two spaces.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from rapidfuzz import fuzz
 
@@ -20,6 +22,19 @@ from adjudicator.errors import AdjudicatorError
 ARTICLES = frozenset({"the", "a", "an"})
 _SPACES = re.compile(r"\s+")
 _LONGEST = 80  # characters: longer than any name a player means
+_BUDGET: ContextVar[list[int] | None] = ContextVar("suggestion_budget", default=None)
+
+
+@contextmanager
+def suggestion_budget(searches: int) -> Iterator[list[int]]:
+    """Within the block, at most `searches` "did you mean" searches are made (each costs about a millisecond);
+    the yielded list holds how many are left, so a reader can say when it ran out."""
+    left = [searches]
+    token = _BUDGET.set(left)
+    try:
+        yield left
+    finally:
+        _BUDGET.reset(token)
 
 
 class UnknownName(AdjudicatorError):
@@ -149,7 +164,12 @@ class NameIndex:
         return sorted(best.items(), key=lambda kv: (-(kv[1] + (12 if kv[0] in near else 0)), kv[0]))
 
     def suggest(self, text: str, limit: int = 3, prefer: Iterable[str] = ()) -> list[str]:
-        """The closest known names, each shown with what it names."""
+        """The closest known names, each shown with what it names (none once a reader's budget is spent)."""
+        budget = _BUDGET.get()
+        if budget is not None:
+            if budget[0] <= 0:
+                return []
+            budget[0] -= 1
         out = []
         for ident, _ in self.rank(text, prefer)[:limit]:
             shown = self.display[ident]

@@ -8,9 +8,10 @@ orders (the default) or, when strict, refuses a sheet with any problem and write
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from adjudicator.errors import OrderError
+from adjudicator.names import suggestion_budget
 
 
 @dataclass
@@ -60,3 +61,20 @@ class Sheet:
 def json_pointer(*parts: object) -> str:
     """A JSON pointer (RFC 6901) to the given keys and indexes."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+MAX_LINES = 10_000  # lines read from one sheet (a 10,000-space board with a unit on every space still fits)
+MAX_SUGGESTED = 50  # "did you mean" searches made for one sheet; later problems are reported without
+
+
+def read_bounded(read: Callable[[], Sheet], text: str) -> Sheet:
+    """Run a game's sheet reader within the limits every sheet has: at most MAX_LINES lines (a longer sheet is
+    refused whole), and "did you mean" for the first MAX_SUGGESTED searches (the sheet's notes then say so)."""
+    lines = text.count("\n") + 1
+    if lines > MAX_LINES:
+        return Sheet(text=text, refusal=f"the sheet has {lines:,} lines; at most {MAX_LINES:,} are read: send it in parts")
+    with suggestion_budget(MAX_SUGGESTED) as left:
+        sheet = read()
+    if left[0] <= 0 and len(sheet.problems) > MAX_SUGGESTED:
+        sheet.notes.append(f"suggestions were worked out for the first {MAX_SUGGESTED} problems only")
+    return sheet

@@ -307,3 +307,19 @@ def test_show_and_the_report_list_neutral_units(tmp_path):
     assert shown.exit_code == 0 and "Neutral units: A neu" in shown.output
     r = cli("adjudicate", game)
     assert r.exit_code == 0 and "  Neutral units: A neu" in r.output
+
+
+@pytest.mark.parametrize("variant,line", [("arctica", "Remi: migrate fsh from S3"), ("arctic-race", "Red: 5 mvoe"),
+                                          ("arctic2019", "Russia: move KOL to Barentz"),
+                                          ("standard", "France: A Par - Burgandy")])
+def test_every_game_bounds_a_sheet_lines_and_suggestions(variant, line):
+    from adjudicator.sheets import MAX_LINES, MAX_SUGGESTED
+
+    board = load_variant(variant)
+    rules = rules_of(board)
+    state = rules.initial_state(board)
+    sheet = rules.read_sheet(board, state, "\n".join([line] * (MAX_SUGGESTED + 30)))
+    assert len(sheet.problems) == MAX_SUGGESTED + 30
+    assert sum(1 for p in sheet.problems if p.suggestions) == MAX_SUGGESTED
+    assert any("first 50 problems" in n for n in sheet.notes)
+    assert rules.read_sheet(board, state, "\n".join([line] * (MAX_LINES + 1))).refusal

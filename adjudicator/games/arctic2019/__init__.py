@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.games import GameResult, GameRules
-from adjudicator.sheets import Sheet
+from adjudicator.sheets import Sheet, read_bounded
 
 from . import board as _board
 from . import orders as _orders
@@ -50,7 +50,7 @@ class Arctic2019Rules(GameRules):
 
     def read_sheet(self, board: Board, state: Any, text: str, file: str | None = None) -> Sheet:
         """The sheet's steps, and every piece that is not one as a problem (line, column, reason, suggestions)."""
-        return _orders.read_sheet(board, text, file)
+        return read_bounded(lambda: _orders.read_sheet(board, text, file), text)
 
     def read_order_lists(self, board: Board, state: Any, orders: dict[str, list[str]]) -> Sheet:
         """Steps given as lists per country or player; a problem's line is the step's place in its list."""

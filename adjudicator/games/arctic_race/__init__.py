@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.games import GameResult, GameRules
-from adjudicator.sheets import Sheet
+from adjudicator.sheets import Sheet, read_bounded
 
 from . import board as _board
 from . import orders as _orders
@@ -93,8 +93,8 @@ class ArcticRaceRules(GameRules):
 
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
         """The sheet's steps; every unreadable piece is a located problem and the others are read."""
-        steps, problems = _orders.read_steps(board, text, file)
-        sheet = Sheet(orders=steps, problems=problems, text=text)
+        sheet = read_bounded(lambda: Sheet(*_orders.read_steps(board, text, file), text=text), text)
+        steps = sheet.orders
         setup = [s for s in steps if isinstance(s, _orders.SetupPart)]
         if state is not None and steps:  # a sheet for another phase of the game is refused whole, naming it
             if state.phase == _state.SETUP and not setup:

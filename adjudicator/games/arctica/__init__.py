@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.games import GameResult, GameRules
-from adjudicator.sheets import Sheet
+from adjudicator.sheets import Sheet, read_bounded
 from adjudicator.games.arctica import board as _board
 from adjudicator.games.arctica import state as _state
 from adjudicator.games.arctica.orders import parse_sheet, read_sheet
@@ -50,8 +50,11 @@ class ArcticaRules(GameRules):
 
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
         """The sheet's orders and steps; every unreadable piece is a located problem and the rest is read."""
-        orders, problems = read_sheet(board, text, file)
-        return Sheet(orders=orders, problems=problems, text=text)
+        def read() -> Sheet:
+            orders, problems = read_sheet(board, text, file)
+            return Sheet(orders=orders, problems=problems, text=text)
+
+        return read_bounded(read, text)
 
     def parse_orders(self, board: _board.Board, text: str, file: str | None) -> list[Any]:
         """Orders and steps from a sheet, the first unreadable piece raised (OrderError with line, column and
