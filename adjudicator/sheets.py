@@ -67,14 +67,18 @@ MAX_LINES = 10_000  # lines read from one sheet (a 10,000-space board with a uni
 MAX_SUGGESTED = 50  # "did you mean" searches made for one sheet; later problems are reported without
 
 
-def read_bounded(read: Callable[[], Sheet], text: str) -> Sheet:
+def read_bounded(read: Callable[[], Sheet], text: str, budget: bool = True) -> Sheet:
     """Run a game's sheet reader within the limits every sheet has: at most MAX_LINES lines (a longer sheet is
-    refused whole), and "did you mean" for the first MAX_SUGGESTED searches (the sheet's notes then say so)."""
+    refused whole), and "did you mean" for the first MAX_SUGGESTED searches (the sheet's notes then say so);
+    `budget` False for a reader that counts its problems itself."""
     lines = text.count("\n") + 1
     if lines > MAX_LINES:
         return Sheet(text=text, refusal=f"the sheet has {lines:,} lines; at most {MAX_LINES:,} are read: send it in parts")
-    with suggestion_budget(MAX_SUGGESTED) as left:
+    if budget:
+        with suggestion_budget(MAX_SUGGESTED):
+            sheet = read()
+    else:
         sheet = read()
-    if left[0] <= 0 and len(sheet.problems) > MAX_SUGGESTED:
+    if len(sheet.problems) > MAX_SUGGESTED:
         sheet.notes.append(f"suggestions were worked out for the first {MAX_SUGGESTED} problems only")
     return sheet

@@ -50,7 +50,7 @@ class Arctic2019Rules(GameRules):
 
     def read_sheet(self, board: Board, state: Any, text: str, file: str | None = None) -> Sheet:
         """The sheet's steps, and every piece that is not one as a problem (line, column, reason, suggestions)."""
-        return read_bounded(lambda: _orders.read_sheet(board, text, file), text)
+        return read_bounded(lambda: _orders.read_sheet(board, text, file), text, budget=False)  # it bounds its own
 
     def read_order_lists(self, board: Board, state: Any, orders: dict[str, list[str]]) -> Sheet:
         """Steps given as lists per country or player; a problem's line is the step's place in its list."""

@@ -29,7 +29,7 @@ from lark import Token, Transformer
 from adjudicator.errors import OrderError
 from adjudicator.grammar_tools import GrammarParser, alternation
 from adjudicator.names import AmbiguousName, UnknownName, normalise
-from adjudicator.sheets import Sheet, SheetProblem
+from adjudicator.sheets import MAX_SUGGESTED, Sheet, SheetProblem
 
 from .board import Board
 from .steps import (AutoMove, Declare, EndConflict, EndTurn, Header, Keep, Move, PlatformAttack, Protect, ShipAttack,
@@ -50,7 +50,7 @@ _WORDS = {
 
 _MAX_DIGITS = 4  # a number of ships has at most 4 digits (no country has 100 ships): int() stays cheap
 _MAX_NAME = 64  # a prefix longer than this is no name: refused without a "did you mean" search
-_MAX_SUGGESTED = 50  # "did you mean" costs ~1 ms a piece: a sheet's later problems are reported without it
+_MAX_SUGGESTED = MAX_SUGGESTED  # "did you mean" costs ~1 ms a piece: a sheet's later problems are reported without it
 
 
 class _ToStep(Transformer):
