@@ -17,12 +17,12 @@ and line, and left out of the board rather than approximated.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError
+from adjudicator.importers.notes import MapNote
 from adjudicator.textio import read_text
 
 MAX_FILES = 16  # MAP/USES chains deeper than this are refused (and cycles are)
@@ -36,18 +36,6 @@ CALENDAR = [
     {"season": "Fall", "type": "Retreat", "centres": True},
     {"season": "Fall", "type": "Adjustment"},
 ]
-
-
-@dataclass(frozen=True)
-class MapNote:
-    """Something in a map file that the board does not carry over, with where it was written."""
-
-    file: str
-    line: int | None
-    text: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.text}" if self.line else f"{self.file}: {self.text}"
 
 
 @dataclass
@@ -544,7 +532,7 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
     found = Path(picture) if picture else _find_picture(path, reader.root)
     used = None
     if found is not None:
-        from adjudicator.importers.picture import positions_from_svg
+        from adjudicator.importers.picture import positions_from_svg  # (picture.py imports nothing of this module)
 
         drawn = positions_from_svg(found, entries, notes)
         if drawn:
@@ -676,16 +664,3 @@ def _find_picture(path: Path, root: str | None) -> Path | None:
             if candidate.is_file():
                 return candidate
     return None
-
-
-def parse_svg(path: Path) -> ET.Element:
-    """An SVG file as an element tree (size-limited; the DTD it names is never fetched)."""
-    if path.stat().st_size > MAX_BYTES * 4:
-        raise AdjudicatorError("the picture is over 8 MiB", file=str(path))
-    text = read_text(path)
-    if "<!ENTITY" in text:
-        raise AdjudicatorError("the picture declares XML entities, which are not read", file=str(path))
-    try:
-        return ET.fromstring(text.encode("utf-8"))
-    except ET.ParseError as exc:
-        raise AdjudicatorError(f"cannot read the picture as XML: {exc}", file=str(path)) from None

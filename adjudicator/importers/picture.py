@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError
+from adjudicator.importers.notes import MapNote
+from adjudicator.textio import read_text
+
+MAX_PICTURE_BYTES = 8 * 1024 * 1024  # a map's picture larger than this is not read
 
 
 def _local(tag: str) -> str:
@@ -16,8 +21,6 @@ def positions_from_svg(path: Path, entries: list[dict[str, Any]], notes: list) -
     """Set each province entry's `pos` ([x, y] in the picture, y down) from the SVG's unit spots, and return the
     `drawing:` section that says so (with the coasts' spots) and the power colours; None (with a note) when the
     picture cannot be read or lacks a province, so that the board is drawn from a computed layout instead."""
-    from adjudicator.importers.dpjudge import MapNote, parse_svg
-
     try:
         root = parse_svg(path)
     except AdjudicatorError as exc:
@@ -54,3 +57,16 @@ def positions_from_svg(path: Path, entries: list[dict[str, Any]], notes: list) -
     if coasts:
         drawing["coasts"] = coasts
     return {"drawing": drawing, "colours": colours}
+
+
+def parse_svg(path: Path) -> ET.Element:
+    """An SVG file as an element tree (size-limited; the DTD it names is never fetched)."""
+    if path.stat().st_size > MAX_PICTURE_BYTES:
+        raise AdjudicatorError("the picture is over 8 MiB", file=str(path))
+    text = read_text(path)
+    if "<!ENTITY" in text:
+        raise AdjudicatorError("the picture declares XML entities, which are not read", file=str(path))
+    try:
+        return ET.fromstring(text.encode("utf-8"))
+    except ET.ParseError as exc:
+        raise AdjudicatorError(f"cannot read the picture as XML: {exc}", file=str(path)) from None

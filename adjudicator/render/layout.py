@@ -17,7 +17,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from adjudicator.render.style import FIG_WIDTH_IN
+from adjudicator.render.style import FIG_WIDTH_IN, MapStyle, text_width
 
 MARGIN = 24.0  # points around the layout
 PAD = 3.0  # points kept free between two footprints
@@ -81,11 +81,9 @@ def _even_out(pos: np.ndarray) -> np.ndarray:
 def _footprints(board: Any, style: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each space's footprint around its anchor, in points: widths, heights and the vertical offset of its
     centre (the label hangs below the unit)."""
-    from adjudicator.render.paint import _text_width
-
     widths, heights, shift = [], [], []
     for p in board.provinces.values():
-        label = _text_width(p.id, style.label, bold=p.centre)
+        label = text_width(p.id, style.label, bold=p.centre)
         right = label / 2 + (2 * style.centre + 2.2 if p.centre else 0.0)
         half = max(style.unit * 1.15, label / 2, right)
         widths.append(2 * half + PAD)
@@ -127,8 +125,6 @@ def _push_apart(pos: np.ndarray, w: np.ndarray, h: np.ndarray, width: float) -> 
 def graph_layout(board: Any, style: Any = None) -> dict[str, tuple[float, float]]:
     """Anchor of every space (in points: x right, y up) for a board without positions: borders do not
     cross where the graph allows, and no two spaces' unit, label and centre marker overlap."""
-    from adjudicator.render.paint import MapStyle
-
     style = style or MapStyle()
     nodes = list(board.provinces)
     graph = nx.Graph()

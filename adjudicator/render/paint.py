@@ -7,7 +7,6 @@ import math
 import re
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import matplotlib
@@ -19,6 +18,7 @@ from matplotlib.path import Path
 from adjudicator.board import ARMY, FLEET, Board, split_location
 from adjudicator.render.geometry import geometry
 from adjudicator.render.results import DrawnOrder, parse_results
+from adjudicator.render.style import MapStyle, text_width as _text_width
 from adjudicator.render.style import (
     ARMY_SHAPE,
     BORDER_STYLE,
@@ -37,17 +37,6 @@ from adjudicator.state import GameState
 
 
 # ----- drawing -----------------------------------------------------------------------------------------------
-@dataclass
-class MapStyle:
-    """Sizes in points (1/72 inch; the picture is 10 inches wide)."""
-
-    unit: float = 8.0  # half the width of a unit silhouette
-    label: float = 7.6  # label font size
-    centre: float = 3.2  # radius of a supply-centre marker
-    label_gap: float = 11.0  # from a space's anchor down to its label's centre
-    dislodged_offset: tuple[float, float] = (13.0, 6.0)  # right, up
-
-
 class _Painter:
     def __init__(self, board: Board, state: GameState, results: Any, style: MapStyle | None = None) -> None:
         if not isinstance(board, Board):
@@ -499,19 +488,6 @@ def _id(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", text)
 
 
-def _text_width(text: str, size: float, bold: bool = False) -> float:
-    """The width of text in points, as matplotlib lays it out with its bundled DejaVu Sans."""
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import TextPath
-
-    key = (text, size, bold)
-    if key not in _WIDTHS:
-        prop = FontProperties(family="DejaVu Sans", weight="bold" if bold else "normal", size=size)
-        _WIDTHS[key] = float(TextPath((0, 0), text, size=size, prop=prop).get_extents().width) if text.strip() else 0.0
-    return _WIDTHS[key]
-
-
-_WIDTHS: dict[tuple[str, float, bool], float] = {}
 
 
 def _rc() -> dict[str, Any]:

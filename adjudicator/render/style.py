@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
+
 FIG_WIDTH_IN = 10.0  # the picture's width in inches; at 100 dpi it is 1000 pixels wide
 
 # Colours for terrain, lines and text (the power colours come from the variant file).
@@ -32,3 +35,26 @@ FLEET_SHAPE = [(-1.05, -0.05), (-0.58, -0.05), (0.06, 0.86), (0.06, -0.05), (1.0
           (-0.72, -0.62)]
 
 
+
+
+@dataclass
+class MapStyle:
+    """Sizes in points (1/72 inch; the picture is 10 inches wide)."""
+
+    unit: float = 8.0  # half the width of a unit silhouette
+    label: float = 7.6  # label font size
+    centre: float = 3.2  # radius of a supply-centre marker
+    label_gap: float = 11.0  # from a space's anchor down to its label's centre
+    dislodged_offset: tuple[float, float] = (13.0, 6.0)  # right, up
+
+
+@functools.lru_cache(maxsize=4096)  # labels of the boards drawn lately (bounded: inline boards come and go)
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """The width of text in points, as matplotlib lays it out with its bundled DejaVu Sans."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    if not text.strip():
+        return 0.0
+    prop = FontProperties(family="DejaVu Sans", weight="bold" if bold else "normal", size=size)
+    return float(TextPath((0, 0), text, size=size, prop=prop).get_extents().width)
