@@ -17,7 +17,7 @@ from adjudicator.catalogue import load_variant
 from adjudicator.games import NotAvailable, rules_of
 from adjudicator.orders.model import Order
 from adjudicator.orders.sheet import orders_from_lists
-from adjudicator.orders.structured import SUGGESTED_PROBLEMS, orders_from_objects
+from adjudicator.orders.structured import SUGGESTED_PROBLEMS, order_object, orders_from_objects
 from adjudicator.phase import adjudicate
 from adjudicator.state import opening_state
 from api import create_app
@@ -37,19 +37,8 @@ def client():
 
 
 def as_object(order: Order) -> dict:
-    """An order read from text, as the object a program would send."""
-    obj: dict = {"power": order.power, "kind": order.kind}
-    if order.unit is not None:
-        obj["unit"] = f"{order.unit.type} {order.unit.location}" if order.unit.type else order.unit.location
-    if order.target is not None:
-        obj["target"] = f"{order.target.type} {order.target.location}" if order.target.type else order.target.location
-    if order.dest is not None:
-        obj["destination"] = order.dest
-        if order.dest_coast:
-            obj["coast"] = order.dest_coast
-    if order.via_convoy:
-        obj["via_convoy"] = True
-    return obj
+    """An order read from text, as the object a program would send (the entry point's own writer)."""
+    return order_object(order)
 
 
 def _same_judgement(board, state, text_orders: dict[str, list[str]]):
