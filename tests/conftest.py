@@ -14,6 +14,27 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATC = ROOT.parent / "shared" / "datc"
 
 
+def best_time(call, repeats: int = 3, gc_paused: bool = False) -> float:
+    """The shortest of `repeats` runs of `call`, in seconds (for linear-time checks, which compare two timings);
+    `gc_paused` keeps the collector out of the timings."""
+    import gc
+    import time
+
+    was_enabled = gc.isenabled()
+    if gc_paused:
+        gc.disable()
+    try:
+        best = float("inf")
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            call()
+            best = min(best, time.perf_counter() - t0)
+        return best
+    finally:
+        if gc_paused and was_enabled:
+            gc.enable()
+
+
 def judge(text: str, variant: str = "Standard"):
     """Run a single case written in the case-file format (without VARIANT_ALL/END boilerplate)."""
     body = f"VARIANT_ALL {variant}\nCASE inline\n{text.strip()}\nEND\n"

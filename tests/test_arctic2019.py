@@ -23,7 +23,7 @@ from adjudicator.games.arctic2019.steps import (AutoMove, EndTurn, Header, Keep,
                                                 ShipAttack)
 from adjudicator.resources import data_dir
 from adjudicator.yamlio import load_yaml_file
-from conftest import ROOT
+from conftest import ROOT, best_time
 
 RULES = get_rules("arctic2019")
 
@@ -553,24 +553,6 @@ LONG_LINES = {  # n -> a line of about n characters (several blank runs of n in 
 }
 
 
-def _best(fn, rounds: int) -> float:
-    """The shortest of a few runs, the collector paused (a full collection in a big test process costs far more
-    than the reading timed)."""
-    import gc
-    import time
-
-    best = float("inf")
-    gc.disable()
-    try:
-        for _ in range(rounds):
-            t0 = time.perf_counter()
-            fn()
-            best = min(best, time.perf_counter() - t0)
-    finally:
-        gc.enable()
-    return best
-
-
 @pytest.mark.parametrize("kind", sorted(LONG_LINES))
 def test_reading_a_line_costs_time_linear_in_its_length(board, kind):
     """No regex over a whole line: t(100k)/t(10k) < 30 for every kind of long line.
@@ -580,8 +562,9 @@ def test_reading_a_line_costs_time_linear_in_its_length(board, kind):
     1,000 blanks, 100 s on 4,000."""
     short, long = LONG_LINES[kind](10_000), LONG_LINES[kind](100_000)
     RULES.read_sheet(board, None, short)  # the parser is built once per board, not timed
-    t_short = _best(lambda: [RULES.read_sheet(board, None, short) for _ in range(10)], 3) / 10
-    t_long = _best(lambda: RULES.read_sheet(board, None, long), 3)
+    # the collector paused, without a full collection per round (in a big test process that costs seconds)
+    t_short = best_time(lambda: [RULES.read_sheet(board, None, short) for _ in range(10)], 3, gc_paused=True) / 10
+    t_long = best_time(lambda: RULES.read_sheet(board, None, long), 3, gc_paused=True)
     # below 1 ms a timing is mostly the machine's noise; a super-linear reader takes seconds on 100k characters
     assert t_long / max(t_short, 1e-3) < 30, (kind, t_short, t_long)
 

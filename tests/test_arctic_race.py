@@ -17,7 +17,7 @@ from adjudicator.games import get_rules
 from adjudicator.games.arctic_race.board import FIN, WATER
 from adjudicator.games.arctic_race.orders import SetupPart, Turn
 from adjudicator.yamlio import load_yaml_file, load_yaml_text
-from conftest import ROOT
+from conftest import ROOT, best_time
 
 RULES = get_rules("arctic-race")
 ALL_TILES = " ".join(f"T{i:02d}" for i in range(1, 31))
@@ -350,17 +350,6 @@ def test_a_sheet_reads_the_same_whatever_its_encoding(tmp_path, encode):
     assert yaml.safe_load((tmp_path / "g2.yaml").read_text())["players"] == ["Red", "Blue"]
 
 
-def _best_time(call, repeats: int = 3) -> float:
-    import time
-
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        call()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
 @pytest.mark.parametrize("make", [
     lambda n: " \t" * (n // 2),
     lambda n: "Red" + " \t" * (n // 2) + ": 5 move",
@@ -376,8 +365,8 @@ def test_reading_a_line_costs_linear_time(board, make):
     """Every regex the reader applies to a line is linear: 10x the line costs about 10x (allocation and cache
     effects push that to 15-25x on 100k pieces), where a quadratic reader costs 100x."""
     RULES.read_sheet(board, None, make(1000))
-    small = _best_time(lambda: RULES.read_sheet(board, None, make(10_000)))
-    large = _best_time(lambda: RULES.read_sheet(board, None, make(100_000)), repeats=2)
+    small = best_time(lambda: RULES.read_sheet(board, None, make(10_000)))
+    large = best_time(lambda: RULES.read_sheet(board, None, make(100_000)), repeats=2)
     assert large / max(small, 1e-4) < 40, (small, large)
 
 

@@ -21,7 +21,7 @@ from adjudicator.games.arctica.events import affected
 from adjudicator.games.arctica.majorities import awards
 from adjudicator.games.arctica.orders import Colony, Event, Flight, Majority, Melt, Migration, NextRound
 from adjudicator.yamlio import load_yaml_file, load_yaml_text
-from conftest import ROOT
+from conftest import ROOT, best_time
 
 RULES = get_rules("arctica")
 
@@ -395,17 +395,6 @@ def test_a_sheet_reads_the_same_whatever_its_encoding(tmp_path, encode):
 # ------------------------------------------------------------------------------- reading costs linear time
 
 
-def _best_time(call, repeats: int = 3) -> float:
-    import time
-
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        call()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
 @pytest.mark.parametrize("make", [
     lambda n: " \t" * (n // 2),                                     # a line of blanks
     lambda n: "Remi" + " \t" * (n // 2) + ":",                      # a name, blanks, the colon
@@ -421,8 +410,8 @@ def test_reading_a_line_costs_linear_time(board, make):
     """Every regex the reader applies to a line is linear: 10x the line costs about 10x (allocation and cache
     effects push that to 15-25x on 100k pieces), where a quadratic reader costs 100x."""
     RULES.read_sheet(board, None, make(1000))  # warm the parser
-    small = _best_time(lambda: RULES.read_sheet(board, None, make(10_000)))
-    large = _best_time(lambda: RULES.read_sheet(board, None, make(100_000)), repeats=2)
+    small = best_time(lambda: RULES.read_sheet(board, None, make(10_000)))
+    large = best_time(lambda: RULES.read_sheet(board, None, make(100_000)), repeats=2)
     assert large / max(small, 1e-4) < 40, (small, large)
 
 

@@ -3,13 +3,13 @@ of hostile case files (issue 16)."""
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
 from adjudicator.cases.datc import parse_cases, parse_phase
 from adjudicator.cases.runner import run_case, run_files
 from adjudicator.errors import CaseFileError
+from conftest import best_time
 
 # godip's reader trims every line, so nothing needs indenting, and its unit pattern makes the colon after the
 # power optional; unit letters in any case.
@@ -125,15 +125,13 @@ def test_a_text_with_no_readable_case_is_refused_whole():
 
 
 def _seconds(text: str) -> float:
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
+    def read() -> None:
         try:
             parse_cases(text, "f.txt")
         except CaseFileError:
             pass
-        best = min(best, time.perf_counter() - start)
-    return best
+
+    return best_time(read)
 
 
 HOSTILE = {

@@ -3,7 +3,6 @@ with the phase known; bounded work on hostile sheets (issue 16)."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from adjudicator.orders.parse import parse_order, parser_for
 from adjudicator.orders.sheet import MAX_LINES, MAX_PER_LINE, MAX_SUGGESTED, orders_from_lists, read_sheet
 from adjudicator.state import Phase, opening_state
 from adjudicator.variant_check import check_variant_file
+from conftest import best_time
 
 DATA = Path(__file__).parent / "data"
 VARIANTS = Path(__file__).parent.parent / "variants"
@@ -309,12 +309,7 @@ def test_suggestions_are_worked_out_for_a_bounded_number_of_problems(standard):
 
 
 def _seconds(fn, text: str) -> float:
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        fn(text)
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_time(lambda: fn(text))
 
 
 HOSTILE = {  # a line of n characters of each kind
