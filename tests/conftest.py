@@ -14,6 +14,18 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATC = ROOT.parent / "shared" / "datc"
 
 
+def benchmark(name: str):
+    """A script of `benchmarks/` as a module, imported once (its helpers are test data: order generators, the
+    classifier, the fuzz)."""
+    import importlib
+    import sys
+
+    folder = str(ROOT / "benchmarks")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return importlib.import_module(name)
+
+
 def best_time(call, repeats: int = 3, gc_paused: bool = False) -> float:
     """The shortest of `repeats` runs of `call`, in seconds (for linear-time checks, which compare two timings);
     `gc_paused` keeps the collector out of the timings."""

@@ -8,24 +8,17 @@ standoffs must not share a cached outcome. Skipped when the peer is not installe
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("diplomacy", reason="the diplomacy package (the peer) is not installed: pip install '.[bench]'")
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT, benchmark  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def cp():
-    spec = importlib.util.spec_from_file_location("compare_peer", ROOT / "benchmarks" / "compare_peer.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["compare_peer"] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("compare_peer")
 
 
 @pytest.fixture(scope="module")

@@ -8,26 +8,17 @@ benchmarks/compare_peer.py). Skipped, with the reason shown, when the peer is no
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("diplomacy", reason="the diplomacy package (the peer) is not installed: pip install '.[bench]'")
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "benchmarks") not in sys.path:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
+from conftest import ROOT, benchmark  # noqa: E402
 
 
 def _compare_peer():
-    spec = importlib.util.spec_from_file_location("compare_peer", ROOT / "benchmarks" / "compare_peer.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["compare_peer"] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("compare_peer")
 
 
 @pytest.fixture(scope="module")

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import errno
 import gc
-import importlib.util
 import io
 import json
 import os
 import random
-import sys
 import time
 import tracemalloc
 from pathlib import Path
@@ -28,19 +26,11 @@ from adjudicator.errors import AdjudicatorError
 from adjudicator.orders.legal import legal_orders
 from adjudicator.yamlio import load_yaml_text
 from api import create_app
-from conftest import ROOT
+from conftest import ROOT, benchmark
 
 
-def _module(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-FUZZ = _module("fuzz_api")
-LEGAL = _module("legal_orders")
+FUZZ = benchmark("fuzz_api")
+LEGAL = benchmark("legal_orders")
 APP = create_app()
 CLIENT = APP.test_client()
 VARIANTS = FUZZ.VARIANTS

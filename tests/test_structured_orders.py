@@ -6,10 +6,7 @@ object is a located problem (a JSON pointer into the list) and the others are re
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -22,8 +19,7 @@ from adjudicator.phase import adjudicate
 from adjudicator.state import opening_state
 from api import create_app
 from api_helpers import check_response
-
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import benchmark
 
 
 @pytest.fixture(scope="module")
@@ -60,11 +56,7 @@ def _same_judgement(board, state, text_orders: dict[str, list[str]]):
 def _random_orders():
     """The seeded random order generator of benchmarks/compare_peer.py (coordinated supports and convoys, odd
     orders of DATC chapter 4); it needs only this engine."""
-    spec = importlib.util.spec_from_file_location("compare_peer", ROOT / "benchmarks" / "compare_peer.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("compare_peer", module)
-    spec.loader.exec_module(module)
-    return module.random_orders
+    return benchmark("compare_peer").random_orders
 
 
 def test_random_games_are_judged_alike_from_objects_and_from_text(board):
