@@ -57,7 +57,7 @@ from adjudicator.orders.structured import order_object, orders_from_objects  # n
 from adjudicator.phase import PhaseResult, adjudicate  # noqa: E402
 from adjudicator.state import GameState, Phase, Unit, opening_state  # noqa: E402
 from caches import Caches, find_caches  # noqa: E402
-from timing import best_of  # noqa: E402
+from timing import best_of, own_time_by_file, profile_cold  # noqa: E402
 
 PHASE_TYPES = ("Movement", "Retreat", "Adjustment")
 
@@ -1271,31 +1271,13 @@ def breakdown(board: Board, inputs: list[PhaseInput], caches: Caches | None = No
 def profile_table(board: Board, inputs: list[PhaseInput], caches: Caches, top: int = 15) -> list[str]:
     """cProfile of this engine's cold phases (every cache emptied before each): own time by file, and the
     functions with the most own time."""
-    import cProfile
     import io
-    import pstats
 
-    prof = cProfile.Profile()
-    for inp in inputs:
-        caches.empty()
-        prof.enable()
-        run_ours(board, inp)
-        prof.disable()
-    stats = pstats.Stats(prof)
-    by_file: dict[str, float] = defaultdict(float)
-    for (file, _, _), (_, _, tottime, _, _) in stats.stats.items():
-        if "/lark" in file:
-            key = "lark"
-        elif "adjudicator/" in file:
-            key = "adjudicator/" + file.split("adjudicator/")[-1]
-        else:
-            key = "builtins" if file == "~" else Path(file).name
-        by_file[key] += tottime
-    whole = sum(by_file.values()) or 1.0
-    lines = ["  own time by file (cProfile, cold): " + ", ".join(
-        f"{k} {100 * v / whole:.0f}%" for k, v in sorted(by_file.items(), key=lambda kv: -kv[1]) if v / whole >= 0.02)]
+    stats = profile_cold(inputs, lambda inp: run_ours(board, inp), caches.empty)
+    lines = ["  own time by file (cProfile, cold): " + own_time_by_file(stats)]
     stream = io.StringIO()
-    pstats.Stats(prof, stream=stream).sort_stats("tottime").print_stats(top)
+    stats.stream = stream  # type: ignore[attr-defined]
+    stats.sort_stats("tottime").print_stats(top)
     body = stream.getvalue().splitlines()
     start = next((i for i, line in enumerate(body) if line.strip().startswith("ncalls")), 0)
     lines += ["  " + line for line in body[start:start + top + 1] if line.strip()]

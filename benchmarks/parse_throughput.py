@@ -27,10 +27,8 @@ lookup, and prints the hottest functions.
 from __future__ import annotations
 
 import argparse
-import cProfile
 import gc
 import io
-import pstats
 import random
 import sys
 import time
@@ -51,7 +49,7 @@ from adjudicator.orders.structured import order_object, orders_from_objects  # n
 from adjudicator.phase import adjudicate  # noqa: E402
 from adjudicator.state import GameState, opening_state  # noqa: E402
 from caches import Caches, find_caches  # noqa: E402
-from timing import best_of  # noqa: E402
+from timing import best_of, own_time_by_file, profile_cold  # noqa: E402
 
 STYLES = ("canonical", "upper", "full names", "aliases", "nationality")
 
@@ -253,26 +251,11 @@ def profile(board: Board, orders: list[str], total: float, rounds: int, caches: 
               f"transformer that does nothing) {lark_us:.1f} ({100 * lark_us / per_order:.0f}%); this project "
               f"(transformer, name lookup, Order objects, error wrapping) {per_order - lark_us:.1f} "
               f"({100 * (per_order - lark_us) / per_order:.0f}%)")
-    prof = cProfile.Profile()
-    for text in orders:
-        caches.empty()
-        prof.enable()
-        parse_order(board, text)
-        prof.disable()
     stream = io.StringIO()
-    stats = pstats.Stats(prof, stream=stream).sort_stats("tottime")
-    by_file: dict[str, float] = {}
-    for (file, _, _), (_, _, tottime, _, _) in stats.stats.items():
-        if "/lark/" in file:
-            key = "lark/" + file.split("/lark/")[1]
-        elif "adjudicator" in file:
-            key = "adjudicator/" + file.split("adjudicator/")[-1]
-        else:
-            key = "builtins and re" if file == "~" else Path(file).name
-        by_file[key] = by_file.get(key, 0.0) + tottime
-    whole = sum(by_file.values())
-    print("own time by file under cProfile: " + ", ".join(
-        f"{k} {100 * v / whole:.0f}%" for k, v in sorted(by_file.items(), key=lambda kv: -kv[1]) if v / whole >= 0.02))
+    stats = profile_cold(orders, lambda text: parse_order(board, text), caches.empty)
+    stats.stream = stream  # type: ignore[attr-defined]
+    stats.sort_stats("tottime")
+    print("own time by file under cProfile: " + own_time_by_file(stats, lark_files=True, builtins="builtins and re"))
     stats.print_stats(12)
     print("\n".join(stream.getvalue().splitlines()[6:24]))
 
