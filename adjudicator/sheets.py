@@ -55,7 +55,6 @@ class Sheet:
     notes: list[str] = field(default_factory=list)
     text: str = ""
     refusal: str | None = None
-    refusal_at: SheetProblem | None = None  # the line the refusal is about, when it is about one
 
 
 def json_pointer(*parts: object) -> str:

@@ -48,9 +48,7 @@ def read_sheet(board: Any, state: Any, text: str, file: str | None = None) -> Sh
 def check_sheet(sheet: Sheet, strict: bool, file: str | None = None) -> None:
     """Refuse a sheet that must not be judged (SheetRefused): wrong phase always, any problem when strict."""
     if sheet.refusal:
-        at = sheet.refusal_at
-        raise SheetRefused(sheet.refusal, file=file, line=at.line if at else None, column=at.column if at else None,
-                           suggestions=at.suggestions if at else [])
+        raise SheetRefused(sheet.refusal, file=file)
     if strict and sheet.problems:
         first = sheet.problems[0]
         raise SheetRefused(f"{len(sheet.problems)} line(s) of the sheet are not orders (strict); first: {first.reason}",

@@ -34,9 +34,9 @@ def check_phase(state: GameState | None, sheet: Sheet) -> Sheet:
     phase = state.phase.type
     wanted = _PHASE_KINDS[phase]
     if sheet.orders and all(o.kind not in wanted for o in sheet.orders):
-        kinds = [k for k, v in _PHASE_KINDS.items() if k != phase and any(o.kind in v for o in sheet.orders)]
-        sheet.refusal = (f"this sheet holds {' or '.join(_PHASE_WORDS[k] for k in kinds[:1])}, but the game is at "
-                         f"{state.phase}: send {_PHASE_WORDS[phase]}")
+        other = next(k for k, v in _PHASE_KINDS.items() if k != phase and any(o.kind in v for o in sheet.orders))
+        sheet.refusal = (f"this sheet holds {_PHASE_WORDS[other]}, but the game is at {state.phase}: "
+                         f"send {_PHASE_WORDS[phase]}")
     return sheet
 
 

@@ -43,8 +43,7 @@ def judge_submission(board: Any, state: Any, power: str, lines: list[str]) -> li
     state = rules_of(board).submission_state(board, state, power) if power != GM else state
     sheet = read_orders(board, state, {power: lines})
     if sheet.refusal:
-        problems = [sheet.refusal_at.to_json()] if sheet.refusal_at else []
-        raise Refused(sheet.refusal, problems)
+        raise Refused(sheet.refusal, [])
     problems = {p.line: p for p in sheet.problems}
     report = play_turn(board, state, sheet).report_json() if sheet.orders else {"orders": []}
     # Only this seat's own lines are looked at: the rest of the report is every other unit's default.
