@@ -97,25 +97,14 @@ def _sheet(board: Any, state: Any, orders: Any, lenient: bool) -> Sheet:
         sheet = rules.read_order_lists(board, state, orders)
     if sheet.refusal:
         raise Problem(422, "Orders for another phase", sheet.refusal, pointer="/orders")
-    for p in sheet.problems:  # every problem points into the request, in `errors` and in `sheet_problems` alike
-        p.pointer = _pointer(orders, p)
+    for p in sheet.problems:  # every problem points into the request, in `errors` and in `sheet_problems` alike:
+        p.pointer = "/orders" + (p.pointer or "")  # the text, or the item its reader pointed at
     if sheet.problems and not lenient:
         errors = [{**p.to_json(), "message": p.reason} for p in sheet.problems]
         first = errors[0]
         raise Problem(400, "Unreadable orders", f"{len(errors)} order line(s) could not be read (lenient is false); "
                       f"first: line {first['line']}: {first['message']}", pointer=first["pointer"], errors=errors)
     return sheet
-
-
-def _pointer(orders: Any, problem: Any) -> str:
-    """Where an unreadable order is in the request: the text, `/orders/{power}/{index}`, or `/orders/{index}/...`
-    for an order object (its problem carries the pointer within the list)."""
-    if getattr(problem, "pointer", None) is not None:
-        return "/orders" + problem.pointer
-    if isinstance(orders, str) or not problem.line:
-        return "/orders"
-    power = next((k for k, v in orders.items() if len(v) >= problem.line and str(v[problem.line - 1]) == problem.text), "")
-    return f"/orders/{power}/{problem.line - 1}" if power else "/orders"
 
 
 def _state_json(board: Any, state: Any, history: bool = True) -> dict:

@@ -16,10 +16,8 @@ from adjudicator.errors import AdjudicatorError, OrderError
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.orders.model import Order
 from adjudicator.orders.parse import UNIT, parser_for
-from adjudicator.sheets import Sheet, SheetProblem
+from adjudicator.sheets import MAX_LINES, MAX_SUGGESTED, Sheet, SheetProblem, json_pointer
 
-MAX_LINES = 10_000  # a sheet of a 10,000-space board with a unit on every space still fits
-MAX_SUGGESTED = 50  # problems that get "did you mean" suggestions; the rest are reported without
 MAX_PER_LINE = 100  # orders on one line (`;` or `,` between them)
 _BULLETS = ("-", "*", "•", "·")
 _NAME_CHARS = frozenset(" .'-’")
@@ -266,21 +264,30 @@ def orders_from_lists(board: Board, orders: dict[str, list[str]], state: Any = N
         sheet.refusal = f"{count:,} orders were sent; at most {MAX_LINES:,} are read: send them in parts"
         return sheet
     for power_name, texts in orders.items():
-        name, note = _power_of(board, power_name)
-        if name is None:
-            reader.problem(0, None, power_name, f"{power_name!r} is not a power of the {board.title} board "
-                                                f"({', '.join(board.powers)})")
-            continue
-        if note:
-            sheet.notes.append(note)
-        for i, text in enumerate(texts):
-            try:
-                order = reader.order(str(text), i + 1, 1, name)
-            except OrderError as exc:
-                reader.problem(i + 1, exc.column, str(text), exc.message, exc.suggestions if reader.suggest() else [])
-                continue
-            except AdjudicatorError as exc:  # pragma: no cover - the parser raises OrderError
-                reader.problem(i + 1, None, str(text), exc.message)
-                continue
-            reader._add([order], i + 1)
+        first = len(sheet.problems)
+        _read_power_list(reader, board, power_name, texts)
+        for p in sheet.problems[first:]:  # each points at its item in the request (`/France/2`)
+            p.pointer = json_pointer(power_name, p.line - 1) if p.line else json_pointer(power_name)
     return sheet
+
+
+def _read_power_list(reader: "_Reader", board: Board, power_name: str, texts: list[str]) -> None:
+    """One power's list of order strings, each problem on its line (its place in the list, from 1)."""
+    sheet = reader.sheet
+    name, note = _power_of(board, power_name)
+    if name is None:
+        reader.problem(0, None, power_name, f"{power_name!r} is not a power of the {board.title} board "
+                                            f"({', '.join(board.powers)})")
+        return
+    if note:
+        sheet.notes.append(note)
+    for i, text in enumerate(texts):
+        try:
+            order = reader.order(str(text), i + 1, 1, name)
+        except OrderError as exc:
+            reader.problem(i + 1, exc.column, str(text), exc.message, exc.suggestions if reader.suggest() else [])
+            continue
+        except AdjudicatorError as exc:  # pragma: no cover - the parser raises OrderError
+            reader.problem(i + 1, None, str(text), exc.message)
+            continue
+        reader._add([order], i + 1)

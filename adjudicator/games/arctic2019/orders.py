@@ -29,7 +29,7 @@ from lark import Token, Transformer
 from adjudicator.errors import OrderError
 from adjudicator.grammar_tools import GrammarParser, alternation
 from adjudicator.names import AmbiguousName, UnknownName, normalise
-from adjudicator.sheets import MAX_SUGGESTED, Sheet, SheetProblem
+from adjudicator.sheets import MAX_SUGGESTED, Sheet, SheetProblem, json_pointer
 
 from .board import Board
 from .steps import (AutoMove, Declare, EndConflict, EndTurn, Header, Keep, Move, PlatformAttack, Protect, ShipAttack,
@@ -354,10 +354,13 @@ def read_order_lists(board: Board, orders: dict[str, list[str]]) -> Sheet:
     reader = _SheetReader(board, None)
     lines = []
     for key, texts in orders.items():
+        first = len(reader.sheet.problems)
         key = str(key).strip()
         for i, text in enumerate(texts):
             line = f"{key}: {text}" if key else str(text)
             reader.read_line(i + 1, line, shown=str(text), shift=len(line) - len(str(text)))
             lines.append(line)
+        for p in reader.sheet.problems[first:]:  # each points at its item in the request (`/Russia/1`)
+            p.pointer = json_pointer(key, p.line - 1)
     reader.sheet.text = "\n".join(lines)
     return reader.sheet
