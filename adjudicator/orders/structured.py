@@ -65,10 +65,6 @@ class ObjectProblem(SheetProblem):
         hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" if self.suggestions else ""
         return f"order {self.pointer or '/'}: {self.reason}{hint}"
 
-    def to_json(self) -> dict:
-        """A JSON-ready dict (a sheet problem's fields and the pointer)."""
-        return {**super().to_json(), "pointer": self.pointer}
-
 
 class _Bad(Exception):
     """One object's problem: the field, the reason, the suggestions."""
