@@ -14,6 +14,9 @@ from adjudicator.errors import OrderError
 from adjudicator.names import suggestion_budget
 
 
+SHOWN_TEXT = 120  # characters of a bad line quoted in a text report
+
+
 @dataclass
 class SheetProblem:
     """A line of the sheet that is not an order."""
@@ -28,7 +31,10 @@ class SheetProblem:
     def __str__(self) -> str:
         where = f"line {self.line}" + (f", column {self.column}" if self.column else "")
         hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" if self.suggestions else ""
-        return f"{where}: {self.reason}{hint}: {self.text.strip()!r}"
+        shown = self.text.strip()
+        if len(shown) > SHOWN_TEXT:  # a report quotes the line, not a megabyte of it
+            shown = shown[:SHOWN_TEXT] + f"... ({len(shown):,} characters)"
+        return f"{where}: {self.reason}{hint}: {shown!r}"
 
     def as_error(self, file: str | None = None) -> OrderError:
         """The problem as the OrderError a strict reading raises."""

@@ -323,3 +323,11 @@ def test_every_game_bounds_a_sheet_lines_and_suggestions(variant, line):
     assert sum(1 for p in sheet.problems if p.suggestions) == MAX_SUGGESTED
     assert any("first 50 problems" in n for n in sheet.notes)
     assert rules.read_sheet(board, state, "\n".join([line] * (MAX_LINES + 1))).refusal
+
+
+def test_a_report_quotes_a_huge_bad_line_only_in_part():
+    from adjudicator.sheets import SHOWN_TEXT, SheetProblem
+
+    shown = str(SheetProblem(3, 1, "[" * 100_000, "no power for this order"))
+    assert len(shown) < SHOWN_TEXT + 100 and "100,000 characters" in shown
+    assert str(SheetProblem(3, 1, "A Mxr H", "unknown place")).endswith("'A Mxr H'")
