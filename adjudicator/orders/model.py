@@ -66,3 +66,22 @@ class Order:
 
     def __str__(self) -> str:
         return self.describe()
+
+
+def new_order(kind: str, unit: UnitRef | None, target: UnitRef | None, dest: str | None, dest_coast: str | None,
+              via_convoy: bool, power: str | None, text: str, line: int | None, notes: tuple[str, ...]) -> Order:
+    """`Order(...)` for the readers' hot path: the same object, without the frozen dataclass's `__init__`, which
+    sets each of the ten fields through `object.__setattr__` and costs three times as much."""
+    order = object.__new__(Order)
+    d = order.__dict__
+    d["kind"], d["unit"], d["target"], d["dest"], d["dest_coast"] = kind, unit, target, dest, dest_coast
+    d["via_convoy"], d["power"], d["text"], d["line"], d["notes"] = via_convoy, power, text, line, notes
+    return order
+
+
+def new_unit_ref(unit_type: str | None, province: str, coast: str | None, power: str | None) -> UnitRef:
+    """`UnitRef(...)` for the readers' hot path, as `new_order`."""
+    ref = object.__new__(UnitRef)
+    d = ref.__dict__
+    d["type"], d["province"], d["coast"], d["power"] = unit_type, province, coast, power
+    return ref

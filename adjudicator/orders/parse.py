@@ -18,21 +18,14 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
-
-from lark import Lark, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from typing import Any, Callable, NamedTuple, Sequence
 
 from adjudicator.board import ARMY, FLEET, Board
 from adjudicator.errors import AdjudicatorError, OrderError
 from adjudicator.grammar_tools import grammar_text, or_list
+from adjudicator.lalr_table import LalrTable, UnexpectedTerminal
 from adjudicator.names import ARTICLES, normalise
-from adjudicator.orders.model import Order, UnitRef
-
-try:  # an optional compiled LALR parser (same grammar, same results, faster)
-    import lark_cython as _CYTHON
-except ImportError:  # pragma: no cover - depends on the platform
-    _CYTHON = None
+from adjudicator.orders.model import Order, UnitRef, new_order, new_unit_ref
 
 # The codes of grammar/diplomacy.lark.
 UNIT, PLACE, POWER, COAST, MOVE, HOLD, SUPPORT, CONVOY, VIA = "U", "P", "W", "K", "M", "H", "S", "C", "Y"
@@ -75,6 +68,21 @@ _TERMINAL_WORDS = {
 _PIECES = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|-->|->|=>|--|\S")
 
 
+_new_word = tuple.__new__  # Word(...) without NamedTuple's Python-level __new__ (the readers' hot path)
+
+
+def pieces_of(text: str) -> list[str]:
+    """`_PIECES.findall(text)`, split at blanks first: a blank-separated word of letters and digits, or one
+    character, is one piece as it stands, and only the rest (`stp/nc`, `A(Vie)-Bud`) meets the regex."""
+    out: list[str] = []
+    for chunk in text.split():
+        if chunk.isalnum() or len(chunk) == 1:
+            out.append(chunk)
+        else:
+            out.extend(_PIECES.findall(chunk))
+    return out
+
+
 class AmbiguousOrder(OrderError):
     """An order with a name of two places that its units do not settle."""
 
@@ -96,6 +104,10 @@ class Lexicon:
     phrases: dict[str, tuple[tuple[str, Any], ...]] = field(default_factory=dict)  # folded words -> readings
     single: dict[str, tuple[str, Any]] = field(default_factory=dict)  # the words with one reading only
     prefixes: set[str] = field(default_factory=set)  # the first words of names of several words
+    # A piece as written (`Par`, `PAR`, `par`, `-`) that is one word by itself with one reading, and no part of
+    # a longer name nor a name of two places: read with this one lookup (see `finish`).
+    fast: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    joining: set[str] = field(default_factory=set)  # the pieces of `fast` that may start a longer name
 
     def add(self, spelling: str, code: str, meaning: Any) -> None:
         """One spelling of a word (its words are those `_PIECES` finds, so `N.C.` is `n c`)."""
@@ -119,6 +131,19 @@ class Lexicon:
             self.single.pop(key, None)
         for n in range(1, len(words)):
             self.prefixes.add(" ".join(words[:n]))
+
+    def finish(self) -> None:
+        """The fast table, once every spelling is in: each word in the cases people write it (as folded, in
+        capitals, capitalised), where the piece folds back to the word."""
+        self.fast = {piece: (code, None) for piece, code in _SYMBOLS.items() if code != RPAR}  # `)` may close `(via`
+        for key, reading in self.single.items():
+            if " " in key or (reading[0] == PLACE and len(reading[1]) > 1):
+                continue
+            for piece in (key, key.upper(), key.capitalize()):
+                if piece.casefold() == key:
+                    self.fast[piece] = reading
+                    if key in self.prefixes:  # `S`, `via`: one word unless the next continues a name
+                        self.joining.add(piece)
 
 
 @dataclass
@@ -217,74 +242,44 @@ class Reach:
         return out
 
 
-class _Shape(Transformer):
-    """Run by the LALR parser as it reduces: the order's kind and, for each unit or place, the positions
-    (word indices) of its power, unit word, place and coast. The words' meanings are read afterwards."""
+# The grammar's callbacks, run as the LALR table reduces: the order's kind and, for each unit or place, the
+# positions (word indices) of its power, unit word, place and coast. The words' meanings are read afterwards.
+def _ref(names: Sequence[str], values: list) -> tuple:
+    power = unit = place = coast = None
+    for name, value in zip(names, values):
+        if name == "PLACE":
+            place = value
+        elif name == "UNIT":
+            unit = value
+        elif name == "POWER":
+            power = value
+        elif name == "coast":
+            coast = value
+    return power, unit, place, coast
 
-    @staticmethod
-    def ref(children):
-        power = unit = place = coast = None
-        for c in children:
-            if isinstance(c, int):
-                coast = c
-            elif c.type == "PLACE":
-                place = c.start_pos
-            elif c.type == "UNIT":
-                unit = c.start_pos
-            elif c.type == "POWER":
-                power = c.start_pos
-        return power, unit, place, coast
 
-    @staticmethod
-    def coast(children):
-        return next(c.start_pos for c in children if c.type == "COAST")
+def _order_shape(kind: str) -> Callable[[Sequence[str], list], tuple]:
+    def shape(names: Sequence[str], values: list) -> tuple:
+        refs = [v for n, v in zip(names, values) if n == "ref"]
+        if kind == "move":  # a path (A yor - nth - bel) counts for its meaning only: by sea (DATC 4.A.6)
+            return kind, [refs[0], refs[-1]], "VIA" in names or len(refs) > 2
+        return kind, refs, False
+    return shape
 
-    @staticmethod
-    def _refs(children) -> list[tuple]:
-        return [c for c in children if isinstance(c, tuple)]
 
-    @staticmethod
-    def _via(children) -> bool:
-        return any(getattr(c, "type", None) == "VIA" for c in children)
-
-    def hold(self, children):
-        return "hold", self._refs(children), False
-
-    def move(self, children):
-        refs = self._refs(children)
-        # A path (A yor - nth - bel) is ignored but for its meaning: the army goes by sea (DATC 4.A.6).
-        return "move", [refs[0], refs[-1]], self._via(children) or len(refs) > 2
-
-    def retreat(self, children):
-        return "retreat", self._refs(children), False
-
-    def support_hold(self, children):
-        return "support", self._refs(children), False
-
-    def support_move(self, children):
-        return "support", self._refs(children), False
-
-    def convoy(self, children):
-        return "convoy", self._refs(children), False
-
-    def disband(self, children):
-        return "disband", self._refs(children), False
-
-    def remove(self, children):
-        return "remove", self._refs(children), False
-
-    def remove_sign(self, children):  # `- F Bre`: a removal (the sheet reader reads it so in adjustment phases)
-        return "remove", self._refs(children), False
-
-    def build(self, children):
-        return "build", self._refs(children), False
-
-    def waive(self, children):
-        return "waive", [], False
-
+_CALLBACKS: dict[str, Callable[[Sequence[str], list], Any]] = {
+    "start": lambda names, values: values[0],
+    "ref": _ref,
+    "coast": lambda names, values: values[names.index("COAST")],
+    **{rule: _order_shape(kind) for rule, kind in (
+        ("hold", "hold"), ("move", "move"), ("retreat", "retreat"), ("support_hold", "support"),
+        ("support_move", "support"), ("convoy", "convoy"), ("disband", "disband"), ("remove", "remove"),
+        ("remove_sign", "remove"),  # `- F Bre`: a removal (the sheet reader reads it so in adjustment phases)
+        ("build", "build"), ("waive", "waive"))},
+}
 
 # The parser's answer for each sequence of word codes (`UPMP` for every `A x - y`): the shape of an order
-# depends on its codes alone, and orders have few shapes, so the LALR parser runs once per shape. Bounded.
+# depends on its codes alone, and orders have few shapes, so the grammar runs once per shape. Bounded.
 _SHAPES: dict[str, tuple] = {}
 _MAX_SHAPES = 4096
 # How readings of a name of two places are scored (`OrderParser._score`): a reading wins only by a clear margin,
@@ -296,28 +291,17 @@ MAX_READINGS = 20_000  # order texts kept per board (a game's phase has a few do
 
 
 @functools.lru_cache(maxsize=1)
-def _lark() -> Lark:
-    """The order grammar over word codes: the same for every board, compiled once."""
-    options: dict[str, Any] = {}
-    if _CYTHON is not None:
-        options["_plugins"] = _CYTHON.plugins
-    return Lark(grammar_text("diplomacy"), parser="lalr", lexer="contextual", transformer=_Shape(),
-                maybe_placeholders=False, **options)
-
-
-@dataclass
-class CompiledGrammar:
-    """The compiled Lark parser (kept as `.parser`, for benchmarks that time Lark alone)."""
-
-    parser: Lark
+def grammar() -> LalrTable:
+    """The order grammar over word codes, `grammar/diplomacy.lark`: the same for every board, compiled once."""
+    return LalrTable(grammar_text("diplomacy"), _CALLBACKS)
 
 
 class OrderParser:
     """Parses order text for one variant's board."""
 
-    def __init__(self, board: Board, grammar: str = "diplomacy"):
+    def __init__(self, board: Board):
         self.board = board
-        self.grammar = CompiledGrammar(_lark())
+        self.grammar = grammar()
         self.lexicon = lexicon_of(board)
         self.reach = Reach.of(board)
         self.coast_aliases = _coast_aliases(board)
@@ -334,22 +318,36 @@ class OrderParser:
     # ----- step 1: words -------------------------------------------------------------------------------
     def words(self, text: str) -> list[Word]:
         """The words of an order, each read with one lookup (a name of several words is one word)."""
-        pieces = _PIECES.findall(text)  # words and symbols; blanks are skipped (they only separate)
-        single, phrases, prefixes = self.lexicon.single, self.lexicon.phrases, self.lexicon.prefixes
+        return self._words(text)[0]
+
+    def _words(self, text: str) -> tuple[list[Word], bool]:
+        """The words, and whether one of them is a name of two places (only then is there anything to settle)."""
+        pieces = pieces_of(text)  # words and symbols; blanks are skipped (they only separate)
+        lexicon = self.lexicon
+        fast, joining, single, phrases, prefixes = (lexicon.fast, lexicon.joining, lexicon.single, lexicon.phrases,
+                                                    lexicon.prefixes)
         out: list[Word] = []
         previous: str | None = None
         pending = False  # a word read as a place that may be a power instead: the next word settles it
+        two_places = False
         i, n = 0, len(pieces)
         while i < n:
             piece = pieces[i]
+            hit = fast.get(piece)
+            if hit is not None and piece not in joining:  # a word as written that is one name or order word alone
+                out.append(_new_word(Word, (hit[0], hit[1], i, piece, None)))
+                previous = hit[0]
+                i += 1
+                continue
             if piece[0].isalnum():
                 key = piece.casefold()
                 reading = single.get(key)
                 j = i
-                if key not in prefixes:  # the common case: a word that is a name or an order word by itself
+                if key not in prefixes:  # a word that is a name or an order word by itself
                     if reading is not None:
                         out.append(Word(reading[0], reading[1], i, piece))
                         previous = reading[0]
+                        two_places = two_places or (reading[0] == PLACE and len(reading[1]) > 1)
                         i += 1
                         continue
                     best, last = (key if key in phrases else None), i
@@ -380,6 +378,7 @@ class OrderParser:
                     pending = pending or power is not None
                 out.append(Word(reading[0], reading[1], i, raw, power))
                 previous = reading[0]
+                two_places = two_places or (reading[0] == PLACE and len(reading[1]) > 1)
                 i = last + 1
                 continue
             if piece == ".":
@@ -404,7 +403,7 @@ class OrderParser:
             i += 1
         if pending:
             _settle_powers(out)
-        return out
+        return out, two_places
 
     # ----- steps 2 and 3 -------------------------------------------------------------------------------
     def read(self, text: str, suggest: bool = True, units: Any = None) -> tuple:
@@ -414,23 +413,62 @@ class OrderParser:
         if len(text) > MAX_ORDER_LENGTH:  # bounded work for any input (the longest real order is ~100)
             raise OrderError(f"an order of {len(text):,} characters; an order has at most {MAX_ORDER_LENGTH:,}",
                              column=1)
-        words = self.words(text)
+        plain = self._plain(text)
+        if plain is not None:
+            return plain
+        words, two_places = self._words(text)
         if not words:
             raise OrderError(f"no order in {text.strip()!r}", column=1)
         if "(" in text or ")" in text:
             _check_parentheses(words, text)
-        codes = "".join(w.code for w in words)
-        shape = _SHAPES.get(codes)
-        if shape is None:
-            try:
-                shape = self.grammar.parser.parse(codes)
-            except UnexpectedInput as exc:
-                raise self._explain(exc, text, words, suggest) from None
-            if len(_SHAPES) >= _MAX_SHAPES:
-                _SHAPES.clear()
-            _SHAPES[codes] = shape
-        kind, refs, via = shape
-        return self._build(kind, refs, via, words, text, units)
+        try:
+            kind, refs, via = _shape(self.grammar, "".join([w[0] for w in words]))
+        except UnexpectedTerminal as exc:
+            raise self._explain(exc, text, words, suggest) from None
+        return self._build(kind, refs, via, words, text, units, two_places)
+
+    def _plain(self, text: str) -> tuple | None:
+        """`read` for an order of plain words only, the common case: every piece one word by itself, with one
+        reading (`lexicon.fast`), none the start of a longer name here, no parenthesis. Its words are its pieces,
+        so no Word is made; None for any other order (and for one the grammar refuses: `read` explains it)."""
+        pieces = pieces_of(text)
+        lexicon = self.lexicon
+        fast = lexicon.fast
+        hits = [fast.get(p) for p in pieces]
+        if not hits or None in hits or "(" in text or not (lexicon.joining.isdisjoint(pieces) or
+                                                           self._apart(pieces)):
+            return None
+        try:
+            kind, refs, via = _shape(self.grammar, "".join([h[0] for h in hits]))
+        except UnexpectedTerminal:
+            return None
+        known, coast_aliases, made = self.refs, self.coast_aliases, []
+        for power_i, unit_i, place_i, coast_i in refs:
+            province = hits[place_i][1][0]
+            coast = hits[coast_i][1] if coast_i is not None else None
+            key = (hits[unit_i][1] if unit_i is not None else None, province, coast,
+                   hits[power_i][1] if power_i is not None else None)
+            ref = known.get(key)
+            if ref is None:
+                if coast is not None and province in coast_aliases:
+                    return None  # a coast the board may name otherwise: `_unit_ref` says how it was read
+                ref = new_unit_ref(*key)
+                if len(known) < 100_000:
+                    known[key] = ref
+            made.append(ref)
+        return _reading(kind, made, via, ())
+
+    def _apart(self, pieces: list[str]) -> bool:
+        """No word here that may start a longer name (`S` of `S.C.`) is followed by one that would continue it."""
+        lexicon = self.lexicon
+        for i, piece in enumerate(pieces):
+            if piece in lexicon.joining:
+                k = _next_word(pieces, i)
+                if k is not None:
+                    key = piece.casefold() + " " + pieces[k].casefold()
+                    if key in lexicon.prefixes or key in lexicon.phrases:
+                        return False
+        return True
 
     def parse(self, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0,
               power: str | None = None, use_cache: bool = True, suggest: bool = True, units: Any = None) -> Order:
@@ -449,7 +487,7 @@ class OrderParser:
                     if units is None or not isinstance(exc, AmbiguousOrder):
                         raise
                     reading = self.read(text, suggest, units)  # not kept: it depends on the position
-                    return Order(*reading[:6], power, text.strip(), line, reading[6])
+                    return new_order(*reading[:6], power, text.strip(), line, reading[6])
                 except OrderError as final:
                     raise OrderError(final.message, file=file, line=line, suggestions=final.suggestions,
                                      column=(final.column or 1) + column_offset) from None
@@ -458,25 +496,16 @@ class OrderParser:
                     self.readings.clear()
                 self.readings[text] = reading
         kind, unit, target, dest, coast, via, notes = reading
-        return Order(kind, unit, target, dest, coast, via, power, text.strip(), line, notes)
+        return new_order(kind, unit, target, dest, coast, via, power, text.strip(), line, notes)
 
     def _build(self, kind: str, refs: list[tuple], via: bool, words: list[Word], text: str,
-               units: Any = None) -> tuple:
+               units: Any = None, two_places: bool = True) -> tuple:
         notes: list[str] = []
         choice: dict[int, str] = {}
-        if any(w.code == PLACE and len(w.meaning) > 1 and len(self._places(w)) > 1 for w in words):
+        if two_places and any(w.code == PLACE and len(w.meaning) > 1 and len(self._places(w)) > 1 for w in words):
             choice = self._settle(kind, refs, via, words, notes, text, units)
         made = [self._unit_ref(r, words, choice, notes) for r in refs]
-        unit = made[0] if made else None
-        if kind in ("move", "retreat"):
-            dest = made[-1]
-            return kind, unit, None, dest.province, dest.coast, via, tuple(notes)
-        if kind in ("support", "convoy"):
-            target = made[1]
-            dest = made[2] if len(made) > 2 else None
-            return (kind, unit, target, dest.province if dest else None, dest.coast if dest else None, False,
-                    tuple(notes))
-        return kind, unit, None, None, None, False, tuple(notes)
+        return _reading(kind, made, via, tuple(notes))
 
     def _places(self, word: Word) -> tuple[str, ...]:
         ids = word.meaning
@@ -489,11 +518,12 @@ class OrderParser:
 
     def _unit_ref(self, ref: tuple, words: list[Word], choice: dict[int, str], notes: list[str]) -> UnitRef:
         power_i, unit_i, place_i, coast_i = ref
-        ids = words[place_i].meaning
-        province = choice.get(place_i) or (ids[0] if len(ids) == 1 else self._places(words[place_i])[0])
-        coast = words[coast_i].meaning if coast_i is not None else None
-        unit_type = words[unit_i].meaning if unit_i is not None else None
-        power = words[power_i].meaning if power_i is not None else None
+        place = words[place_i]
+        ids = place[1]
+        province = choice.get(place_i) or (ids[0] if len(ids) == 1 else self._places(place)[0])
+        coast = words[coast_i][1] if coast_i is not None else None
+        unit_type = words[unit_i][1] if unit_i is not None else None
+        power = words[power_i][1] if power_i is not None else None
         key = (unit_type, province, coast, power)
         known = self.refs.get(key)
         if known is not None:  # one value per unit as written: built once per board, not once per order
@@ -504,9 +534,8 @@ class OrderParser:
             if p.coasts and coast not in p.coasts and alias:
                 notes.append(f"read {words[coast_i].text!r} of {p.name} as {province}/{alias}, the board's "
                              f"name for that coast")
-                coast = alias
-                return UnitRef(unit_type, province, coast, power)  # not kept: the note must be made each time
-        ref_value = UnitRef(unit_type, province, coast, power)
+                return UnitRef(unit_type, province, alias, power)  # not kept: the note must be made each time
+        ref_value = new_unit_ref(unit_type, province, coast, power)
         if len(self.refs) < 100_000:  # bounded by the board (types x places x coasts x powers) and by this
             self.refs[key] = ref_value
         return ref_value
@@ -594,16 +623,11 @@ class OrderParser:
             best = max(best, score)
         return best
 
-    def _explain(self, exc: UnexpectedInput, text: str, words: list[Word], suggest: bool = True) -> OrderError:
+    def _explain(self, exc: UnexpectedTerminal, text: str, words: list[Word], suggest: bool = True) -> OrderError:
         """An error that names the word, the column, what was expected, and the places meant."""
-        if isinstance(exc, UnexpectedCharacters):
-            index = exc.pos_in_stream
-            allowed = set(exc.allowed or ())
-        elif isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
-            index = exc.token.start_pos
-            allowed = set(exc.expected or ())
-        else:  # the end came too early
-            allowed = set(getattr(exc, "expected", None) or ())
+        allowed = set(exc.expected)
+        index = exc.index
+        if index is None:  # the end came too early
             expected = or_list(sorted({_TERMINAL_WORDS.get(t, t.lower()) for t in allowed}))
             return OrderError(f"the order ends too early; expected {expected}", column=len(text.rstrip()) + 1)
         word = words[index]
@@ -672,6 +696,29 @@ class OrderParser:
             for q in list(near):  # a supported or convoyed unit stands next to where the supporter reaches
                 near |= self.reach.near(None, q)
         return near
+
+
+def _shape(table: LalrTable, codes: str) -> tuple:
+    """(kind, refs, via) for an order's word codes: the grammar's answer, kept per sequence of codes."""
+    shape = _SHAPES.get(codes)
+    if shape is None:
+        shape = table.parse(codes)
+        if len(_SHAPES) >= _MAX_SHAPES:
+            _SHAPES.clear()
+        _SHAPES[codes] = shape
+    return shape
+
+
+def _reading(kind: str, made: list[UnitRef], via: bool, notes: tuple[str, ...]) -> tuple:
+    """(kind, unit, target, dest, coast, via convoy, notes) from the units and places an order names."""
+    unit = made[0] if made else None
+    if kind in ("move", "retreat"):
+        dest = made[-1]
+        return kind, unit, None, dest.province, dest.coast, via, notes
+    if kind in ("support", "convoy"):
+        dest = made[2] if len(made) > 2 else None
+        return kind, unit, made[1], dest.province if dest else None, dest.coast if dest else None, False, notes
+    return kind, unit, None, None, None, False, notes
 
 
 def _next_word(pieces: list[str], j: int) -> int | None:
@@ -753,6 +800,7 @@ def lexicon_of(board: Board) -> Lexicon:
         lex.add(spelling, PLACE, tuple(sorted(ids)))
     for spelling, power in board.power_names.exact.items():
         lex.add(spelling, POWER, power)
+    lex.finish()
     return lex
 
 

@@ -1,0 +1,126 @@
+"""A Lark grammar's LALR(1) table, run by a small loop over a string of one-character terminal codes.
+
+Lark compiles and checks the grammar and builds the LALR table; this module only runs that table. Lark's own
+front end costs 30-50 microseconds a call for an order of five words (a lexer, token objects, a tree builder
+wrapping the transformer), which is most of what reading an unseen order costs. Here a terminal is one
+character of the input, its value is its index, and each rule's callback gets the rule's symbol names and the
+values of its children, so an order costs a few dictionary lookups per word.
+
+Rules whose names start with `_` (Lark's inlined rules, such as the ones `x*` makes) are spliced into their
+parent, as Lark does. A parse error names the index where it happened (None: the end of the input) and the
+terminals the table would have accepted there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from lark import Lark
+from lark.common import ParserConf
+from lark.parsers.lalr_analysis import LALR_Analyzer, Shift
+
+END = "$END"
+
+# callback(names of the rule's symbols, values of its children) -> the value of the rule
+Callback = Callable[[Sequence[str], list], Any]
+
+
+class UnexpectedTerminal(Exception):
+    """The input cannot go on here: `index` into the input (None at its end), what would have been accepted."""
+
+    def __init__(self, index: int | None, terminal: str, expected: frozenset[str]):
+        super().__init__(f"unexpected {terminal} at {index}; expected {', '.join(sorted(expected))}")
+        self.index = index
+        self.terminal = terminal
+        self.expected = expected
+
+
+@dataclass(frozen=True)
+class _Rule:
+    origin: str
+    names: tuple[str, ...]  # the rule's symbols, as written in its expansion
+    size: int
+    callback: Callback | None  # None: an inlined rule (its children go to its parent)
+    splices: bool  # some child is an inlined rule
+
+
+class LalrTable:
+    """A grammar's LALR(1) table (built by Lark once) with a callback per rule, run over terminal codes."""
+
+    def __init__(self, grammar: str, callbacks: dict[str, Callback], start: str = "start"):
+        """`callbacks`: by a rule's alias (`-> name`) or, without one, its name; every rule needs one except
+        the inlined ones (`_name`), which Lark makes for `x*` and the like."""
+        lark = Lark(grammar, parser="lalr", maybe_placeholders=False)
+        self.code_of = {t.name: t.pattern.value for t in lark.terminals}  # PLACE -> "P"
+        self.terminal_of = {code: name for name, code in self.code_of.items()}
+        analyzer = LALR_Analyzer(ParserConf(lark.rules, {}, [start]))
+        analyzer.compute_lalr()
+        table = analyzer.parse_table
+        inlined = {str(r.origin.name) for r in lark.rules if r.origin.name.startswith("_")}
+        rules: dict[Any, _Rule] = {}
+        for r in lark.rules:
+            name = str(r.origin.name)
+            names = tuple(str(s.name) for s in r.expansion)
+            callback = None if name in inlined else callbacks.get(r.alias or name)
+            if callback is None and name not in inlined:
+                raise KeyError(f"no callback for the rule {r.alias or name!r}")
+            rules[r] = _Rule(name, names, len(names), callback, any(n in inlined for n in names))
+        # state -> terminal or rule name -> a state to shift to (int) or a rule to reduce by (_Rule)
+        number = {state: i for i, state in enumerate(table.states)}
+        self.states: list[dict[str, int | _Rule]] = [{} for _ in number]
+        for state, actions in table.states.items():
+            row = self.states[number[state]]
+            for symbol, (action, arg) in actions.items():
+                row[str(symbol)] = number[arg] if action is Shift else rules[arg]
+        self.start = number[table.start_states[start]]
+        self.end = number[table.end_states[start]]
+
+    def parse(self, codes: str) -> Any:
+        """The start rule's value for these terminal codes (one character each), or UnexpectedTerminal."""
+        states = [self.start]
+        values: list = []
+        symbols: list[str] = []  # each value's symbol name (to splice inlined rules)
+        table, terminal_of = self.states, self.terminal_of
+        n = len(codes)
+        for i in range(n + 1):
+            terminal = terminal_of.get(codes[i], codes[i]) if i < n else END
+            while True:
+                action = table[states[-1]].get(terminal)
+                if action is None:
+                    expected = frozenset(s for s in table[states[-1]] if s.isupper() and not s.startswith("__"))
+                    raise UnexpectedTerminal(i if i < n else None, terminal, expected)
+                if type(action) is int:
+                    states.append(action)
+                    values.append(i)
+                    symbols.append(terminal)
+                    break
+                size = action.size
+                children, names = (values[-size:], symbols[-size:]) if size else ([], [])
+                if size:
+                    del states[-size:], values[-size:], symbols[-size:]
+                if action.splices:
+                    names, children = _spliced(names, children)
+                if action.callback is None:  # an inlined rule: its parent takes its children
+                    value: Any = (names, children)
+                else:
+                    value = action.callback(names if action.splices else action.names, children)
+                states.append(table[states[-1]][action.origin])  # type: ignore[arg-type]
+                if terminal == END and states[-1] == self.end:
+                    return value
+                values.append(value)
+                symbols.append(action.origin)
+
+
+def _spliced(names: list[str], children: list) -> tuple[list[str], list]:
+    """The children of a rule with its inlined children's own children in their place."""
+    out_names: list[str] = []
+    out: list = []
+    for name, child in zip(names, children):
+        if name.startswith("_"):
+            out_names.extend(child[0])
+            out.extend(child[1])
+        else:
+            out_names.append(name)
+            out.append(child)
+    return out_names, out
