@@ -54,6 +54,10 @@ class LalrTable:
         lark = Lark(grammar, parser="lalr", maybe_placeholders=False)
         self.code_of = {t.name: t.pattern.value for t in lark.terminals}  # PLACE -> "P"
         self.terminal_of = {code: name for name, code in self.code_of.items()}
+        rule_names = {str(r.origin.name) for r in lark.rules}
+        for name, code in self.code_of.items():
+            if len(code) != 1 or code in rule_names or code == END:
+                raise ValueError(f"terminal {name} is {code!r}: each terminal must be one character, no rule's name")
         analyzer = LALR_Analyzer(ParserConf(lark.rules, {}, [start]))
         analyzer.compute_lalr()
         table = analyzer.parse_table
@@ -66,53 +70,53 @@ class LalrTable:
             if callback is None and name not in inlined:
                 raise KeyError(f"no callback for the rule {r.alias or name!r}")
             rules[r] = _Rule(name, names, len(names), callback, any(n in inlined for n in names))
-        # state -> terminal or rule name -> a state to shift to (int) or a rule to reduce by (_Rule)
+        # state -> a terminal's code (or $END, or a rule's name) -> a state to shift to (int) or a rule to reduce by
         number = {state: i for i, state in enumerate(table.states)}
         self.states: list[dict[str, int | _Rule]] = [{} for _ in number]
         for state, actions in table.states.items():
             row = self.states[number[state]]
             for symbol, (action, arg) in actions.items():
-                row[str(symbol)] = number[arg] if action is Shift else rules[arg]
+                row[self.code_of.get(str(symbol), str(symbol))] = number[arg] if action is Shift else rules[arg]
         self.start = number[table.start_states[start]]
         self.end = number[table.end_states[start]]
 
     def parse(self, codes: str) -> Any:
         """The start rule's value for these terminal codes (one character each), or UnexpectedTerminal."""
+        table = self.states
         states = [self.start]
         values: list = []
-        symbols: list[str] = []  # each value's symbol name (to splice inlined rules)
-        table, terminal_of = self.states, self.terminal_of
-        n = len(codes)
-        for i in range(n + 1):
-            terminal = terminal_of.get(codes[i], codes[i]) if i < n else END
+        for i, code in enumerate([*codes, END]):
             while True:
-                action = table[states[-1]].get(terminal)
+                action = table[states[-1]].get(code)
                 if action is None:
-                    expected = frozenset(s for s in table[states[-1]] if s.isupper() and not s.startswith("__"))
-                    raise UnexpectedTerminal(i if i < n else None, terminal, expected)
-                if type(action) is int:
+                    raise self._unexpected(states[-1], i if code != END else None, code)
+                if type(action) is int:  # shift
                     states.append(action)
                     values.append(i)
-                    symbols.append(terminal)
                     break
-                size = action.size
-                children, names = (values[-size:], symbols[-size:]) if size else ([], [])
+                size = action.size  # reduce
                 if size:
-                    del states[-size:], values[-size:], symbols[-size:]
+                    children = values[-size:]
+                    del values[-size:], states[-size:]
+                else:
+                    children = []
+                names = action.names
                 if action.splices:
                     names, children = _spliced(names, children)
-                if action.callback is None:  # an inlined rule: its parent takes its children
-                    value: Any = (names, children)
-                else:
-                    value = action.callback(names if action.splices else action.names, children)
+                value = (names, children) if action.callback is None else action.callback(names, children)
                 states.append(table[states[-1]][action.origin])  # type: ignore[arg-type]
-                if terminal == END and states[-1] == self.end:
+                if code == END and states[-1] == self.end:
                     return value
                 values.append(value)
-                symbols.append(action.origin)
+        raise AssertionError("the LALR table ended without accepting or refusing")  # pragma: no cover
+
+    def _unexpected(self, state: int, index: int | None, code: str) -> UnexpectedTerminal:
+        expected = frozenset(self.terminal_of.get(s, s) for s in self.states[state]
+                             if s in self.terminal_of or s == END)
+        return UnexpectedTerminal(index, self.terminal_of.get(code, code), expected)
 
 
-def _spliced(names: list[str], children: list) -> tuple[list[str], list]:
+def _spliced(names: Sequence[str], children: list) -> tuple[list[str], list]:
     """The children of a rule with its inlined children's own children in their place."""
     out_names: list[str] = []
     out: list = []

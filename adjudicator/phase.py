@@ -5,10 +5,11 @@ This is the function the case runner, the CLI and the API all call.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from adjudicator.board import NEUTRAL, Board
+from adjudicator.board import ARMY, FLEET, NEUTRAL, Board
 from adjudicator.errors import StateError
 from adjudicator.judge.adjustment import adjudicate_adjustments, adjustment_due, build_sites, neutral_rebuilds
 from adjudicator.judge.movement import MovementJudge
@@ -97,23 +98,27 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
     season = state.phase.season
     commands, rejected = movement_commands(board, state, orders)
     for province, unit in state.units.items():
-        commands.setdefault(province, Command(unit, "hold"))
+        if province not in commands:
+            commands[province] = Command(unit, "hold")
     moved = MovementJudge(board, season, commands).run()
 
+    success, gone = moved.success, moved.dislodged
     units: dict[str, Unit] = {p: u for p, u in state.units.items()
-                              if not (commands[p].kind == "move" and moved.success[p]) and p not in moved.dislodged}
+                              if not (success.get(p) and commands[p].kind == "move") and p not in gone}
     units.update(moved.arrivals)
     result = PhaseResult(state.phase, [], state)
 
     # Units the season's terrain no longer carries are disbanded (dislodged ones too: they do not retreat).
+    view = board.season(season)
+    stands = {ARMY: view.army_stand, FLEET: view.fleet_stand}
     for p, unit in list(units.items()):
-        if not board.can_stand(unit.type, unit.location, season):
+        if unit.location not in stands[unit.type]:
             result.disbanded_by_terrain.append(unit)
             del units[p]
     dislodged: dict[str, Dislodged] = {}
     occupied = set(units)
     for p, d in moved.dislodged.items():
-        if not board.can_stand(d.unit.type, d.unit.location, season):
+        if d.unit.location not in stands[d.unit.type]:
             result.disbanded_by_terrain.append(d.unit)
             continue
         if d.unit.power == NEUTRAL:  # a neutral unit never retreats
@@ -209,15 +214,17 @@ def _update_centres(board: Board, state: GameState, result: PhaseResult) -> None
 
 def winner(board: Board, state: GameState) -> str | None:
     """The power that has won under the game's victory option, if one has."""
-    victory = state.rule_options(board).victory
-    counts = sorted(((len(state.centres_of(p)), p) for p in board.powers), key=lambda c: -c[0])
+    options = state.rule_options(board)
+    victory = options.victory
+    owned = Counter(state.owners.values())
+    counts = sorted(((owned[p], p) for p in board.powers), key=lambda c: -c[0])
     if not counts:
         return None
     best, power = counts[0]
     second = counts[1][0] if len(counts) > 1 else 0
     if victory.rule == "lead":  # at least `centres` (0: no minimum) and `lead` more than every other power
         return power if best >= victory.centres and best - second >= victory.lead else None
-    return power if best >= board.victory_centres(state.rule_options(board)) and best > second else None
+    return power if best >= board.victory_centres(options) and best > second else None
 
 
 def adjustments_needed(board: Board, state: GameState) -> bool:

@@ -123,16 +123,18 @@ def check_position(board: Board, state: GameState, file: str | None = None) -> N
     season = state.phase.season
     # At a movement phase a unit may stand where the season's change has just stranded it (it is
     # disbanded after this phase if it stays), so the previous season's terrain also counts.
-    views = [board.season(season)]
+    view = board.season(season)
+    stands = {ARMY: view.army_stand, FLEET: view.fleet_stand}
     if state.phase.type == "Movement":
-        views.append(board.season(board.previous_season(season)))
-    powers = board.unit_owners()
+        before = board.season(board.previous_season(season))
+        stands = {ARMY: stands[ARMY] | before.army_stand, FLEET: stands[FLEET] | before.fleet_stand}
+    powers = set(board.unit_owners())
     for province, unit in state.units.items():
         if unit.power not in powers:
-            raise StateError(f"unknown power {unit.power!r}; powers are {', '.join(powers)}", file=file)
+            raise StateError(f"unknown power {unit.power!r}; powers are {', '.join(board.unit_owners())}", file=file)
         if unit.province != province:
             raise StateError(f"unit {unit} is filed under {province}", file=file)
-        if not any(unit.location in (v.army_stand if unit.type == ARMY else v.fleet_stand) for v in views):
+        if unit.location not in stands.get(unit.type, ()):
             kind = "an army" if unit.type == ARMY else "a fleet"
             raise StateError(
                 f"{unit}: {kind} cannot stand on {board.provinces[unit.province].name} in {season} "

@@ -107,7 +107,9 @@ class Lexicon:
     # A piece as written (`Par`, `PAR`, `par`, `-`) that is one word by itself with one reading, and no part of
     # a longer name nor a name of two places: read with this one lookup (see `finish`).
     fast: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    codes: dict[str, str] = field(default_factory=dict)  # the code of each piece of `fast`
     joining: set[str] = field(default_factory=set)  # the pieces of `fast` that may start a longer name
+    continues: dict[str, frozenset[str]] = field(default_factory=dict)  # such a piece -> the words that continue it
 
     def add(self, spelling: str, code: str, meaning: Any) -> None:
         """One spelling of a word (its words are those `_PIECES` finds, so `N.C.` is `n c`)."""
@@ -144,6 +146,13 @@ class Lexicon:
                     self.fast[piece] = reading
                     if key in self.prefixes:  # `S`, `via`: one word unless the next continues a name
                         self.joining.add(piece)
+        self.codes = {piece: reading[0] for piece, reading in self.fast.items()}
+        following: dict[str, set[str]] = {}
+        for name in (*self.phrases, *self.prefixes):
+            first, _, rest = name.partition(" ")
+            if rest:
+                following.setdefault(first, set()).add(rest.partition(" ")[0])
+        self.continues = {piece: frozenset(following.get(piece.casefold(), ())) for piece in self.joining}
 
 
 @dataclass
@@ -433,24 +442,24 @@ class OrderParser:
         so no Word is made; None for any other order (and for one the grammar refuses: `read` explains it)."""
         pieces = pieces_of(text)
         lexicon = self.lexicon
-        fast = lexicon.fast
-        hits = [fast.get(p) for p in pieces]
-        if not hits or None in hits or "(" in text or not (lexicon.joining.isdisjoint(pieces) or
-                                                           self._apart(pieces)):
+        try:
+            codes = "".join(map(lexicon.codes.__getitem__, pieces))
+        except KeyError:  # a piece that is not a plain word
+            return None
+        if not codes or "(" in codes or not (lexicon.joining.isdisjoint(pieces) or self._apart(pieces)):
             return None
         try:
-            kind, refs, via = _shape(self.grammar, "".join([h[0] for h in hits]))
+            kind, refs, via = _shape(self.grammar, codes)
         except UnexpectedTerminal:
             return None
-        known, coast_aliases, made = self.refs, self.coast_aliases, []
+        fast, known, made = lexicon.fast, self.refs, []
         for power_i, unit_i, place_i, coast_i in refs:
-            province = hits[place_i][1][0]
-            coast = hits[coast_i][1] if coast_i is not None else None
-            key = (hits[unit_i][1] if unit_i is not None else None, province, coast,
-                   hits[power_i][1] if power_i is not None else None)
+            key = (fast[pieces[unit_i]][1] if unit_i is not None else None, fast[pieces[place_i]][1][0],
+                   fast[pieces[coast_i]][1] if coast_i is not None else None,
+                   fast[pieces[power_i]][1] if power_i is not None else None)
             ref = known.get(key)
             if ref is None:
-                if coast is not None and province in coast_aliases:
+                if key[2] is not None and key[1] in self.coast_aliases:
                     return None  # a coast the board may name otherwise: `_unit_ref` says how it was read
                 ref = new_unit_ref(*key)
                 if len(known) < 100_000:
@@ -460,14 +469,13 @@ class OrderParser:
 
     def _apart(self, pieces: list[str]) -> bool:
         """No word here that may start a longer name (`S` of `S.C.`) is followed by one that would continue it."""
-        lexicon = self.lexicon
+        continues = self.lexicon.continues
         for i, piece in enumerate(pieces):
-            if piece in lexicon.joining:
+            nexts = continues.get(piece)
+            if nexts is not None:
                 k = _next_word(pieces, i)
-                if k is not None:
-                    key = piece.casefold() + " " + pieces[k].casefold()
-                    if key in lexicon.prefixes or key in lexicon.phrases:
-                        return False
+                if k is not None and pieces[k].casefold() in nexts:
+                    return False
         return True
 
     def parse(self, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0,

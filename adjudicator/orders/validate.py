@@ -108,11 +108,14 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     legal: dict[str, list[Command]] = {}
     # Only fleets on open sea (or an archipelago) can convoy: the route searches of this phase start from this set.
     fleets = board.season(season).convoy_spaces.intersection(u.province for u in state.units.values() if u.type == FLEET)
+    units = state.units
     for order in orders:
-        try:
-            unit = find_unit(state, order)
-        except LookupError as exc:
-            report.append(ignored(order, str(exc)))
+        unit = units.get(order.unit.province)
+        if unit is None or (order.power is not None and unit.power != order.power):
+            try:
+                find_unit(state, order)  # the reason
+            except LookupError as exc:
+                report.append(ignored(order, str(exc)))
             continue
         if unit.power == NEUTRAL:  # neutral units hold; no one orders them
             report.append(ignored(order, f"the unit in {unit.province} is neutral: it takes no orders and holds"))
@@ -122,10 +125,17 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
         except Illegal as exc:
             report.append(illegal(order, unit, str(exc)))
             continue
-        legal.setdefault(unit.province, []).append(command)
+        same = legal.get(unit.province)
+        if same is None:
+            legal[unit.province] = [command]
+        else:
+            same.append(command)
 
     commands: dict[str, Command] = {}
     for province, cmds in legal.items():
+        if len(cmds) == 1:
+            commands[province] = cmds[0]
+            continue
         distinct = {(c.kind, c.dest, c.dest_location, c.target, c.target_coast, c.via_convoy) for c in cmds}
         if len(distinct) == 1:
             commands[province] = cmds[0]
