@@ -192,6 +192,8 @@ class Board:
                            for p in self.provinces.values()}
         self._views: dict[str, SeasonView] = {}
         self._routes: dict[tuple, frozenset[str]] = {}  # recent convoy-route answers
+        # Each province's neighbours over any border (the graph's, as plain tuples: walked by civil disorder)
+        self._neighbours = {p: tuple(self.graph.adj[p]) for p in self.graph}
 
     # ----- locations ---------------------------------------------------------------------------------
     def locations(self, province: str) -> tuple[str, ...]:
@@ -392,7 +394,7 @@ class Board:
         while frontier:
             following = []
             for here in frontier:
-                for there in self.graph.adj[here]:
+                for there in self._neighbours[here]:
                     if there not in distance:
                         distance[there] = distance[here] + 1
                         following.append(there)

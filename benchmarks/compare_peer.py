@@ -648,6 +648,7 @@ def _fallback(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]],
     parsed = _parsed(board, orders)
     fallback: set[tuple[str, str]] = set()
     refused = ctx.our_refused if ctx is not None else set()
+    disrupted: set[int] | None = None  # the moves (by index) whose convoy this engine finds disrupted
     for i, power, o in parsed:
         if i in refused:
             continue  # e.g. 'via convoy' where no fleet could ever carry the army: both engines refuse it
@@ -666,9 +667,15 @@ def _fallback(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]],
         if (o.via_convoy or own_intent) and not board.convoy_route_exists(o.unit.province, o.dest, season, fleets):
             fallback.add((o.unit.province, o.dest))
         elif own_intent and not o.via_convoy:
-            # Without VIA the peer does not read its own fleet's convoy order as intent: it moves the army over
-            # land, so when that convoy is disrupted (the fleet dislodged) the army still arrives there.
-            fallback.add((o.unit.province, o.dest))
+            # Without VIA the peer does not read its own fleet's convoy order as intent: it moves the army by the
+            # convoy while the route holds (as this engine does: a swap with the unit in the destination works),
+            # and over land when the convoy is disrupted (the fleet dislodged), so the army still arrives there.
+            # Only the second case differs: the army whose convoy this engine finds disrupted falls back.
+            if disrupted is None:
+                disrupted = {r.line for r in ours_with(board, inp, orders).report
+                             if r.line is not None and r.cause.get("convoy_disrupted")}
+            if i in disrupted:
+                fallback.add((o.unit.province, o.dest))
     if not fallback:
         return None
     out = []

@@ -89,3 +89,91 @@ def test_classifier_explains_the_convoy_retreat_bug(cp, convoy_retreat_phase):
     ours, peer = cp.our_outcome(result), cp.peer_outcome(game)
     assert ours != peer
     assert cp.classify(board, inp, result, ours, peer) == "peer-bug:convoy-retreats"
+
+
+# ----- the convoy fallback of an army whose own fleet convoys it without VIA -------------------------------
+# The peer moves such an army by the convoy while the route holds, and over land when the convoy is disrupted;
+# this engine (DATC v3.0, 4.A.3: its own fleet's convoy order shows intent) moves it by the convoy too, and when
+# the convoy is disrupted the move fails. Only the disrupted case differs, so only there may the classifier read
+# the army's move as a land move.
+_OWN_CONVOY_SWAP = """VARIANT_ALL Standard
+CASE own convoy without VIA swaps with the unit in the destination; another army via convoy with no fleet
+PRESTATE_SETPHASE Spring 1903, Movement
+PRESTATE
+	France: A bel
+	France: F nth
+	Germany: F hol
+	Turkey: A bul
+	Italy: F aeg
+ORDERS
+	France: A bel - hol
+	France: F nth C A bel - hol
+	Germany: F hol - bel
+	Turkey: A bul - gre via convoy
+	Italy: F aeg - eas
+END
+"""
+
+_OWN_CONVOY_DISRUPTED = """VARIANT_ALL Standard
+CASE own convoy without VIA, the convoying fleet dislodged
+PRESTATE_SETPHASE Spring 1903, Movement
+PRESTATE
+	France: A bel
+	France: F nth
+	England: F eng
+	England: F yor
+ORDERS
+	France: A bel - hol
+	France: F nth C A bel - hol
+	England: F eng - nth
+	England: F yor S F eng - nth
+END
+"""
+
+
+def _phase(cp, text):
+    from adjudicator.cases.datc import parse_cases
+    from adjudicator.cases.runner import build_state
+    from adjudicator.catalogue import load_variant
+
+    board = load_variant("standard")
+    case = parse_cases(text)[0]
+    state = build_state(board, case, [])
+    orders = [(board.power_names.lookup(line.power), line.text) for line in case.get("ORDERS")]
+    return board, cp.PhaseInput(state, orders, [cp.peer_order(cp.parse_order(board, t)) for _, t in orders])
+
+
+def _both(cp, board, inp):
+    result, _ = cp.run_ours(board, inp)
+    game = cp.peer_position(board, inp)
+    cp.run_peer(game, inp.peer_orders())
+    return result, cp.our_outcome(result), cp.peer_outcome(game)
+
+
+def test_own_convoy_that_holds_is_not_read_as_a_land_move(cp):
+    """Seed 41's `unexplained 2`: the French army swaps with the German fleet by its own convoy in both engines;
+    the Turkish army `via convoy` with no fleet falls back to the land route in the peer only. The fallback used to
+    read every own-power convoy without VIA as a land move, which makes the swap a head-to-head bounce on this
+    engine's side, so the Turkish difference (plain convoy-fallback) was left unexplained."""
+    board, inp = _phase(cp, _OWN_CONVOY_SWAP)
+    result, ours, peer = _both(cp, board, inp)
+    assert ("France", "A", "hol") in ours.units and ("France", "A", "hol") in peer.units  # the swap, both
+    assert ours.diff(peer) == ["units: ours only Turkey: A bul", "units: peer only Turkey: A gre"]
+    ctx = cp._Context(board, inp, peer)
+    orders = _indexed(inp)
+    changed = [x for x in cp._fallback(board, inp, orders, ctx) if x not in orders]
+    assert changed == [(3, "Turkey", "A bul - gre")]  # the French convoy and move untouched
+    assert cp.classify(board, inp, result, ours, peer) == "convoy-fallback"
+
+
+def test_own_convoy_that_is_disrupted_falls_back_to_land(cp):
+    """The other side of the same rule: the French fleet is dislodged, this engine's army stays in Belgium
+    (its convoy disrupted), the peer's goes to Holland over land; the fallback explains it."""
+    board, inp = _phase(cp, _OWN_CONVOY_DISRUPTED)
+    result, ours, peer = _both(cp, board, inp)
+    assert ("France", "A", "bel") in ours.units and ("France", "A", "hol") in peer.units
+    ctx = cp._Context(board, inp, peer)
+    orders = _indexed(inp)
+    changed = [x for x in cp._fallback(board, inp, orders, ctx) if x not in orders]
+    assert changed == [(1, "France", "F nth H")]  # the move has no VIA to drop; its fleet's convoy goes
+    assert cp.classify(board, inp, result, ours, peer) == "convoy-fallback"

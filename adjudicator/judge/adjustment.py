@@ -21,7 +21,7 @@ from adjudicator.state import GameState, Unit, parse_unit_text
 
 def adjustment_due(state: GameState, power: str) -> int:
     """Builds (positive) or removals (negative) a power is due: centres owned minus units."""
-    return len(state.centres_of(power)) - len(state.units_of(power))
+    return list(state.owners.values()).count(power) - [u.power for u in state.units.values()].count(power)
 
 
 def build_sites(board: Board, state: GameState, power: str) -> dict[str, tuple[str, ...]]:

@@ -32,7 +32,7 @@ from typing import Any
 
 from adjudicator.board import ARMY, FLEET, Board
 from adjudicator.names import AmbiguousName, UnknownName
-from adjudicator.orders.model import ORDER_KINDS, Order, UnitRef
+from adjudicator.orders.model import ORDER_KINDS, Order, UnitRef, new_order, new_unit_ref
 from adjudicator.sheets import Sheet, SheetProblem
 
 FIELDS = ("power", "kind", "unit", "target", "destination", "coast", "via_convoy")
@@ -140,7 +140,7 @@ class _Reader:
         word, _, rest = value.strip().partition(" ")
         unit_type = _UNIT_WORDS.get(word.lower()) if rest else None
         province, coast = self.place(rest.strip() if unit_type else value.strip(), field)
-        ref = self.units[value] = UnitRef(unit_type, province, coast)
+        ref = self.units[value] = new_unit_ref(unit_type, province, coast, None)
         return ref
 
     def power(self, value: Any) -> str:
@@ -221,7 +221,7 @@ class _Reader:
                 raise _Bad("via_convoy", f"via_convoy must be true or false, not {json.dumps(via)}")
             if kind != "move":
                 raise _Bad("via_convoy", f"via_convoy is for moves, not for a {kind} order")
-        return Order(kind, unit, target, dest, coast, via is True, power, "", line)
+        return new_order(kind, unit, target, dest, coast, via is True, power, "", line, ())
 
 
 def orders_from_objects(board: Board, objects: Sequence[Any]) -> Sheet:
