@@ -387,17 +387,21 @@ class Board:
         return found
 
     # ----- distances ---------------------------------------------------------------------------------
-    def distances_from(self, sources: Iterable[str]) -> dict[str, int]:
-        """Moves from the nearest source province over any border, land and sea alike (civil disorder)."""
+    def distances_from(self, sources: Iterable[str], wanted: Iterable[str] | None = None) -> dict[str, int]:
+        """Moves from the nearest source province over any border, land and sea alike (civil disorder); with
+        `wanted`, the search may stop once those provinces have theirs."""
         distance = {s: 0 for s in sources}
         frontier = list(distance)
-        while frontier:
+        left = None if wanted is None else set(wanted) - set(distance)
+        while frontier and (left is None or left):
             following = []
             for here in frontier:
                 for there in self._neighbours[here]:
                     if there not in distance:
                         distance[there] = distance[here] + 1
                         following.append(there)
+                        if left is not None:
+                            left.discard(there)
             frontier = following
         return distance
 

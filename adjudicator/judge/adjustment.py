@@ -115,7 +115,7 @@ def civil_disorder_order(board: Board, state: GameState, power: str, candidates:
         distance = lambda u: (fleet if u.type == FLEET else army).get(u.province, far)  # noqa: E731
     else:
         owned = state.centres_of(power)
-        nearest = board.distances_from(owned) if owned else {}
+        nearest = board.distances_from(owned, (u.province for u in candidates)) if owned else {}
         distance = lambda u: nearest.get(u.province, far)  # noqa: E731
     return sorted(candidates, key=lambda u: (-distance(u), u.type != FLEET, board.provinces[u.province].name))
 
