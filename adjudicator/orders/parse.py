@@ -831,5 +831,4 @@ def parser_for(board: Board) -> OrderParser:
 def parse_order(board: Board, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0,
                 power: str | None = None, use_cache: bool = True) -> Order:
     """Parse one order for a board (given by `power`, when known)."""
-    return parser_for(board).parse(text, line=line, file=file, column_offset=column_offset, power=power,
-                                   use_cache=use_cache)
+    return parser_for(board).parse(text, line, file, column_offset, power, use_cache)
