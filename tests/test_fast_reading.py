@@ -1,0 +1,201 @@
+"""The fast ways of reading orders (issue 17) give what the slow ways give: the LALR table run by
+`lalr_table` against Lark's own parser, `pieces_of` against the regex, the plain-word path against the
+general reader, and the hot-path constructors against the dataclasses."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lark import Lark
+from lark.exceptions import UnexpectedInput
+
+from adjudicator.catalogue import load_variant
+from adjudicator.grammar_tools import grammar_text
+from adjudicator.lalr_table import LalrTable, UnexpectedTerminal
+from adjudicator.orders import parse as P
+from adjudicator.orders.model import Order, UnitRef, new_order, new_unit_ref
+from adjudicator.orders.parse import OrderParser, grammar, pieces_of
+from adjudicator.state import opening_state
+
+CODES = "UPWKMHSCYRDXBN+()/?"
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(grammar_text("diplomacy"), parser="lalr", maybe_placeholders=False)
+
+
+@pytest.fixture(scope="module")
+def lark_parser() -> Lark:
+    return _lark()
+
+
+def _shape_of_tree(tree) -> tuple:
+    """The order's shape from Lark's own tree, written independently of the table's callbacks."""
+    kinds = {"support_hold": "support", "support_move": "support", "remove_sign": "remove"}
+    order = tree
+
+    def ref(node) -> tuple:
+        power = unit = place = coast = None
+        for child in node.children:
+            if getattr(child, "data", None) == "coast":
+                coast = next(t.start_pos for t in child.children if t.type == "COAST")
+            elif child.type == "PLACE":
+                place = child.start_pos
+            elif child.type == "UNIT":
+                unit = child.start_pos
+            elif child.type == "POWER":
+                power = child.start_pos
+        return power, unit, place, coast
+
+    refs = [ref(c) for c in order.children if getattr(c, "data", None) == "ref"]
+    kind = kinds.get(order.data, order.data)
+    if kind == "move":
+        via = any(getattr(c, "type", None) == "VIA" for c in order.children)
+        return kind, [refs[0], refs[-1]], via or len(refs) > 2
+    return kind, refs, False
+
+
+def _lark_answer(lark_parser: Lark, codes: str):
+    try:
+        return ("ok", _shape_of_tree(lark_parser.parse(codes)))
+    except UnexpectedInput as exc:
+        token = getattr(exc, "token", None)
+        if token is not None and token.type == "$END":
+            return ("error", None)
+        return ("error", getattr(exc, "pos_in_stream", None))
+
+
+def _table_answer(codes: str):
+    try:
+        return ("ok", grammar().parse(codes))
+    except UnexpectedTerminal as exc:
+        return ("error", exc.index)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet=CODES, max_size=9))
+def test_the_table_answers_as_lark_does_on_any_codes(codes: str) -> None:
+    assert _table_answer(codes) == _lark_answer(_lark(), codes)
+
+
+@pytest.mark.parametrize("codes", ["UPH", "UPMP", "UPMPY", "UPMPMPMPY", "UPSUPMP", "WUPSUPH", "UPCUPMP", "UP(K)MP/K",
+                                   "U(P)MPK", "NB", "BN", "N", "BUP", "UPB", "+UP", "MUP", "DUP", "UPD", "XUP", "UPX",
+                                   "UPRP", "UPRMP"])
+def test_every_order_shape_agrees_with_lark(lark_parser: Lark, codes: str) -> None:
+    answer = _table_answer(codes)
+    assert answer[0] == "ok"
+    assert answer == _lark_answer(lark_parser, codes)
+
+
+def test_an_error_names_where_and_what_was_expected() -> None:
+    with pytest.raises(UnexpectedTerminal) as exc:
+        grammar().parse("UPMM")
+    assert exc.value.index == 3 and exc.value.terminal == "MOVE"
+    assert exc.value.expected == {"PLACE", "POWER", "UNIT"}
+    with pytest.raises(UnexpectedTerminal) as end:
+        grammar().parse("UPM")
+    assert end.value.index is None and end.value.terminal == "$END"
+    with pytest.raises(UnexpectedTerminal) as unknown:
+        grammar().parse("UP?")
+    assert unknown.value.index == 2 and "HOLD" in unknown.value.expected and "$END" in unknown.value.expected
+
+
+def test_a_grammar_the_table_cannot_run_is_refused() -> None:
+    with pytest.raises(KeyError, match="no callback"):
+        LalrTable('start: A B\nA: "a"\nB: "b"\n', {})
+    with pytest.raises(ValueError, match="one character"):
+        LalrTable('start: A\nA: "ab"\n', {"start": lambda names, values: values})
+    table = LalrTable('start: A _rest\n_rest: B*\nA: "a"\nB: "b"\n', {"start": lambda names, values: list(names)})
+    assert table.parse("abb") == ["A", "B", "B"]  # an inlined rule's children go to its parent, as in Lark
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(list("aZé9 _-./()'’>=+,;:\t\u00a0ß") + ["->", "-->", "St.", "ǅ", "٣"]),
+                max_size=30).map("".join))
+def test_pieces_are_the_regex_pieces(text: str) -> None:
+    assert pieces_of(text) == P._PIECES.findall(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=60))
+def test_pieces_are_the_regex_pieces_on_any_text(text: str) -> None:
+    assert pieces_of(text) == P._PIECES.findall(text)
+
+
+def _general(board) -> OrderParser:
+    """A parser of the board that never takes the plain-word path."""
+    parser = OrderParser(board)
+    parser._plain = lambda text: None  # type: ignore[method-assign]
+    return parser
+
+
+@pytest.mark.parametrize("variant", ["standard", "arctic"])
+def test_the_plain_path_reads_as_the_general_reader(variant: str) -> None:
+    board = load_variant(variant)
+    fast, slow = OrderParser(board), _general(board)
+    state = opening_state(board)
+    rng = random.Random(17)
+    places = sorted(board.provinces)
+    spellings = [s for s in board.names.exact if " " not in s][:400]
+    forms = [str, str.upper, str.lower, str.capitalize]
+    texts = []
+    for unit in state.units.values():
+        for _ in range(6):
+            here = rng.choice([unit.location, unit.province, rng.choice(spellings)])
+            there = rng.choice(places + spellings)
+            word = rng.choice(["-", "->", "to", "S", "s", "C", "H", "holds", "via", "moves to", "R", "Build", "+"])
+            text = f"{unit.type} {here} {word} {there}" if word not in ("H", "holds") else f"{unit.type} {here} {word}"
+            if word in ("S", "s", "C"):
+                text += f" {rng.choice(['-', 'to'])} {rng.choice(places)}"
+            texts.append(" ".join(rng.choice(forms)(w) for w in text.split()))
+    plain = 0
+    for text in texts:
+        got = want = None
+        try:
+            got = fast.read(text)
+        except Exception as exc:  # noqa: BLE001 - both must fail alike
+            got = (type(exc).__name__, str(exc))
+        try:
+            want = slow.read(text)
+        except Exception as exc:  # noqa: BLE001
+            want = (type(exc).__name__, str(exc))
+        assert got == want, text
+        plain += fast._plain(text) is not None
+    assert plain > len(texts) // 4  # the path is taken, not only fallen back from
+
+
+def test_the_plain_path_leaves_names_that_need_settling_to_the_general_reader() -> None:
+    board = load_variant("standard")
+    parser = OrderParser(board)
+    assert parser._plain("A par - bur") is not None and parser._plain("F stp/nc - bot") is not None
+    for text in ("A liv - yor", "F Tyr - ion", "A mid - atlantic", "A (par) - bur", "A par - bur.", "F stp (nc) - bot"):
+        assert parser._plain(text) is None, text
+        assert parser.read(text) == _general(board).read(text)
+
+
+def test_hot_path_constructors_make_the_same_objects() -> None:
+    ref = UnitRef("F", "stp", "nc", "Russia")
+    assert new_unit_ref("F", "stp", "nc", "Russia") == ref
+    assert hash(new_unit_ref("F", "stp", "nc", "Russia")) == hash(ref)
+    args = ("move", ref, None, "bot", None, False, "Russia", "F stp/nc - bot", 3, ("a note",))
+    made, built = new_order(*args), Order(*args)
+    assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+    assert list(made.__dict__) == [f.name for f in dataclasses.fields(Order)]
+    assert list(new_unit_ref("A", "par", None, None).__dict__) == [f.name for f in dataclasses.fields(UnitRef)]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.kind = "hold"  # type: ignore[misc]
+
+
+def test_distances_may_stop_once_the_wanted_provinces_have_theirs() -> None:
+    board = load_variant("standard")
+    full = board.distances_from(["par"])
+    some = board.distances_from(["par"], ["mos", "lon"])
+    assert some["mos"] == full["mos"] and some["lon"] == full["lon"]
+    assert len(some) < len(full)
+    assert board.distances_from(["par"], []) == {"par": 0}
