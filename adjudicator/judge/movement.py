@@ -13,7 +13,7 @@ from adjudicator.board import Board
 from adjudicator.judge.outcome import FAILS, SUCCEEDS, VOID, OrderResult
 from adjudicator.judge.resolver import Resolver
 from adjudicator.orders.validate import Command
-from adjudicator.state import Dislodged, Unit
+from adjudicator.state import Dislodged, Unit, moved_unit
 
 MOVE, SUPPORT, CONVOY = "move", "support", "convoy"
 
@@ -51,6 +51,7 @@ class MovementJudge:
             elif c.kind == CONVOY:
                 self.convoyers.setdefault((c.target, c.dest), []).append(p)
         self.paradox: set[str] = set()
+        self._support_lists: dict[str, list[str]] = {}
         self.resolver = Resolver(self._adjudicate, self._backup)
         # A decision of another order, final or the bound asked for (the resolver's own method: one call less
         # on the hottest path of the judge).
@@ -73,15 +74,23 @@ class MovementJudge:
 
     def _valid_supports(self, p: str) -> list[str]:
         """Supporters whose order matches what the unit in p does (support for a hold or for its move)."""
-        c = self.c[p]
-        if c.kind == MOVE:
-            return [s for s in self.supporters.get((p, c.dest), ())
-                    if self.c[s].target_coast is None or self.c[s].target_coast == _coast(c.dest_location)]
-        return list(self.supporters.get((p, None), ()))
+        found = self._support_lists.get(p)
+        if found is None:  # the orders do not change during the phase: worked out once per unit
+            c = self.c[p]
+            if c.kind == MOVE:
+                found = [s for s in self.supporters.get((p, c.dest), ())
+                         if self.c[s].target_coast is None or self.c[s].target_coast == _coast(c.dest_location)]
+            else:
+                found = list(self.supporters.get((p, None), ()))
+            self._support_lists[p] = found
+        return found
 
     def _count(self, supporters: list[str], hi: bool, exclude_power: str | None = None) -> int:
-        return sum(1 for s in supporters
-                   if (exclude_power is None or self.c[s].unit.power != exclude_power) and self._decision(s, hi))
+        n = 0
+        for s in supporters:
+            if (exclude_power is None or self.c[s].unit.power != exclude_power) and self._decision(s, hi):
+                n += 1
+        return n
 
     def path(self, p: str, hi: bool) -> bool:
         """PATH: a direct move, or a chain of fleets ordered to convoy this army that (hi: may / lo: must) succeed."""
@@ -94,9 +103,9 @@ class MovementJudge:
     # ----- strengths (hi: upper bound, else lower bound) -----------------------------------------------
     def attack(self, p: str, hi: bool) -> int:
         """ATTACK STRENGTH of the move from p."""
-        if not self.path(p, hi):
-            return 0
         c = self.c[p]
+        if c.via_convoy and not self.path(p, hi):
+            return 0
         dest_cmd = self.c.get(c.dest)
         supports = self._valid_supports(p)
         if dest_cmd is None:
@@ -191,12 +200,13 @@ class MovementJudge:
     # ----- the whole phase ----------------------------------------------------------------------------
     def run(self) -> MovementResult:
         """Resolve every decision, then dislodgements, standoffs and each order's outcome."""
-        success = {p: self.resolver.resolve(p) for p, c in self.c.items() if c.kind in (MOVE, SUPPORT, CONVOY)}
+        resolve = self.resolver.resolve
+        success = {p: resolve(p) for p, c in self.c.items() if c.kind != "hold"}
         result = MovementResult(self.c, success, paradox=set(self.paradox))
         for p, c in self.c.items():
             if c.kind == MOVE and success[p]:
                 result.moved[c.dest] = p
-                result.arrivals[c.dest] = Unit(c.unit.power, c.unit.type, c.dest_location)
+                result.arrivals[c.dest] = moved_unit(c.unit, c.dest_location)
         for dest, origin in result.moved.items():
             c = self.c.get(dest)
             if c is not None and not (c.kind == MOVE and success[dest]):

@@ -6,7 +6,7 @@ from adjudicator.board import Board, split_location
 from adjudicator.judge.outcome import DEFAULT, FAILS, SUCCEEDS, OrderResult
 from adjudicator.orders.model import Order
 from adjudicator.orders.validate import Illegal, ignored, illegal, resolve_destination
-from adjudicator.state import Dislodged, GameState, Unit
+from adjudicator.state import Dislodged, GameState, Unit, moved_unit
 
 
 def retreat_options(board: Board, season: str, dislodged: Dislodged, occupied: set[str], contested: set[str] | frozenset[str]) -> list[str]:
@@ -93,7 +93,7 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
                                           f"bounced with {others} retreating to {dest}; the unit is disbanded",
                                           unit=unit, order=order, line=order.line))
             else:
-                arrivals[dest] = Unit(unit.power, unit.type, loc)
+                arrivals[dest] = moved_unit(unit, loc)
                 report.append(OrderResult(unit.power, order.text or order.describe(), SUCCEEDS, f"retreats to {loc}",
                                           unit=unit, order=order, line=order.line))
     for p, order in disbanding.items():
