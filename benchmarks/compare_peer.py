@@ -634,8 +634,10 @@ def peer_refused(board: Board, inp: PhaseInput) -> set[int]:
 def our_refused(result: PhaseResult) -> set[int]:
     """The orders (by index, from `ours_with`) this engine refuses: illegal, or not for a unit of the power (an
     order that is one of several different orders to a unit, or that comes after another order of the unit, is
-    not refused in itself)."""
-    not_refused = ("several different orders", "already has a retreat order", "the same order was given twice")
+    not refused in itself; nor is a removal beyond the number due: DATC 4.D.6, both engines carry out the first
+    removals ordered and leave the rest, though the peer, offered such an order alone, accepts it)."""
+    not_refused = ("several different orders", "already has a retreat order", "the same order was given twice",
+                   "needs to remove only")
     return {r.line for r in result.report if r.line is not None and r.status in ("illegal", "ignored")
             and not any(why in r.reason for why in not_refused)}
 

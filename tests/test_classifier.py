@@ -177,3 +177,57 @@ def test_own_convoy_that_is_disrupted_falls_back_to_land(cp):
     changed = [x for x in cp._fallback(board, inp, orders, ctx) if x not in orders]
     assert changed == [(1, "France", "F nth H")]  # the move has no VIA to drop; its fleet's convoy goes
     assert cp.classify(board, inp, result, ours, peer) == "convoy-fallback"
+
+
+# ----- a removal beyond the number due is not a refusal of this engine's --------------------------------------
+# Seed 59: England (2 centres, 3 units) orders two removals, Germany (one build due) `Waive` then `Build A mun`.
+# Both engines remove only England's first unit (DATC 4.D.6, the first removals count); Germany's build is the
+# documented `refused-by-us[extra-build]` difference. The peer, offered England's second removal alone, accepts
+# it, so it used to be counted among this engine's refusals and gave the undocumented class
+# `refused-by-us[extra-build,remove-in-build]` (the odd order's label).
+_EXTRA_REMOVAL = """VARIANT_ALL Standard
+CASE a removal beyond the number due, beside a build this engine refuses
+PRESTATE_SETPHASE Fall 1902, Adjustment
+PRESTATE_SUPPLYCENTER_OWNERS
+	England: edi
+	England: lvp
+	Germany: ber
+	Germany: kie
+	Germany: mun
+	Germany: hol
+PRESTATE
+	England: A lvp
+	England: F edi
+	England: F nth
+	Germany: A pru
+	Germany: A ruh
+	Germany: F hol
+ORDERS
+	England: Remove F edi
+	England: Remove A lvp
+	Germany: Waive
+	Germany: Build A mun
+END
+"""
+
+
+def test_extra_removal_is_not_counted_as_refused(cp):
+    board, inp = _phase(cp, _EXTRA_REMOVAL)
+    inp.odd = {1: "remove-in-build"}  # as the random orders label it
+    result, ours, peer = _both(cp, board, inp)
+    assert ("England", "A", "lvp") in ours.units and ("England", "A", "lvp") in peer.units  # both: first removal
+    assert ours.diff(peer) == ["units: peer only Germany: A mun"]
+    ctx = cp._Context(board, inp, peer)
+    assert 1 not in ctx.peer_refused
+    assert ctx.our_refused == {3}  # Germany's build beyond the one due; not England's second removal
+    assert cp.classify(board, inp, result, ours, peer) == "refused-by-us[extra-build]"
+
+
+def test_extra_removal_alone_makes_no_difference(cp):
+    """What the rule rests on: with England's orders alone the two engines agree (the peer too carries out the
+    first removal and leaves the second), in either order."""
+    board, inp = _phase(cp, _EXTRA_REMOVAL)
+    for first, second in ((0, 1), (1, 0)):
+        only = cp.PhaseInput(inp.state, [inp.orders[first], inp.orders[second]], [inp.peer[first], inp.peer[second]])
+        _, ours, peer = _both(cp, board, only)
+        assert ours == peer
