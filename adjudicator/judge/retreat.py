@@ -13,11 +13,9 @@ def retreat_options(board: Board, season: str, dislodged: Dislodged, occupied: s
     """The locations a dislodged unit may retreat to: reachable without convoy, empty, not left empty by a
     standoff, and not where its attacker came from (unless the attacker came by convoy)."""
     unit = dislodged.unit
-    graph = board.army_moves(season) if unit.type == "A" else board.fleet_moves(season)
-    if unit.location not in graph:
-        return []
+    view = board.season(season)
     options = []
-    for loc in graph.successors(unit.location):
+    for loc in (view.army_next if unit.type == "A" else view.fleet_next).get(unit.location, ()):
         province = split_location(loc)[0]
         if province in occupied or province in contested:
             continue
