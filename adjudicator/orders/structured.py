@@ -51,6 +51,10 @@ _SHAPE = {
     "build": (_REQUIRED, _NO, _NO),
     "waive": (_NO, _NO, _NO),
 }
+# The same as sets of field names: (required, not allowed), to pass a well-formed object with two set checks.
+_FIELDS_OF = {kind: (frozenset(f for f, need in zip(("unit", "target", "destination"), shape) if need is _REQUIRED),
+                     frozenset(f for f, need in zip(("unit", "target", "destination"), shape) if need is _NO))
+              for kind, shape in _SHAPE.items()}
 SUGGESTED_PROBLEMS = 50  # "did you mean" is worked out for this many problems per list; the rest go without
 
 
@@ -123,7 +127,7 @@ class _Reader:
 
     def unit(self, value: Any, field: str) -> UnitRef:
         """A unit as an order names it: `A par`, `F stp/nc`, `Army Paris`, `par`, or {type, location}."""
-        if isinstance(value, Mapping):
+        if type(value) is not str and isinstance(value, Mapping):
             extra = sorted(set(value) - {"type", "location"})
             if extra:
                 raise _Bad(f"{field}/{extra[0]}", f"unknown field {extra[0]!r} in {field}; a unit has type and "
@@ -184,12 +188,14 @@ class _Reader:
             power = self.power(power)
         needs_unit, needs_target, needs_dest = shape
         unit_value, target_value, dest_value = get("unit"), get("target"), get("destination")
-        for field, need, value in (("unit", needs_unit, unit_value), ("target", needs_target, target_value),
-                                   ("destination", needs_dest, dest_value)):
-            if need is _REQUIRED and value is None:
-                raise _Bad(field, f"a {kind} order needs a {field}")
-            if need is _NO and value is not None:
-                raise _Bad(field, f"a {kind} order has no {field}")
+        required, forbidden = _FIELDS_OF[kind]
+        if not (required <= obj.keys() and forbidden.isdisjoint(obj) and None not in obj.values()):
+            for field, need, value in (("unit", needs_unit, unit_value), ("target", needs_target, target_value),
+                                       ("destination", needs_dest, dest_value)):
+                if need is _REQUIRED and value is None:
+                    raise _Bad(field, f"a {kind} order needs a {field}")
+                if need is _NO and value is not None:
+                    raise _Bad(field, f"a {kind} order has no {field}")
         units = self.units
         unit = None
         if unit_value is not None:
