@@ -1,4 +1,6 @@
-"""The differential classifier of benchmarks/compare_peer.py: its cache of the peer's outcomes.
+"""The differential classifier of benchmarks/compare_peer.py: its cache of the peer's outcomes, and the rules it
+emulates where a run found them too broad or too narrow (the own-power convoy fallback, removals beyond the
+number due).
 
 The classifier runs the peer under several variants of a phase (orders kept, bugs emulated) and compares each
 with this engine's result under an emulated rule. The peer's normalised outcome depends on this engine's
