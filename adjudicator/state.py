@@ -139,6 +139,14 @@ def check_position(board: Board, state: GameState, file: str | None = None) -> N
         before = board.season(board.previous_season(season))
         stands = {ARMY: stands[ARMY] | before.army_stand, FLEET: stands[FLEET] | before.fleet_stand}
     powers = set(board.unit_owners())
+    units = state.units.values()
+    armies = [u.location for u in units if u.type == ARMY]
+    fleets = [u.location for u in units if u.type == FLEET]
+    if (len(armies) + len(fleets) == len(state.units) and stands[ARMY].issuperset(armies)
+            and stands[FLEET].issuperset(fleets) and powers.issuperset([u.power for u in units])
+            and [u.province for u in units] == list(state.units) and set(board.centres).issuperset(state.owners)
+            and set(board.powers).issuperset(state.owners.values())):
+        return  # the common case, checked with set operations; otherwise the loops below name the problem
     for province, unit in state.units.items():
         if unit.power not in powers:
             raise StateError(f"unknown power {unit.power!r}; powers are {', '.join(board.unit_owners())}", file=file)
