@@ -131,7 +131,7 @@ def test_pieces_are_the_regex_pieces_on_any_text(text: str) -> None:
 def _general(board) -> OrderParser:
     """A parser of the board that never takes the plain-word path."""
     parser = OrderParser(board)
-    parser._plain = lambda text: None  # type: ignore[method-assign]
+    parser._plain = lambda text, pieces=None: None  # type: ignore[method-assign]
     return parser
 
 

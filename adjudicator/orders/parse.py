@@ -329,9 +329,11 @@ class OrderParser:
         """The words of an order, each read with one lookup (a name of several words is one word)."""
         return self._words(text)[0]
 
-    def _words(self, text: str) -> tuple[list[Word], bool]:
-        """The words, and whether one of them is a name of two places (only then is there anything to settle)."""
-        pieces = pieces_of(text)  # words and symbols; blanks are skipped (they only separate)
+    def _words(self, text: str, pieces: list[str] | None = None) -> tuple[list[Word], bool]:
+        """The words, and whether one of them is a name of two places (only then is there anything to settle);
+        `pieces`: the text's, when already split."""
+        if pieces is None:
+            pieces = pieces_of(text)  # words and symbols; blanks are skipped (they only separate)
         lexicon = self.lexicon
         fast, joining, single, phrases, prefixes = (lexicon.fast, lexicon.joining, lexicon.single, lexicon.phrases,
                                                     lexicon.prefixes)
@@ -422,10 +424,11 @@ class OrderParser:
         if len(text) > MAX_ORDER_LENGTH:  # bounded work for any input (the longest real order is ~100)
             raise OrderError(f"an order of {len(text):,} characters; an order has at most {MAX_ORDER_LENGTH:,}",
                              column=1)
-        plain = self._plain(text)
+        pieces = pieces_of(text)
+        plain = self._plain(text, pieces)
         if plain is not None:
             return plain
-        words, two_places = self._words(text)
+        words, two_places = self._words(text, pieces)
         if not words:
             raise OrderError(f"no order in {text.strip()!r}", column=1)
         if "(" in text or ")" in text:
@@ -436,11 +439,12 @@ class OrderParser:
             raise self._explain(exc, text, words, suggest) from None
         return self._build(kind, refs, via, words, text, units, two_places)
 
-    def _plain(self, text: str) -> tuple | None:
+    def _plain(self, text: str, pieces: list[str] | None = None) -> tuple | None:
         """`read` for an order of plain words only, the common case: every piece one word by itself, with one
         reading (`lexicon.fast`), none the start of a longer name here, no parenthesis. Its words are its pieces,
         so no Word is made; None for any other order (and for one the grammar refuses: `read` explains it)."""
-        pieces = pieces_of(text)
+        if pieces is None:
+            pieces = pieces_of(text)
         lexicon = self.lexicon
         try:
             codes = "".join(map(lexicon.codes.__getitem__, pieces))
