@@ -194,6 +194,8 @@ class Board:
         self._routes: dict[tuple, frozenset[str]] = {}  # recent convoy-route answers
         # Each province's neighbours over any border (the graph's, as plain tuples: walked by civil disorder)
         self._neighbours = {p: tuple(self.graph.adj[p]) for p in self.graph}
+        self._homes = {power: tuple(p.id for p in self.provinces.values() if p.home == power and p.centre)
+                       for power in {p.home for p in self.provinces.values() if p.home}}  # each power's, once
 
     # ----- locations ---------------------------------------------------------------------------------
     def locations(self, province: str) -> tuple[str, ...]:
@@ -202,7 +204,7 @@ class Board:
 
     def home_centres(self, power: str) -> tuple[str, ...]:
         """The home supply centres of a power."""
-        return tuple(p.id for p in self.provinces.values() if p.home == power and p.centre)
+        return self._homes.get(power, ())
 
     def initial_owners(self) -> dict[str, str]:
         """Centre ownership at the start: each power owns its home centres, and the centres `start_owners` gives it."""
