@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from adjudicator.board import ARMY, FLEET, NEUTRAL, Board
 from adjudicator.errors import StateError
-from adjudicator.judge.adjustment import adjudicate_adjustments, adjustment_due, build_sites, neutral_rebuilds
+from adjudicator.judge.adjustment import adjudicate_adjustments, adjustments_due, build_sites, neutral_rebuilds
 from adjudicator.judge.movement import MovementJudge
 from adjudicator.judge.outcome import DEFAULT, FAILS, OrderResult
 from adjudicator.judge.retreat import adjudicate_retreats, retreat_options
@@ -229,8 +229,9 @@ def winner(board: Board, state: GameState) -> str | None:
 
 def adjustments_needed(board: Board, state: GameState) -> bool:
     """Whether some power has a build it can make or a unit it must remove."""
+    dues = adjustments_due(state, board.powers)
     for power in board.powers:
-        due = adjustment_due(state, power)
+        due = dues[power]
         if due < 0 or (due > 0 and build_sites(board, state, power)):
             return True
     return bool(neutral_rebuilds(board, state))

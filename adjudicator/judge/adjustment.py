@@ -12,6 +12,9 @@ adds places.
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Iterable
+
 from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, join_location
 from adjudicator.judge.outcome import DEFAULT, SUCCEEDS, OrderResult
 from adjudicator.orders.model import Order
@@ -22,6 +25,13 @@ from adjudicator.state import GameState, Unit, parse_unit_text
 def adjustment_due(state: GameState, power: str) -> int:
     """Builds (positive) or removals (negative) a power is due: centres owned minus units."""
     return list(state.owners.values()).count(power) - [u.power for u in state.units.values()].count(power)
+
+
+def adjustments_due(state: GameState, powers: Iterable[str]) -> dict[str, int]:
+    """`adjustment_due` of each of these powers, counted in one pass over the centres and the units."""
+    owned = Counter(state.owners.values())
+    units = Counter(u.power for u in state.units.values())
+    return {power: owned[power] - units[power] for power in powers}
 
 
 def build_sites(board: Board, state: GameState, power: str) -> dict[str, tuple[str, ...]]:
@@ -156,8 +166,9 @@ def adjudicate_adjustments(board: Board, state: GameState, orders: list[Order]) 
     report: list[OrderResult] = []
     built: dict[str, Unit] = {}
     removed: list[Unit] = []
+    dues = adjustments_due(state, board.powers)
     for power in board.powers:
-        due = adjustment_due(state, power)
+        due = dues[power]
         mine = [o for o in orders if o.power == power]
         if due > 0:
             left = due
