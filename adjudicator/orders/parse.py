@@ -1,12 +1,13 @@
-"""Order text -> Order: words read with one dictionary lookup each, then the Lark (LALR) grammar
-`grammar/diplomacy.lark` over one code character per word.
+"""Order text -> Order: words read with one dictionary lookup each, then the LALR grammar
+`grammar/diplomacy.lark` (compiled by Lark, run by `adjudicator/lalr_table.py`) over one code character per word.
 
 Reading an order is three steps, each linear in the order's length:
-1. Split the text into pieces (blanks, words, symbols) with one linear regex, and read each word, or each run
-   of words that is one name (`Mid-Atlantic Ocean`, `St. Petersburg`, `north coast`, `moves to`), with a
-   dictionary lookup in the board's lexicon (built once per board).
-2. Parse the codes of the words (`UPMP` for `A Par - Bur`) with the LALR parser; the transformer runs during
-   parsing and gives the order's shape (its kind and which words are its units and places).
+1. Split the text into pieces (blanks, words, symbols: `pieces_of`, the regex only for joined pieces), and read
+   each word, or each run of words that is one name (`Mid-Atlantic Ocean`, `St. Petersburg`, `north coast`,
+   `moves to`), with a dictionary lookup in the board's lexicon (built once per board). An order of plain words
+   only (each piece one word with one reading: nine orders in ten) takes a short way with no Word objects.
+2. Parse the codes of the words (`UPMP` for `A Par - Bur`) with the LALR table; the rules' callbacks run as it
+   reduces and give the order's shape (its kind and which words are its units and places).
 3. Build the Order from the words' meanings. A word that names two places (`liv`: Liverpool or Livonia;
    `Tyr`: Tyrolia or the Tyrrhenian Sea) is settled by the units of the order when only one reading is one
    they could carry out (the order then carries a note saying so), and refused naming both otherwise.
