@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.importers.notes import MapNote
@@ -598,27 +598,24 @@ def _borders(moves: _Moves, army: set[tuple[str, str]], fleet: set[tuple[str, st
             out.append(f"{_loc(a)} > {_loc(b)} : coast")
             fleet_done.add((a, b))
             army_done.add((pa, pb))
-    for a, b in sorted(fleet - fleet_done):
-        if (a, b) in fleet_done:
-            continue
-        if (b, a) in fleet:
-            if a < b:
-                out.append(f"{_loc(a)} - {_loc(b)} : {fleet_kind(a, b)}")
-                fleet_done |= {(a, b), (b, a)}
-        else:
-            out.append(f"{_loc(a)} > {_loc(b)} : {fleet_kind(a, b)}")
-            fleet_done.add((a, b))
-    for a, b in sorted(army - army_done):
-        if (a, b) in army_done:
-            continue
-        if (b, a) in army:
-            if a < b:
-                out.append(f"{_loc(a)} - {_loc(b)} : land")
-                army_done |= {(a, b), (b, a)}
-        else:
-            out.append(f"{_loc(a)} > {_loc(b)} : land")
-            army_done.add((a, b))
+    _single_type_borders(fleet, fleet_done, fleet_kind, out)
+    _single_type_borders(army, army_done, lambda a, b: "land", out)
     return sorted(out)
+
+
+def _single_type_borders(moves: set[tuple[str, str]], done: set[tuple[str, str]], kind: Callable[[str, str], str],
+                         out: list[str]) -> None:
+    """The borders of one unit type's moves not written yet (`done`, updated): both ways, or one way."""
+    for a, b in sorted(moves - done):
+        if (a, b) in done:
+            continue
+        if (b, a) in moves:
+            if a < b:
+                out.append(f"{_loc(a)} - {_loc(b)} : {kind(a, b)}")
+                done |= {(a, b), (b, a)}
+        else:
+            out.append(f"{_loc(a)} > {_loc(b)} : {kind(a, b)}")
+            done.add((a, b))
 
 
 def _power_name(name: str) -> str:
