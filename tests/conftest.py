@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+import json
 from pathlib import Path
 
 import pytest
@@ -45,6 +47,31 @@ def best_time(call, repeats: int = 3, gc_paused: bool = False) -> float:
     finally:
         if gc_paused and was_enabled:
             gc.enable()
+
+
+# How a sheet or game file may be saved: each file reader must read these alike (adjudicator/textio.py).
+ENCODINGS = {
+    "utf8": lambda t: t.encode("utf-8"),
+    "utf8-bom": lambda t: codecs.BOM_UTF8 + t.encode("utf-8"),
+    "utf16-bom": lambda t: t.encode("utf-16"),  # with its byte-order mark
+    "crlf": lambda t: t.replace("\n", "\r\n").encode("utf-8"),
+    "bom-crlf": lambda t: codecs.BOM_UTF8 + t.replace("\n", "\r\n").encode("utf-8"),
+}
+
+
+def reports_in_encoding(game: Path, text: str, encoding: str, folder: Path, *flags: str) -> tuple[dict, dict]:
+    """`adjudicate --json` of a sheet saved as plain UTF-8 and saved in `encoding`: (plain, encoded); both succeed."""
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    reports = []
+    for name, data in (("plain.txt", text.encode("utf-8")), ("encoded.txt", ENCODINGS[encoding](text))):
+        (folder / name).write_bytes(data)
+        result = CliRunner().invoke(main, ["adjudicate", str(game), str(folder / name), "--json", *flags])
+        assert result.exit_code == 0, result.output
+        reports.append(json.loads(result.output))
+    return reports[0], reports[1]
 
 
 def judge(text: str, variant: str = "Standard"):

@@ -4,7 +4,6 @@ datc_cases/arctic2019/, run by test_datc_cases.py)."""
 
 from __future__ import annotations
 
-import codecs
 import copy
 import json
 from collections import Counter
@@ -23,7 +22,7 @@ from adjudicator.games.arctic2019.steps import (AutoMove, EndTurn, Header, Keep,
                                                 ShipAttack)
 from adjudicator.resources import data_dir
 from adjudicator.yamlio import load_yaml_file
-from conftest import ROOT, best_time
+from conftest import ENCODINGS, ROOT, best_time, reports_in_encoding
 
 RULES = get_rules("arctic2019")
 
@@ -502,23 +501,11 @@ def test_api_adjudicate_is_lenient_unless_told_not_to_be():
     assert r.status_code == 200 and r.get_json()["next_state"]["ships"]["CHS"] == {"US": 2}
 
 
-@pytest.mark.parametrize("encode", [
-    lambda t: codecs.BOM_UTF8 + t.encode("utf-8"),
-    lambda t: t.encode("utf-16"),  # with its byte-order mark
-    lambda t: t.replace("\n", "\r\n").encode("utf-8"),
-    lambda t: codecs.BOM_UTF8 + t.replace("\n", "\r\n").encode("utf-8"),
-], ids=["utf8-bom", "utf16-bom", "crlf", "utf8-bom-crlf"])
-def test_a_sheet_reads_the_same_in_every_encoding(tmp_path, encode):
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_a_sheet_reads_the_same_in_every_encoding(tmp_path, encoding):
     game = _game_file(tmp_path)
-    plain_sheet, saved = tmp_path / "plain.txt", tmp_path / "saved.txt"
     text = "Russia: move 1 ship from KOL to BAR\nUSA:\nmove 2 ALA - CHS\nend of turn\n"  # the first line is an order
-    plain_sheet.write_bytes(text.encode("utf-8"))
-    saved.write_bytes(encode(text))
-    reports = []
-    for sheet in (plain_sheet, saved):
-        r = CliRunner().invoke(main, ["adjudicate", str(game), str(sheet), "--json", "--strict"])
-        assert r.exit_code == 0, r.output
-        reports.append(json.loads(r.output))
+    reports = reports_in_encoding(game, text, encoding, tmp_path, "--strict")
     assert reports[0] == reports[1] and [o["status"] for o in reports[1]["orders"]] == ["succeeds"] * 3
     assert reports[1]["orders"][0]["power"] == "Russia"  # the BOM did not hide the first country
 

@@ -17,7 +17,7 @@ from adjudicator.games import get_rules
 from adjudicator.games.arctic_race.board import FIN, WATER
 from adjudicator.games.arctic_race.orders import SetupPart, Turn
 from adjudicator.yamlio import load_yaml_file, load_yaml_text
-from conftest import ROOT, best_time
+from conftest import ENCODINGS, ROOT, best_time, reports_in_encoding
 
 RULES = get_rules("arctic-race")
 ALL_TILES = " ".join(f"T{i:02d}" for i in range(1, 31))
@@ -327,24 +327,15 @@ def test_api_adjudicate_is_lenient_unless_told_not_to_be(board):
     assert r.status_code == 400 and [e["line"] for e in r.get_json()["errors"]] == [1]
 
 
-@pytest.mark.parametrize("encode", [
-    lambda t: t.encode("utf-8-sig"),
-    lambda t: t.encode("utf-16"),
-    lambda t: t.replace("\n", "\r\n").encode("utf-8"),
-], ids=["utf-8-bom", "utf-16-bom", "crlf"])
-def test_a_sheet_reads_the_same_whatever_its_encoding(tmp_path, encode):
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_a_sheet_reads_the_same_whatever_its_encoding(tmp_path, encoding):
     runner = CliRunner()
     game = _table_game(runner, tmp_path)
-    plain_sheet, other = tmp_path / "plain.txt", tmp_path / "other.txt"
-    plain_sheet.write_bytes(CONTRACT_SHEET.encode("utf-8"))
-    other.write_bytes(encode(CONTRACT_SHEET))
-    want = runner.invoke(main, ["adjudicate", str(game), str(plain_sheet), "--json"])
-    got = runner.invoke(main, ["adjudicate", str(game), str(other), "--json"])
-    assert want.exit_code == got.exit_code == 0, got.output
-    assert yaml.safe_load(got.output) == yaml.safe_load(want.output)
-    # The set-up file itself, with a byte-order mark and CRLF, sets the same table up.
+    want, got = reports_in_encoding(game, CONTRACT_SHEET, encoding, tmp_path)
+    assert got == want
+    # The set-up file itself, saved the same way, sets the same table up.
     setup = tmp_path / "table-bom.txt"
-    setup.write_bytes(encode(SET_UP))
+    setup.write_bytes(ENCODINGS[encoding](SET_UP))
     result = runner.invoke(main, ["new", "--variant", "arctic-race", "--setup", str(setup), "-o", str(tmp_path / "g2.yaml")])
     assert result.exit_code == 0, result.output
     assert yaml.safe_load((tmp_path / "g2.yaml").read_text())["players"] == ["Red", "Blue"]

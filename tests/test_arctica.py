@@ -21,7 +21,7 @@ from adjudicator.games.arctica.events import affected
 from adjudicator.games.arctica.majorities import awards
 from adjudicator.games.arctica.orders import Colony, Event, Flight, Majority, Melt, Migration, NextRound
 from adjudicator.yamlio import load_yaml_file, load_yaml_text
-from conftest import ROOT, best_time
+from conftest import ENCODINGS, ROOT, best_time, reports_in_encoding
 
 RULES = get_rules("arctica")
 
@@ -374,22 +374,12 @@ def test_api_adjudicate_is_lenient_unless_told_not_to_be():
     assert [(e["line"], e["column"]) for e in body["errors"]] == [(1, 15)]
 
 
-@pytest.mark.parametrize("encode", [
-    lambda t: t.encode("utf-8-sig"),                      # UTF-8 with a byte-order mark
-    lambda t: t.encode("utf-16"),                         # UTF-16 with its byte-order mark
-    lambda t: t.replace("\n", "\r\n").encode("utf-8"),    # CRLF line ends
-], ids=["utf-8-bom", "utf-16-bom", "crlf"])
-def test_a_sheet_reads_the_same_whatever_its_encoding(tmp_path, encode):
-    runner = CliRunner()
-    game = _new_game(runner, tmp_path)
-    plain_sheet, other = tmp_path / "plain.txt", tmp_path / "other.txt"
-    plain_sheet.write_bytes(CONTRACT_SHEET.encode("utf-8"))
-    other.write_bytes(encode(CONTRACT_SHEET))
-    want = runner.invoke(main, ["adjudicate", str(game), str(plain_sheet), "--json"])
-    got = runner.invoke(main, ["adjudicate", str(game), str(other), "--json"])
-    assert want.exit_code == got.exit_code == 0, got.output
-    assert json.loads(got.output) == json.loads(want.output)
-    assert [o["power"] for o in json.loads(got.output)["orders"]] == ["Joelle"]  # the first line's player kept
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_a_sheet_reads_the_same_whatever_its_encoding(tmp_path, encoding):
+    game = _new_game(CliRunner(), tmp_path)
+    want, got = reports_in_encoding(game, CONTRACT_SHEET, encoding, tmp_path)
+    assert got == want
+    assert [o["power"] for o in got["orders"]] == ["Joelle"]  # the first line's player kept
 
 
 # ------------------------------------------------------------------------------- reading costs linear time

@@ -5,7 +5,6 @@ line per refused order, -o without --force."""
 
 from __future__ import annotations
 
-import codecs
 import json
 import subprocess
 from pathlib import Path
@@ -18,7 +17,7 @@ from adjudicator.catalogue import load_variant
 from adjudicator.cli import main
 from adjudicator.games import GAMES, LEGAL_ORDERS, PICTURES, GameRules, NotAvailable, get_rules, rules_of
 from adjudicator.textio import decode_text
-from conftest import ROOT, judge, report_of
+from conftest import ENCODINGS, ROOT, judge, report_of
 
 SHEET = "France:\nA Par - Bur\nF Bre - Mxd\nA Mar H\n"  # line 3 is unreadable
 
@@ -84,14 +83,9 @@ def test_help_says_what_the_readme_says():
     assert "`--strict` refuses the sheet" in readme and '"lenient": false' in readme
 
 
-@pytest.mark.parametrize("encode", [
-    lambda t: t.encode("utf-8"),
-    lambda t: codecs.BOM_UTF8 + t.encode("utf-8"),
-    lambda t: t.encode("utf-16"),  # with its byte-order mark
-    lambda t: t.replace("\n", "\r\n").encode("utf-8"),
-    lambda t: codecs.BOM_UTF8 + t.replace("\n", "\r\n").encode("utf-8"),
-], ids=["utf8", "utf8-bom", "utf16-bom", "crlf", "bom-crlf"])
-def test_sheets_and_game_files_in_every_encoding_read_the_same(game, tmp_path, encode):
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_sheets_and_game_files_in_every_encoding_read_the_same(game, tmp_path, encoding):
+    encode = ENCODINGS[encoding]
     text = "France: A Par - Bur\nGermany: A Mun - Ruh\n"
     sheet = tmp_path / "orders.txt"
     sheet.write_bytes(encode(text))
