@@ -69,9 +69,6 @@ _TERMINAL_WORDS = {
 _PIECES = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|-->|->|=>|--|\S")
 
 
-_new_word = tuple.__new__  # Word(...) without NamedTuple's Python-level __new__ (the readers' hot path)
-
-
 def pieces_of(text: str) -> list[str]:
     """`_PIECES.findall(text)`, split at blanks first: a blank-separated word of letters and digits, or one
     character, is one piece as it stands, and only the rest (`stp/nc`, `A(Vie)-Bud`) meets the regex."""
@@ -109,8 +106,8 @@ class Lexicon:
     # a longer name nor a name of two places: read with this one lookup (see `finish`).
     fast: dict[str, tuple[str, Any]] = field(default_factory=dict)
     codes: dict[str, str] = field(default_factory=dict)  # the code of each piece of `fast`
-    joining: set[str] = field(default_factory=set)  # the pieces of `fast` that may start a longer name
-    continues: dict[str, frozenset[str]] = field(default_factory=dict)  # such a piece -> the words that continue it
+    # the pieces of `fast` that may start a longer name -> the words that would continue it
+    continues: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def add(self, spelling: str, code: str, meaning: Any) -> None:
         """One spelling of a word (its words are those `_PIECES` finds, so `N.C.` is `n c`)."""
@@ -138,6 +135,11 @@ class Lexicon:
     def finish(self) -> None:
         """The fast table, once every spelling is in: each word in the cases people write it (as folded, in
         capitals, capitalised), where the piece folds back to the word."""
+        following: dict[str, set[str]] = {}  # the first word of a name of several words -> the second words
+        for name in (*self.phrases, *self.prefixes):
+            first, _, rest = name.partition(" ")
+            if rest:
+                following.setdefault(first, set()).add(rest.partition(" ")[0])
         self.fast = {piece: (code, None) for piece, code in _SYMBOLS.items() if code != RPAR}  # `)` may close `(via`
         for key, reading in self.single.items():
             if " " in key or (reading[0] == PLACE and len(reading[1]) > 1):
@@ -145,15 +147,9 @@ class Lexicon:
             for piece in (key, key.upper(), key.capitalize()):
                 if piece.casefold() == key:
                     self.fast[piece] = reading
-                    if key in self.prefixes:  # `S`, `via`: one word unless the next continues a name
-                        self.joining.add(piece)
+                    if key in following:  # `S`, `via`: one word unless the next continues a name
+                        self.continues[piece] = frozenset(following[key])
         self.codes = {piece: reading[0] for piece, reading in self.fast.items()}
-        following: dict[str, set[str]] = {}
-        for name in (*self.phrases, *self.prefixes):
-            first, _, rest = name.partition(" ")
-            if rest:
-                following.setdefault(first, set()).add(rest.partition(" ")[0])
-        self.continues = {piece: frozenset(following.get(piece.casefold(), ())) for piece in self.joining}
 
 
 @dataclass
@@ -335,9 +331,7 @@ class OrderParser:
         `pieces`: the text's, when already split."""
         if pieces is None:
             pieces = pieces_of(text)  # words and symbols; blanks are skipped (they only separate)
-        lexicon = self.lexicon
-        fast, joining, single, phrases, prefixes = (lexicon.fast, lexicon.joining, lexicon.single, lexicon.phrases,
-                                                    lexicon.prefixes)
+        single, phrases, prefixes = self.lexicon.single, self.lexicon.phrases, self.lexicon.prefixes
         out: list[Word] = []
         previous: str | None = None
         pending = False  # a word read as a place that may be a power instead: the next word settles it
@@ -345,12 +339,6 @@ class OrderParser:
         i, n = 0, len(pieces)
         while i < n:
             piece = pieces[i]
-            hit = fast.get(piece)
-            if hit is not None and piece not in joining:  # a word as written that is one name or order word alone
-                out.append(_new_word(Word, (hit[0], hit[1], i, piece, None)))
-                previous = hit[0]
-                i += 1
-                continue
             if piece[0].isalnum():
                 key = piece.casefold()
                 reading = single.get(key)
@@ -451,7 +439,7 @@ class OrderParser:
             codes = "".join(map(lexicon.codes.__getitem__, pieces))
         except KeyError:  # a piece that is not a plain word
             return None
-        if not codes or "(" in codes or not (lexicon.joining.isdisjoint(pieces) or self._apart(pieces)):
+        if not codes or "(" in codes or not (lexicon.continues.keys().isdisjoint(pieces) or self._apart(pieces)):
             return None
         try:
             kind, refs, via = _shape(self.grammar, codes)
@@ -466,9 +454,7 @@ class OrderParser:
             if ref is None:
                 if key[2] is not None and key[1] in self.coast_aliases:
                     return None  # a coast the board may name otherwise: `_unit_ref` says how it was read
-                ref = new_unit_ref(*key)
-                if len(known) < 100_000:
-                    known[key] = ref
+                ref = self._kept_ref(key)
             made.append(ref)
         return _reading(kind, made, via, ())
 
@@ -548,10 +534,14 @@ class OrderParser:
                 notes.append(f"read {words[coast_i].text!r} of {p.name} as {province}/{alias}, the board's "
                              f"name for that coast")
                 return UnitRef(unit_type, province, alias, power)  # not kept: the note must be made each time
-        ref_value = new_unit_ref(unit_type, province, coast, power)
+        return self._kept_ref(key)
+
+    def _kept_ref(self, key: tuple) -> UnitRef:
+        """A new UnitRef of (type, place, coast, power), kept as the one value of that unit as written."""
+        ref = new_unit_ref(*key)
         if len(self.refs) < 100_000:  # bounded by the board (types x places x coasts x powers) and by this
-            self.refs[key] = ref_value
-        return ref_value
+            self.refs[key] = ref
+        return ref
 
     def _settle(self, kind: str, refs: list[tuple], via: bool, words: list[Word], notes: list[str],
                 text: str, units: Any = None) -> dict[int, str]:
