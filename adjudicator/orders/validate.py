@@ -108,14 +108,11 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     legal: dict[str, list[Command]] = {}
     # Only fleets on open sea (or an archipelago) can convoy: the route searches of this phase start from this set.
     fleets = board.season(season).convoy_spaces.intersection(u.province for u in state.units.values() if u.type == FLEET)
-    units = state.units
     for order in orders:
-        unit = units.get(order.unit.province)
-        if unit is None or (order.power is not None and unit.power != order.power):
-            try:
-                find_unit(state, order)  # the reason
-            except LookupError as exc:
-                report.append(ignored(order, str(exc)))
+        try:
+            unit = find_unit(state, order)
+        except LookupError as exc:
+            report.append(ignored(order, str(exc)))
             continue
         if unit.power == NEUTRAL:  # neutral units hold; no one orders them
             report.append(ignored(order, f"the unit in {unit.province} is neutral: it takes no orders and holds"))
@@ -125,11 +122,7 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
         except Illegal as exc:
             report.append(illegal(order, unit, str(exc)))
             continue
-        same = legal.get(unit.province)
-        if same is None:
-            legal[unit.province] = [command]
-        else:
-            same.append(command)
+        legal.setdefault(unit.province, []).append(command)
 
     commands: dict[str, Command] = {}
     for province, cmds in legal.items():
