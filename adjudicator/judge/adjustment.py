@@ -24,7 +24,7 @@ from adjudicator.state import GameState, Unit, parse_unit_text
 
 def adjustment_due(state: GameState, power: str) -> int:
     """Builds (positive) or removals (negative) a power is due: centres owned minus units."""
-    return list(state.owners.values()).count(power) - [u.power for u in state.units.values()].count(power)
+    return adjustments_due(state, (power,))[power]
 
 
 def adjustments_due(state: GameState, powers: Iterable[str]) -> dict[str, int]:
