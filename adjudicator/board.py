@@ -435,6 +435,7 @@ class SeasonView:
     fleet_stand: frozenset[str]  # locations a fleet may stand on
     army_next: dict[str, frozenset[str]]  # the same moves as plain sets, for the hot paths
     fleet_next: dict[str, frozenset[str]]
+    stands: dict[str, frozenset[str]]  # army_stand and fleet_stand by unit type (A, F)
 
 
 def _season_view(board: Board, season: str) -> SeasonView:
@@ -486,7 +487,7 @@ def _season_view(board: Board, season: str) -> SeasonView:
     army_next = {o: frozenset(army.successors(o)) for o in army}
     fleet_next = {o: frozenset(fleet.successors(o)) for o in fleet}
     return SeasonView(surface, sea, frozenset(convoy_spaces), frozenset(coastal), army, fleet, army_stand, fleet_stand,
-                      army_next, fleet_next)
+                      army_next, fleet_next, {ARMY: army_stand, FLEET: fleet_stand})
 
 
 # ----- loading -----------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from adjudicator.board import ARMY, FLEET, NEUTRAL, Board
+from adjudicator.board import NEUTRAL, Board
 from adjudicator.errors import StateError
 from adjudicator.judge.adjustment import adjudicate_adjustments, adjustments_due, build_sites, neutral_rebuilds
 from adjudicator.judge.movement import MovementJudge
@@ -109,8 +109,7 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
     result = PhaseResult(state.phase, [], state)
 
     # Units the season's terrain no longer carries are disbanded (dislodged ones too: they do not retreat).
-    view = board.season(season)
-    stands = {ARMY: view.army_stand, FLEET: view.fleet_stand}
+    stands = board.season(season).stands
     for p, unit in list(units.items()):
         if unit.location not in stands[unit.type]:
             result.disbanded_by_terrain.append(unit)

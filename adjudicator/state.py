@@ -133,11 +133,10 @@ def check_position(board: Board, state: GameState, file: str | None = None) -> N
     season = state.phase.season
     # At a movement phase a unit may stand where the season's change has just stranded it (it is
     # disbanded after this phase if it stays), so the previous season's terrain also counts.
-    view = board.season(season)
-    stands = {ARMY: view.army_stand, FLEET: view.fleet_stand}
+    stands = board.season(season).stands
     if state.phase.type == "Movement":
-        before = board.season(board.previous_season(season))
-        stands = {ARMY: stands[ARMY] | before.army_stand, FLEET: stands[FLEET] | before.fleet_stand}
+        before = board.season(board.previous_season(season)).stands
+        stands = {t: places | before[t] for t, places in stands.items()}
     powers = set(board.unit_owners())
     units = state.units.values()
     armies = [u.location for u in units if u.type == ARMY]
