@@ -15,6 +15,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedInput
 
 from adjudicator.catalogue import load_variant
+from adjudicator.errors import OrderError
 from adjudicator.grammar_tools import grammar_text
 from adjudicator.lalr_table import LalrTable, UnexpectedTerminal
 from adjudicator.orders import parse as P
@@ -199,3 +200,11 @@ def test_distances_may_stop_once_the_wanted_provinces_have_theirs() -> None:
     assert some["mos"] == full["mos"] and some["lon"] == full["lon"]
     assert len(some) < len(full)
     assert board.distances_from(["par"], []) == {"par": 0}
+
+
+def test_an_error_says_when_the_order_could_have_ended_there() -> None:
+    parser = OrderParser(load_variant("standard"))
+    with pytest.raises(OrderError, match=r"unexpected 'via'; expected build or the end of the order"):
+        parser.read("waive via")
+    with pytest.raises(OrderError, match=r"unexpected 'Eng'; expected the end of the order"):
+        parser.read("par build Eng")
