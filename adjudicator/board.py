@@ -196,6 +196,9 @@ class Board:
         self._neighbours = {p: tuple(self.graph.adj[p]) for p in self.graph}
         self._homes = {power: tuple(p.id for p in self.provinces.values() if p.home == power and p.centre)
                        for power in {p.home for p in self.provinces.values() if p.home}}  # each power's, once
+        self._movement_stands: dict[str, dict[str, frozenset[str]]] = {}  # by season (see movement_stands)
+        self.centre_set = frozenset(self.centres)
+        self.unit_owner_set = frozenset(self.unit_owners())
 
     # ----- locations ---------------------------------------------------------------------------------
     def locations(self, province: str) -> tuple[str, ...]:
@@ -260,6 +263,15 @@ class Board:
             view = self._views[season] = _season_view(self, season)
         return view
 
+    def movement_stands(self, season: str) -> dict[str, frozenset[str]]:
+        """Where a unit may stand at a movement phase, by unit type: the season's places and the previous
+        season's too (a unit the change of season has just stranded stands until the phase ends)."""
+        stands = self._movement_stands.get(season)
+        if stands is None:  # one per season of the calendar
+            now, before = self.season(season).stands, self.season(self.previous_season(season)).stands
+            stands = self._movement_stands[season] = {t: places | before[t] for t, places in now.items()}
+        return stands
+
     def surface(self, province: str, season: str) -> str:
         """What a province is this season: `land`, `sea` or `ice`."""
         return self.season(season).surface[province]
@@ -299,6 +311,10 @@ class Board:
         view = self.season(season)
         return destination in (view.army_next if unit_type == ARMY else view.fleet_next).get(origin, ())
 
+    def can_reach(self, unit_type: str, origin: str, province: str, season: str) -> bool:
+        """Whether a unit at `origin` can move to some location of `province` without convoy this season."""
+        return province in self.season(season).reach[unit_type].get(origin, ())
+
     def reachable_locations(self, unit_type: str, origin: str, province: str, season: str) -> list[str]:
         """The locations of `province` a unit at `origin` can move to this season."""
         view = self.season(season)
@@ -309,11 +325,7 @@ class Board:
 
     def can_support_into(self, unit_type: str, origin: str, province: str, season: str) -> bool:
         """A unit supports into a province it could move to; a fleet also into bordering ice (Arctic rule)."""
-        if self.reachable_locations(unit_type, origin, province, season):
-            return True
-        if unit_type == FLEET and self.surface(province, season) == "ice":
-            return province in self.location_water_adj.get(origin, ())
-        return False
+        return province in self.season(season).support[unit_type].get(origin, ())
 
     # ----- convoys -----------------------------------------------------------------------------------
     def can_convoy_from(self, province: str, season: str) -> bool:
@@ -436,6 +448,9 @@ class SeasonView:
     army_next: dict[str, frozenset[str]]  # the same moves as plain sets, for the hot paths
     fleet_next: dict[str, frozenset[str]]
     stands: dict[str, frozenset[str]]  # army_stand and fleet_stand by unit type (A, F)
+    reach: dict[str, dict[str, frozenset[str]]]  # by unit type and location: provinces it moves to without convoy
+    support: dict[str, dict[str, frozenset[str]]]  # ... and provinces it may support into (reach, and for a
+    # fleet bordering ice: the Arctic rule)
 
 
 def _season_view(board: Board, season: str) -> SeasonView:
@@ -486,8 +501,12 @@ def _season_view(board: Board, season: str) -> SeasonView:
     army_stand = frozenset(p for p, surf in surface.items() if surf in ("land", "ice") or board.is_island(p))
     army_next = {o: frozenset(army.successors(o)) for o in army}
     fleet_next = {o: frozenset(fleet.successors(o)) for o in fleet}
+    fleet_reach = {o: frozenset(split_location(d)[0] for d in ds) for o, ds in fleet_next.items()}
+    ice = {p for p, surf in surface.items() if surf == "ice"}
+    fleet_support = {o: ds | (ice & board.location_water_adj.get(o, set())) for o, ds in fleet_reach.items()}
     return SeasonView(surface, sea, frozenset(convoy_spaces), frozenset(coastal), army, fleet, army_stand, fleet_stand,
-                      army_next, fleet_next, {ARMY: army_stand, FLEET: fleet_stand})
+                      army_next, fleet_next, {ARMY: army_stand, FLEET: fleet_stand},
+                      {ARMY: army_next, FLEET: fleet_reach}, {ARMY: army_next, FLEET: fleet_support})
 
 
 # ----- loading -----------------------------------------------------------------------------------------

@@ -110,6 +110,39 @@ class LalrTable:
                 values.append(value)
         raise AssertionError("the LALR table ended without accepting or refusing")  # pragma: no cover
 
+    def sentences(self, alphabet: str, longest: int) -> list[str]:
+        """Every string of these terminal codes, at most `longest` long, that the table accepts (found by walking
+        the table with a stack of states, pruning at the first code it refuses)."""
+        found: list[str] = []
+
+        def walk(states: list[int], prefix: str) -> None:
+            if self._after(states, END) is not None:
+                found.append(prefix)
+            if len(prefix) < longest:
+                for code in alphabet:
+                    after = self._after(states, code)
+                    if after is not None:
+                        walk(after, prefix + code)
+
+        walk([self.start], "")
+        return found
+
+    def _after(self, states: list[int], code: str) -> list[int] | None:
+        """The stack of states after one more terminal (every reduction it causes, then its shift), or None."""
+        states = list(states)
+        while True:
+            action = self.states[states[-1]].get(code)
+            if action is None:
+                return None
+            if type(action) is int:
+                states.append(action)
+                return states
+            if action.size:
+                del states[-action.size:]
+            states.append(self.states[states[-1]][action.origin])  # type: ignore[arg-type]
+            if code == END and states[-1] == self.end:
+                return states
+
     def _unexpected(self, state: int, index: int | None, code: str) -> UnexpectedTerminal:
         expected = frozenset(self.terminal_of.get(s, s) for s in self.states[state]
                              if s in self.terminal_of or s == END)

@@ -151,10 +151,7 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
 
     result.lines = report
 
-    nxt = state.copy()
-    nxt.units = units
-    nxt.dislodged = dislodged
-    nxt.contested = frozenset(moved.contested)
+    nxt = state.copy(units=units, dislodged=dislodged, contested=frozenset(moved.contested))
     result.next_state = _advance(board, nxt, result)
     return result
 

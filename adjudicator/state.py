@@ -79,10 +79,13 @@ class GameState:
         """The rule options this game is played by: its own, or its variant's."""
         return self.options or board.options
 
-    def copy(self) -> "GameState":
-        """A copy that can be changed without touching this one."""
-        return replace(self, units=dict(self.units), owners=dict(self.owners), dislodged=dict(self.dislodged),
-                       history=list(self.history))
+    def copy(self, **fields) -> "GameState":
+        """A copy that can be changed without touching this one (`fields`: given anew, and not copied)."""
+        for name in ("units", "owners", "dislodged", "history"):
+            if name not in fields:
+                value = getattr(self, name)
+                fields[name] = type(value)(value)
+        return replace(self, **fields)
 
     def units_of(self, power: str) -> list[Unit]:
         """A power's units, in location order."""
@@ -133,18 +136,15 @@ def check_position(board: Board, state: GameState, file: str | None = None) -> N
     season = state.phase.season
     # At a movement phase a unit may stand where the season's change has just stranded it (it is
     # disbanded after this phase if it stays), so the previous season's terrain also counts.
-    stands = board.season(season).stands
-    if state.phase.type == "Movement":
-        before = board.season(board.previous_season(season)).stands
-        stands = {t: places | before[t] for t, places in stands.items()}
-    powers = set(board.unit_owners())
+    stands = board.movement_stands(season) if state.phase.type == "Movement" else board.season(season).stands
+    powers = board.unit_owner_set
     units = state.units.values()
     armies = [u.location for u in units if u.type == ARMY]
     fleets = [u.location for u in units if u.type == FLEET]
     if (len(armies) + len(fleets) == len(state.units) and stands[ARMY].issuperset(armies)
             and stands[FLEET].issuperset(fleets) and powers.issuperset([u.power for u in units])
-            and [u.province for u in units] == list(state.units) and set(board.centres).issuperset(state.owners)
-            and set(board.powers).issuperset(state.owners.values())):
+            and [u.province for u in units] == list(state.units) and board.centre_set.issuperset(state.owners)
+            and board.powers.keys() >= set(state.owners.values())):
         return  # the common case, checked with set operations; otherwise the loops below name the problem
     for province, unit in state.units.items():
         if unit.power not in powers:

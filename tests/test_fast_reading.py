@@ -208,3 +208,45 @@ def test_an_error_says_when_the_order_could_have_ended_there() -> None:
         parser.read("waive via")
     with pytest.raises(OrderError, match=r"unexpected 'Eng'; expected the end of the order"):
         parser.read("par build Eng")
+
+
+def _accepted(codes: str) -> bool:
+    try:
+        grammar().parse(codes)
+        return True
+    except UnexpectedTerminal:
+        return False
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet=P._PLAIN_CODES, max_size=P.TABLED_WORDS + 2))
+def test_the_shape_table_holds_exactly_the_accepted_plain_orders(codes: str) -> None:
+    table = P.shape_table()
+    if len(codes) <= P.TABLED_WORDS:
+        assert (codes in table) == _accepted(codes)
+    else:
+        assert codes not in table
+    if codes in table:
+        assert table[codes] == grammar().parse(codes)
+
+
+def test_sentences_are_every_accepted_string_of_a_small_grammar() -> None:
+    table = LalrTable('start: A B* C?\nA: "a"\nB: "b"\nC: "c"\n', {"start": lambda names, values: values})
+    assert sorted(table.sentences("abc", 3)) == ["a", "ab", "abb", "abc", "ac"]
+    assert sorted(P.shape_table()) == sorted(set(grammar().sentences(P._PLAIN_CODES, P.TABLED_WORDS)))
+
+
+@pytest.mark.parametrize("variant", ["standard", "arctic"])
+def test_orders_read_cold_name_the_boards_own_unit_refs(variant: str) -> None:
+    board = load_variant(variant)
+    parser = OrderParser(board)
+    refs = P.unit_refs(board)
+    unit = next(iter(opening_state(board).units.values()))
+    for text in (f"{unit.type} {unit.location} H", f"{unit.location} h", f"{unit.type} {unit.location} S {unit.location}"):
+        parser.refs.clear()
+        parser.readings.clear()
+        order = parser.parse(text)
+        key = (order.unit.type, order.unit.province, order.unit.coast, None)
+        assert order.unit is refs[key] and order.unit == UnitRef(*key)
+        assert parser.refs == {}  # nothing made for this order
+    assert all(ref == UnitRef(*key) for key, ref in refs.items())

@@ -53,9 +53,23 @@ class MovementJudge:
         self.paradox: set[str] = set()
         self._support_lists: dict[str, list[str]] = {}
         self.resolver = Resolver(self._adjudicate, self._backup)
+        self._settle_unopposed()
         # A decision of another order, final or the bound asked for (the resolver's own method: one call less
         # on the hottest path of the judge).
         self._decision = self.resolver.resolve
+
+    def _settle_unopposed(self) -> None:
+        """Decide at once what nothing can oppose: a support or convoy that no unit moves against (neither cut nor
+        dislodged), and a direct move into an empty space that no other unit moves to (strength 1 or more
+        against hold 0 and no prevent). Most orders of a phase are such; the resolver is left the rest."""
+        resolved, moves_into, commands = self.resolver.resolved, self.moves_into, self.c
+        for p, c in commands.items():
+            kind = c.kind
+            if kind == MOVE:
+                if not c.via_convoy and c.dest not in commands and len(moves_into[c.dest]) == 1:
+                    resolved[p] = True
+            elif kind != "hold" and p not in moves_into:
+                resolved[p] = True
 
     # ----- helpers ------------------------------------------------------------------------------------
     def _is_move(self, p: str) -> bool:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
-from adjudicator.board import join_location
+from adjudicator.board import ARMY, FLEET, Board, join_location
 
 ORDER_KINDS = ("hold", "move", "support", "convoy", "retreat", "disband", "remove", "build", "waive")
 
@@ -85,3 +86,18 @@ def new_unit_ref(unit_type: str | None, province: str, coast: str | None, power:
     d = ref.__dict__
     d["type"], d["province"], d["coast"], d["power"] = unit_type, province, coast, power
     return ref
+
+
+@functools.lru_cache(maxsize=8)
+def unit_refs(board: Board) -> dict[tuple, UnitRef]:
+    """The UnitRef of every unit an order may name without a power, by (type or None, province, coast or None,
+    None): made once per board, so that reading orders makes none (eight boards at most, as `parser_for`)."""
+    return {(unit_type, province.id, coast, None): new_unit_ref(unit_type, province.id, coast, None)
+            for province in board.provinces.values() for coast in (None, *province.coasts)
+            for unit_type in (None, ARMY, FLEET)}
+
+
+@functools.lru_cache(maxsize=8)
+def unit_refs_by_text(board: Board) -> dict[str, UnitRef]:
+    """The same UnitRefs by their canonical text (`A par`, `F stp/nc`, `stp/nc`): what order objects name."""
+    return {str(ref): ref for ref in unit_refs(board).values()}

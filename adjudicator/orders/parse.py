@@ -26,7 +26,7 @@ from adjudicator.errors import AdjudicatorError, OrderError
 from adjudicator.grammar_tools import grammar_text, or_list
 from adjudicator.lalr_table import LalrTable, UnexpectedTerminal
 from adjudicator.names import ARTICLES, normalise
-from adjudicator.orders.model import Order, UnitRef, new_order, new_unit_ref
+from adjudicator.orders.model import Order, UnitRef, new_order, new_unit_ref, unit_refs
 
 # The codes of grammar/diplomacy.lark.
 UNIT, PLACE, POWER, COAST, MOVE, HOLD, SUPPORT, CONVOY, VIA = "U", "P", "W", "K", "M", "H", "S", "C", "Y"
@@ -285,9 +285,13 @@ _CALLBACKS: dict[str, Callable[[Sequence[str], list], Any]] = {
 }
 
 # The parser's answer for each sequence of word codes (`UPMP` for every `A x - y`): the shape of an order
-# depends on its codes alone, and orders have few shapes, so the grammar runs once per shape. Bounded.
+# depends on its codes alone. Every order of plain words up to TABLED_WORDS words long has its shape in a table
+# built from the grammar once (`shape_table`: 2,415 shapes); the grammar runs for the others, its answers kept
+# here (bounded).
 _SHAPES: dict[str, tuple] = {}
 _MAX_SHAPES = 4096
+TABLED_WORDS = 9  # `Eng F nth S Eng A yor - bel`, the longest common order, has nine
+_PLAIN_CODES = "UPWKMHSCYRDXBN+/"  # the codes a plain word may have (no parenthesis, no unknown word)
 # How readings of a name of two places are scored (`OrderParser._score`): a reading wins only by a clear margin,
 # more than SETTLE_RATIO times the next (a direct move over any convoy; a convoy by one fleet over one that needs
 # three or more; any possible reading over impossible ones), else the order is refused naming both.
@@ -302,12 +306,22 @@ def grammar() -> LalrTable:
     return LalrTable(grammar_text("diplomacy"), _CALLBACKS)
 
 
+@functools.lru_cache(maxsize=1)
+def shape_table() -> dict[str, tuple]:
+    """The shape of every order of plain words up to TABLED_WORDS long, by its codes: built once from the
+    grammar (its accepted sentences), so that an order read for the first time costs no parse."""
+    table = grammar()
+    return {codes: table.parse(codes) for codes in table.sentences(_PLAIN_CODES, TABLED_WORDS)}
+
+
 class OrderParser:
     """Parses order text for one variant's board."""
 
     def __init__(self, board: Board):
         self.board = board
         self.grammar = grammar()
+        self.shapes = shape_table()
+        self.board_refs = unit_refs(board)
         self.lexicon = lexicon_of(board)
         self.reach = Reach.of(board)
         self.coast_aliases = _coast_aliases(board)
@@ -423,7 +437,8 @@ class OrderParser:
         if "(" in text or ")" in text:
             _check_parentheses(words, text)
         try:
-            kind, refs, via = _shape(self.grammar, "".join([w[0] for w in words]))
+            codes = "".join([w[0] for w in words])
+            kind, refs, via = self.shapes.get(codes) or _shape(self.grammar, codes)
         except UnexpectedTerminal as exc:
             raise self._explain(exc, text, words, suggest) from None
         return self._build(kind, refs, via, words, text, units, two_places)
@@ -441,16 +456,19 @@ class OrderParser:
             return None
         if not codes or "(" in codes or not (lexicon.continues.keys().isdisjoint(pieces) or self._apart(pieces)):
             return None
-        try:
-            kind, refs, via = _shape(self.grammar, codes)
-        except UnexpectedTerminal:
-            return None
-        fast, known, made = lexicon.fast, self.refs, []
+        shape = self.shapes.get(codes)
+        if shape is None:
+            try:
+                shape = _shape(self.grammar, codes)
+            except UnexpectedTerminal:
+                return None
+        kind, refs, via = shape
+        fast, tabled, known, made = lexicon.fast, self.board_refs, self.refs, []
         for power_i, unit_i, place_i, coast_i in refs:
             key = (fast[pieces[unit_i]][1] if unit_i is not None else None, fast[pieces[place_i]][1][0],
                    fast[pieces[coast_i]][1] if coast_i is not None else None,
                    fast[pieces[power_i]][1] if power_i is not None else None)
-            ref = known.get(key)
+            ref = tabled.get(key) or known.get(key)
             if ref is None:
                 if key[2] is not None and key[1] in self.coast_aliases:
                     return None  # a coast the board may name otherwise: `_unit_ref` says how it was read
@@ -524,7 +542,7 @@ class OrderParser:
         unit_type = words[unit_i][1] if unit_i is not None else None
         power = words[power_i][1] if power_i is not None else None
         key = (unit_type, province, coast, power)
-        known = self.refs.get(key)
+        known = self.board_refs.get(key) or self.refs.get(key)
         if known is not None:  # one value per unit as written: built once per board, not once per order
             return known
         if coast is not None:

@@ -32,7 +32,7 @@ from typing import Any
 
 from adjudicator.board import ARMY, FLEET, Board
 from adjudicator.names import AmbiguousName, UnknownName
-from adjudicator.orders.model import ORDER_KINDS, Order, UnitRef, new_order, new_unit_ref
+from adjudicator.orders.model import ORDER_KINDS, Order, UnitRef, new_order, new_unit_ref, unit_refs, unit_refs_by_text
 from adjudicator.sheets import Sheet, SheetProblem
 
 FIELDS = ("power", "kind", "unit", "target", "destination", "coast", "via_convoy")
@@ -87,6 +87,8 @@ class _Reader:
         self.unsuggested = 0  # problems past the bound that went without suggestions
         self.units: dict[str, UnitRef] = {}  # unit text -> its reading, for this list only (a unit is named twice:
         # by its own order and as the target of a support or convoy)
+        self.refs = unit_refs(board)  # the board's UnitRefs: most units named are one of them
+        self.texts = unit_refs_by_text(board)  # ... by their canonical text (`A par`): read with one lookup
 
     def _suggestions(self, make) -> list[str]:
         if self.suggest <= 0:
@@ -144,7 +146,8 @@ class _Reader:
         word, _, rest = value.strip().partition(" ")
         unit_type = _UNIT_WORDS.get(word.lower()) if rest else None
         province, coast = self.place(rest.strip() if unit_type else value.strip(), field)
-        ref = self.units[value] = new_unit_ref(unit_type, province, coast, None)
+        key = (unit_type, province, coast, None)
+        ref = self.units[value] = self.refs.get(key) or new_unit_ref(*key)
         return ref
 
     def power(self, value: Any) -> str:
@@ -196,15 +199,15 @@ class _Reader:
                     raise _Bad(field, f"a {kind} order needs a {field}")
                 if need is _NO and value is not None:
                     raise _Bad(field, f"a {kind} order has no {field}")
-        units = self.units
+        texts, units = self.texts, self.units
         unit = None
         if unit_value is not None:
-            unit = units.get(unit_value) if type(unit_value) is str else None
+            unit = texts.get(unit_value) or units.get(unit_value) if type(unit_value) is str else None
             if unit is None:
                 unit = self.unit(unit_value, "unit")
         target = None
         if target_value is not None:
-            target = units.get(target_value) if type(target_value) is str else None
+            target = texts.get(target_value) or units.get(target_value) if type(target_value) is str else None
             if target is None:
                 target = self.unit(target_value, "target")
         dest = coast = None

@@ -20,9 +20,9 @@ class Illegal(Exception):
     """An order that cannot be executed, with the reason."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Command:
-    """A validated order of one unit: what the engine executes."""
+    """A validated order of one unit: what the engine executes (slots: made for every unit of every phase)."""
 
     unit: Unit
     kind: str  # hold, move, support, convoy, retreat, disband
@@ -178,7 +178,7 @@ def _move_command(board: Board, state: GameState, season: str, unit: Unit, order
 
 def _could_move(board: Board, season: str, unit: Unit, dest: str, fleets: frozenset[str]) -> bool:
     """Whether a unit could move to a province (any coast, or by a possible convoy), ignoring occupants."""
-    if board.reachable_locations(unit.type, unit.location, dest, season):
+    if board.can_reach(unit.type, unit.location, dest, season):
         return True
     return unit.type == ARMY and board.convoy_route_exists(unit.province, dest, season, fleets)
 

@@ -1,0 +1,104 @@
+"""The shortcuts of validation and judging (issue 17) give what the long ways give: the season view's reach and
+support tables against the move graphs, the movement-phase stands, the judge's settling of unopposed orders
+against the resolver, and a position's copy with fields given anew."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from adjudicator.board import ARMY, FLEET, split_location
+from adjudicator.catalogue import load_variant
+from adjudicator.judge.movement import MovementJudge
+from adjudicator.orders.parse import parse_order
+from adjudicator.orders.validate import Command, movement_commands
+from adjudicator.phase import adjudicate
+from adjudicator.state import opening_state
+from conftest import benchmark
+
+VARIANTS = ["standard", "arctic"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_reach_and_support_tables_are_the_move_graphs(variant: str) -> None:
+    board = load_variant(variant)
+    for season in board.seasons:
+        view = board.season(season)
+        for location in view.fleet:
+            for province in board.provinces:
+                moves = [d for d in view.fleet.successors(location) if split_location(d)[0] == province]
+                assert board.can_reach(FLEET, location, province, season) == bool(moves)
+                ice = view.surface[province] == "ice" and province in board.location_water_adj.get(location, ())
+                assert board.can_support_into(FLEET, location, province, season) == (bool(moves) or ice)
+        for origin in view.army:
+            for province in board.provinces:
+                moves = view.army.has_edge(origin, province)
+                assert board.can_reach(ARMY, origin, province, season) == moves
+                assert board.can_support_into(ARMY, origin, province, season) == moves
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_movement_stands_add_the_previous_seasons_places(variant: str) -> None:
+    board = load_variant(variant)
+    for season in board.seasons:
+        now, before = board.season(season).stands, board.season(board.previous_season(season)).stands
+        assert board.movement_stands(season) == {t: now[t] | before[t] for t in (ARMY, FLEET)}
+
+
+def _phases(variant: str, count: int, seed: int):
+    """Movement phases of random games (the differential benchmark's generator: odd orders included)."""
+    cp = benchmark("compare_peer")
+    board = load_variant(variant)
+    rng = random.Random(seed)
+    state, found = opening_state(board), []
+    while len(found) < count:
+        inp = cp.random_orders(board, state, rng, odd=0.2 if variant == "standard" else 0.0)
+        orders = [parse_order(board, text, power=power) for power, text in inp.orders]
+        if state.phase.type == "Movement":
+            found.append((state, orders))
+        result = adjudicate(board, state, orders)
+        state = opening_state(board) if result.winner else result.next_state
+    return board, found
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_settling_unopposed_orders_changes_no_result(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    board, phases = _phases(variant, 60, 7)
+
+    def outcome(state, orders):
+        result = adjudicate(board, state, orders)
+        return (result.next_state.units, result.next_state.dislodged, result.contested,
+                [(r.status, r.reason) for r in result.report])
+
+    settled = [outcome(s, o) for s, o in phases]
+    calls = []
+    real = MovementJudge._settle_unopposed
+    monkeypatch.setattr(MovementJudge, "_settle_unopposed", lambda self: calls.append(real))
+    assert [outcome(s, o) for s, o in phases] == settled
+    assert len(calls) == len(phases)  # the long way was taken
+
+
+def test_unopposed_orders_are_settled_before_the_resolver_runs() -> None:
+    board = load_variant("standard")
+    state = opening_state(board)
+    orders = [parse_order(board, t, power=p) for p, t in [
+        ("France", "A par - bur"), ("France", "A mar S A par - bur"), ("Germany", "A mun - bur"),
+        ("England", "F lon - nth"), ("England", "F edi - nwg"), ("Russia", "F sev - bla")]]
+    commands, _ = movement_commands(board, state, orders)
+    for province, unit in state.units.items():
+        commands.setdefault(province, Command(unit, "hold"))
+    judge = MovementJudge(board, "Spring", commands)
+    assert judge.resolver.resolved == {"lon": True, "edi": True, "sev": True, "mar": True}  # par, mun: contested
+    result = judge.run()
+    assert result.success["par"] and not result.success["mun"] and result.success["mar"]  # 2 against 1
+
+
+def test_a_copy_copies_what_is_not_given_and_keeps_what_is() -> None:
+    state = opening_state(load_variant("standard"))
+    units = {}
+    copy = state.copy(units=units)
+    assert copy.units is units and copy.owners == state.owners and copy.owners is not state.owners
+    assert copy.dislodged is not state.dislodged and copy.history is not state.history
+    full = state.copy()
+    assert full == state and full.units is not state.units
