@@ -265,11 +265,14 @@ class Board:
 
     def movement_stands(self, season: str) -> dict[str, frozenset[str]]:
         """Where a unit may stand at a movement phase, by unit type: the season's places and the previous
-        season's too (a unit the change of season has just stranded stands until the phase ends)."""
+        season's too (a unit the change of season has just stranded stands until the phase ends). When the
+        change of season strands no unit, this is the season's own `stands`, the same dict."""
         stands = self._movement_stands.get(season)
         if stands is None:  # one per season of the calendar
             now, before = self.season(season).stands, self.season(self.previous_season(season)).stands
-            stands = self._movement_stands[season] = {t: places | before[t] for t, places in now.items()}
+            stands = now if all(before[t] <= places for t, places in now.items()) else \
+                {t: places | before[t] for t, places in now.items()}
+            self._movement_stands[season] = stands
         return stands
 
     def surface(self, province: str, season: str) -> str:
@@ -308,12 +311,11 @@ class Board:
 
     def can_move(self, unit_type: str, origin: str, destination: str, season: str) -> bool:
         """Whether a unit may move from origin to destination (locations) without convoy this season."""
-        view = self.season(season)
-        return destination in (view.army_next if unit_type == ARMY else view.fleet_next).get(origin, ())
+        return self.season(season).can_move(unit_type, origin, destination)
 
     def can_reach(self, unit_type: str, origin: str, province: str, season: str) -> bool:
         """Whether a unit at `origin` can move to some location of `province` without convoy this season."""
-        return province in self.season(season).reach[unit_type].get(origin, ())
+        return self.season(season).can_reach(unit_type, origin, province)
 
     def reachable_locations(self, unit_type: str, origin: str, province: str, season: str) -> list[str]:
         """The locations of `province` a unit at `origin` can move to this season."""
@@ -325,7 +327,7 @@ class Board:
 
     def can_support_into(self, unit_type: str, origin: str, province: str, season: str) -> bool:
         """A unit supports into a province it could move to; a fleet also into bordering ice (Arctic rule)."""
-        return province in self.season(season).support[unit_type].get(origin, ())
+        return self.season(season).can_support_into(unit_type, origin, province)
 
     # ----- convoys -----------------------------------------------------------------------------------
     def can_convoy_from(self, province: str, season: str) -> bool:
@@ -451,6 +453,18 @@ class SeasonView:
     reach: dict[str, dict[str, frozenset[str]]]  # by unit type and location: provinces it moves to without convoy
     support: dict[str, dict[str, frozenset[str]]]  # ... and provinces it may support into (reach, and for a
     # fleet bordering ice: the Arctic rule)
+
+    def can_move(self, unit_type: str, origin: str, destination: str) -> bool:
+        """Whether a unit may move from origin to destination (locations) without convoy."""
+        return destination in (self.army_next if unit_type == ARMY else self.fleet_next).get(origin, ())
+
+    def can_reach(self, unit_type: str, origin: str, province: str) -> bool:
+        """Whether a unit at `origin` can move to some location of `province` without convoy."""
+        return province in self.reach[unit_type].get(origin, ())
+
+    def can_support_into(self, unit_type: str, origin: str, province: str) -> bool:
+        """A unit supports into a province it could move to; a fleet also into bordering ice (Arctic rule)."""
+        return province in self.support[unit_type].get(origin, ())
 
 
 def _season_view(board: Board, season: str) -> SeasonView:

@@ -102,18 +102,21 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
             commands[province] = Command(unit, "hold")
     moved = MovementJudge(board, season, commands).run()
 
-    success, gone = moved.success, moved.dislodged
-    units: dict[str, Unit] = {p: u for p, u in state.units.items()
-                              if not (success.get(p) and commands[p].kind == "move") and p not in gone}
+    units = dict(state.units)
+    for origin in moved.moved.values():  # the units that moved leave; those dislodged are taken off
+        del units[origin]
+    for p in moved.dislodged:
+        del units[p]
     units.update(moved.arrivals)
     result = PhaseResult(state.phase, [], state)
 
     # Units the season's terrain no longer carries are disbanded (dislodged ones too: they do not retreat).
     stands = board.season(season).stands
-    for p, unit in list(units.items()):
-        if unit.location not in stands[unit.type]:
-            result.disbanded_by_terrain.append(unit)
-            del units[p]
+    if board.movement_stands(season) is not stands:  # (the same: this season strands no unit)
+        for p, unit in list(units.items()):
+            if unit.location not in stands[unit.type]:
+                result.disbanded_by_terrain.append(unit)
+                del units[p]
     dislodged: dict[str, Dislodged] = {}
     occupied = set(units)
     for p, d in moved.dislodged.items():

@@ -22,7 +22,7 @@ from adjudicator.board import ARMY, FLEET, Board, split_location  # noqa: E402
 from adjudicator.catalogue import load_variant  # noqa: E402
 from adjudicator.orders import legal  # noqa: E402
 from adjudicator.orders.model import Order, UnitRef  # noqa: E402
-from adjudicator.orders.validate import Illegal, _movement_command  # noqa: E402
+from adjudicator.orders.validate import Illegal, movement_command  # noqa: E402
 from adjudicator.state import GameState, Phase, Unit  # noqa: E402
 
 
@@ -71,7 +71,7 @@ def reference_movement_orders(board: Board, state: GameState, unit: Unit) -> lis
     out = []
     for order in candidates:
         try:
-            _movement_command(board, state, season, unit, order, frozenset(fleets))
+            movement_command(board, state, unit, order, frozenset(fleets))
         except Illegal:
             continue
         out.append(order)

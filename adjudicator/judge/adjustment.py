@@ -219,8 +219,8 @@ def adjudicate_adjustments(board: Board, state: GameState, orders: list[Order]) 
                     left -= 1
                     report.append(OrderResult(power, order.text or order.describe(), SUCCEEDS, f"removes {unit.type} {unit.location}",
                                               unit=unit, order=order, line=order.line))
-            remaining = [u for u in state.units_of(power) if u.province not in gone]
-            for unit in civil_disorder_order(board, state, power, remaining)[:left]:
+            remaining = [u for u in state.units_of(power) if u.province not in gone] if left else []
+            for unit in civil_disorder_order(board, state, power, remaining)[:left] if left else ():
                 removed.append(unit)
                 report.append(OrderResult(power, f"remove {unit.type} {unit.location}", DEFAULT,
                                           "removal not ordered: removed by civil disorder (farthest from its centres)",

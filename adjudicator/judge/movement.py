@@ -43,12 +43,12 @@ class MovementJudge:
         self.supporters: dict[tuple, list[str]] = {}
         self.convoyers: dict[tuple[str, str], list[str]] = {}
         for p, c in commands.items():
-            if c.kind == MOVE:
+            kind = c.kind
+            if kind == MOVE:
                 self.moves_into.setdefault(c.dest, []).append(p)
-        for p, c in commands.items():
-            if c.kind == SUPPORT:
+            elif kind == SUPPORT:
                 self.supporters.setdefault((c.target, c.dest), []).append(p)
-            elif c.kind == CONVOY:
+            elif kind == CONVOY:
                 self.convoyers.setdefault((c.target, c.dest), []).append(p)
         self.paradox: set[str] = set()
         self._support_lists: dict[str, list[str]] = {}
@@ -214,8 +214,8 @@ class MovementJudge:
     # ----- the whole phase ----------------------------------------------------------------------------
     def run(self) -> MovementResult:
         """Resolve every decision, then dislodgements, standoffs and each order's outcome."""
-        resolve = self.resolver.resolve
-        success = {p: resolve(p) for p, c in self.c.items() if c.kind != "hold"}
+        resolve, known = self.resolver.resolve, self.resolver.resolved
+        success = {p: known[p] if p in known else resolve(p) for p, c in self.c.items() if c.kind != "hold"}
         result = MovementResult(self.c, success, paradox=set(self.paradox))
         for p, c in self.c.items():
             if c.kind == MOVE and success[p]:
@@ -225,7 +225,8 @@ class MovementJudge:
             c = self.c.get(dest)
             if c is not None and not (c.kind == MOVE and success[dest]):
                 result.dislodged[dest] = Dislodged(c.unit, origin, self.c[origin].via_convoy)
-        occupied_after = {p for p, c in self.c.items() if not (c.kind == MOVE and success[p])} | set(result.moved)
+        occupied_after = set(self.c).difference(result.moved.values())  # no unit left it, or one arrived
+        occupied_after.update(result.moved)
         for dest, movers in self.moves_into.items():
             if dest in occupied_after:
                 continue

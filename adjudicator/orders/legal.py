@@ -15,7 +15,7 @@ from adjudicator.board import ARMY, FLEET, Board, split_location
 from adjudicator.judge.adjustment import adjustment_due, buildable_units
 from adjudicator.judge.retreat import retreat_options
 from adjudicator.orders.model import Order, UnitRef
-from adjudicator.orders.validate import Illegal, _movement_command
+from adjudicator.orders.validate import Illegal, movement_command
 from adjudicator.state import GameState, Unit
 
 
@@ -39,7 +39,7 @@ class _Position:
     def legal(self, unit: Unit, order: Order) -> bool:
         """The validator's verdict (the judge's own rules)."""
         try:
-            _movement_command(self.board, self.state, self.season, unit, order, self.fleets)
+            movement_command(self.board, self.state, unit, order, self.fleets)
         except Illegal:
             return False
         return True

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, join_location
+from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, SeasonView, join_location
 from adjudicator.judge.outcome import IGNORED, ILLEGAL, OrderResult
 from adjudicator.orders.model import Order
 from adjudicator.state import GameState, Unit
@@ -101,13 +101,28 @@ def illegal(order: Order, unit: Unit | None, reason: str, consequence: str = "th
                        order=order, line=order.line)
 
 
+@dataclass(slots=True)
+class _Movement:
+    """What every order of one movement phase is checked against."""
+
+    board: Board
+    state: GameState
+    season: str
+    view: SeasonView
+    fleets: frozenset[str]  # fleets that may convoy: the route searches of this phase start from this set
+
+
 def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tuple[dict[str, Command], list[OrderResult]]:
     """The command of every ordered unit in a movement phase, and report lines for orders not executed."""
     season = state.phase.season
+    view = board.season(season)
+    # Only fleets on open sea (or an archipelago) can convoy.
+    fleets = view.convoy_spaces.intersection([u.province for u in state.units.values() if u.type == FLEET])
+    phase = _Movement(board, state, season, view, fleets)
     report: list[OrderResult] = []
-    legal: dict[str, list[Command]] = {}
-    # Only fleets on open sea (or an archipelago) can convoy: the route searches of this phase start from this set.
-    fleets = board.season(season).convoy_spaces.intersection(u.province for u in state.units.values() if u.type == FLEET)
+    commands: dict[str, Command] = {}
+    more: dict[str, list[Command]] = {}  # a unit's further legal orders, past its first
+    convoys = False
     for order in orders:
         try:
             unit = find_unit(state, order)
@@ -118,99 +133,113 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
             report.append(ignored(order, f"the unit in {unit.province} is neutral: it takes no orders and holds"))
             continue
         try:
-            command = _movement_command(board, state, season, unit, order, fleets)
+            command = _command(phase, unit, order)
         except Illegal as exc:
             report.append(illegal(order, unit, str(exc)))
             continue
-        legal.setdefault(unit.province, []).append(command)
+        convoys = convoys or command.kind == "convoy"
+        if unit.province in commands:
+            more.setdefault(unit.province, []).append(command)
+        else:
+            commands[unit.province] = command
 
-    commands: dict[str, Command] = {}
-    for province, cmds in legal.items():
-        if len(cmds) == 1:
-            commands[province] = cmds[0]
-            continue
+    for province in [p for p in commands if p in more] if more else ():  # (in the order of their first orders)
+        extra = more[province]
+        cmds = [commands[province], *extra]
         distinct = {(c.kind, c.dest, c.dest_location, c.target, c.target_coast, c.via_convoy) for c in cmds}
         if len(distinct) == 1:
-            commands[province] = cmds[0]
-            for extra in cmds[1:]:
-                report.append(ignored(extra.order, "the same order was given twice; it counts once"))
+            for c in extra:
+                report.append(ignored(c.order, "the same order was given twice; it counts once"))
         else:
+            del commands[province]
             for c in cmds:
                 report.append(illegal(c.order, c.unit, "the unit was given several different orders",
                                       "it holds (and may receive hold support)"))
-
-    _settle_convoy_intent(board, season, commands)
+    if convoys:
+        _settle_convoy_intent(board, season, commands)
     return commands, report
 
 
-def _movement_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
-    kind = order.kind
-    if kind == "hold":
-        return Command(unit, "hold", order=order)
-    if kind == "move":
-        return _move_command(board, state, season, unit, order, fleets)
-    if kind == "support":
-        return _support_command(board, state, season, unit, order, fleets)
-    if kind == "convoy":
-        return _convoy_command(board, state, season, unit, order, fleets)
-    raise Illegal(f"a {kind} order cannot be given in a movement phase")
+def movement_command(board: Board, state: GameState, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
+    """The command one movement order gives its unit, or Illegal: the check `movement_commands` makes of each
+    order (`fleets`: the fleets that may convoy)."""
+    season = state.phase.season
+    return _command(_Movement(board, state, season, board.season(season), fleets), unit, order)
 
 
-def _move_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
-    dest = order.dest
+def _command(phase: _Movement, unit: Unit, order: Order) -> Command:
+    check = _CHECKS.get(order.kind)
+    if check is None:
+        raise Illegal(f"a {order.kind} order cannot be given in a movement phase")
+    return check(phase, unit, order)
+
+
+def _hold_command(phase: _Movement, unit: Unit, order: Order) -> Command:
+    return Command(unit, "hold", order=order)
+
+
+def _move_command(phase: _Movement, unit: Unit, order: Order) -> Command:
+    board, season, dest = phase.board, phase.season, order.dest
     if dest == unit.province:
         raise Illegal("a unit cannot move to the space it is in")
     if unit.type == ARMY:
-        adjacent = board.can_move(ARMY, unit.province, dest, season)
+        adjacent = phase.view.can_move(ARMY, unit.province, dest)
         if adjacent and not order.via_convoy:
-            return Command(unit, "move", dest=dest, dest_location=dest, order=order)
-        if board.convoy_route_exists(unit.province, dest, season, fleets):
-            return Command(unit, "move", dest=dest, dest_location=dest, via_convoy=True, order=order)
+            return Command(unit, "move", dest, dest, order=order)
+        if board.convoy_route_exists(unit.province, dest, season, phase.fleets):
+            return Command(unit, "move", dest, dest, via_convoy=True, order=order)
         if adjacent:  # "via convoy" with no fleets to carry it: the army is not kidnapped into a land move
             raise Illegal(f"no fleets stand where they could convoy {unit.location} to {_name(board, dest)}")
         reason = _why_not_adjacent(board, ARMY, unit.location, dest, season)
         if board.surface(dest, season) != "sea":
             reason += ", and no fleets could convoy it there"
         raise Illegal(reason)
+    if not board.provinces[dest].coasts and phase.view.can_move(FLEET, unit.location, dest):
+        return Command(unit, "move", dest, dest, order=order)  # (what resolve_destination says, without a coast)
     loc = resolve_destination(board, FLEET, unit.location, dest, order.dest_coast, season)
-    return Command(unit, "move", dest=dest, dest_location=loc, order=order)
+    return Command(unit, "move", dest, loc, order=order)
 
 
-def _could_move(board: Board, season: str, unit: Unit, dest: str, fleets: frozenset[str]) -> bool:
+def _could_move(phase: _Movement, unit: Unit, dest: str) -> bool:
     """Whether a unit could move to a province (any coast, or by a possible convoy), ignoring occupants."""
-    if board.can_reach(unit.type, unit.location, dest, season):
+    if phase.view.can_reach(unit.type, unit.location, dest):
         return True
-    return unit.type == ARMY and board.convoy_route_exists(unit.province, dest, season, fleets)
+    return unit.type == ARMY and phase.board.convoy_route_exists(unit.province, dest, phase.season, phase.fleets)
 
 
-def _support_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
+def _support_command(phase: _Movement, unit: Unit, order: Order) -> Command:
+    board, view = phase.board, phase.view
     target = order.target.province
-    supported = state.units.get(target)
+    supported = phase.state.units.get(target)
     if supported is None:
         raise Illegal(f"there is no unit in {_name(board, target)} to support")
     if target == unit.province:
         raise Illegal("a unit cannot support itself")
-    if order.dest is None:
-        if not board.can_support_into(unit.type, unit.location, target, season):
+    dest = order.dest
+    if dest is None:
+        if not view.can_support_into(unit.type, unit.location, target):
             raise Illegal(f"{unit.location} cannot reach {_name(board, target)}, so it cannot support a unit there")
         return Command(unit, "support", target=target, order=order)
-    dest = order.dest
     if dest == unit.province:
         raise Illegal("a unit cannot support a move into its own space")
     if dest == target:
         raise Illegal("a supported move must go somewhere else")
-    if not board.can_support_into(unit.type, unit.location, dest, season):
+    if not view.can_support_into(unit.type, unit.location, dest):
         raise Illegal(f"{unit.location} cannot reach {_name(board, dest)}, so it cannot support a move there")
-    if not _could_move(board, season, supported, dest, fleets):
+    if not _could_move(phase, supported, dest):
         raise Illegal(f"the unit in {_name(board, target)} cannot move to {_name(board, dest)}")
-    coast = order.dest_coast if order.dest_coast in board.provinces[dest].coasts else None
-    if coast and supported.type == FLEET and not board.can_move(FLEET, supported.location, join_location(dest, coast), season):
+    coast = order.dest_coast
+    if coast is None or supported.type != FLEET:
+        return Command(unit, "support", dest, target=target, order=order)
+    if coast not in board.provinces[dest].coasts:
+        coast = None
+    elif not view.can_move(FLEET, supported.location, join_location(dest, coast)):
         raise Illegal(f"the fleet in {_name(board, target)} cannot reach the {coast} coast of {_name(board, dest)}")
-    return Command(unit, "support", dest=dest, target=target, target_coast=coast if supported.type == FLEET else None,
-                   order=order)
+    return Command(unit, "support", dest, target=target, target_coast=coast, order=order)
 
 
-def _convoy_command(board: Board, state: GameState, season: str, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
+def _convoy_command(phase: _Movement, unit: Unit, order: Order) -> Command:
+    board, season, state = phase.board, phase.season, phase.state
     if unit.type != FLEET:
         raise Illegal("only fleets can convoy")
     if not board.can_convoy_from(unit.province, season):
@@ -229,10 +258,13 @@ def _convoy_command(board: Board, state: GameState, season: str, unit: Unit, ord
         raise Illegal(f"an army on {_name(board, target)} cannot be convoyed in {season}")
     if not board.convoy_destination_ok(dest, season):
         raise Illegal(f"an army cannot be convoyed to {_name(board, dest)}, which is sea in {season}")
-    if unit.province not in board.convoy_fleets_on_routes(target, dest, season, fleets):
+    if unit.province not in board.convoy_fleets_on_routes(target, dest, season, phase.fleets):
         raise Illegal(f"the fleet in {_name(board, unit.province)} is on no convoy route from "
                       f"{_name(board, target)} to {_name(board, dest)}")
-    return Command(unit, "convoy", dest=dest, target=target, order=order)
+    return Command(unit, "convoy", dest, target=target, order=order)
+
+
+_CHECKS = {"hold": _hold_command, "move": _move_command, "support": _support_command, "convoy": _convoy_command}
 
 
 def _settle_convoy_intent(board: Board, season: str, commands: dict[str, Command]) -> None:
