@@ -47,6 +47,8 @@ class AmbiguousName(AdjudicatorError):
 
 def normalise(text: str) -> str:
     """Collapse spaces and drop a trailing full stop, keeping case."""
+    if text.isalnum():  # one word as it stands (most names in orders): nothing to collapse or drop
+        return text
     return _SPACES.sub(" ", text.strip()).rstrip(".") if text.strip() != "." else text
 
 

@@ -250,3 +250,25 @@ def test_orders_read_cold_name_the_boards_own_unit_refs(variant: str) -> None:
         assert order.unit is refs[key] and order.unit == UnitRef(*key)
         assert parser.refs == {}  # nothing made for this order
     assert all(ref == UnitRef(*key) for key, ref in refs.items())
+
+
+def test_a_word_that_may_be_a_place_or_a_power_reads_on_the_plain_path_as_the_general_reader() -> None:
+    board = load_variant("standard")
+    fast, slow = OrderParser(board), _general(board)
+    assert fast.lexicon.dual["Eng"] == "England" and P.DUAL not in P._PLAIN_CODES
+    words = ["eng", "Eng", "ENG", "F", "A", "lon", "nth", "-", "S", "C", "H", "bel", "English", "England", "R", "Build"]
+    rng = random.Random(5)
+    texts = {" ".join(rng.choice(words) for _ in range(rng.randint(1, 7))) for _ in range(4000)}
+    texts |= {"F bre - eng", "Eng F lon - nth", "F lon S Eng F nth - eng", "eng H", "Eng eng H", "F eng S F nth",
+              "F nth C Eng A lon - bel", "Build F eng", "eng eng F lon"}
+    plain = 0
+    for text in sorted(texts):
+        try:
+            want = slow.read(text)
+        except OrderError as exc:
+            want = str(exc)
+        got = fast._plain(text)
+        if got is not None:
+            plain += 1
+            assert got == want, text
+    assert plain > 100  # (most random texts are no order: the general reader explains those)

@@ -31,6 +31,7 @@ from adjudicator.orders.model import Order, UnitRef, new_order, new_unit_ref, un
 # The codes of grammar/diplomacy.lark.
 UNIT, PLACE, POWER, COAST, MOVE, HOLD, SUPPORT, CONVOY, VIA = "U", "P", "W", "K", "M", "H", "S", "C", "Y"
 RETREAT, DISBAND, REMOVE, BUILD, WAIVE, PLUS, LPAR, RPAR, SLASH, UNKNOWN = "R", "D", "X", "B", "N", "+", "(", ")", "/", "?"
+DUAL = "*"  # not the grammar's: a plain word that may be a place or a power (`Eng`), until `_plain_codes` reads it
 
 # English order words (a board adds unit words in other languages as data: `unit_words`).
 KEYWORDS: dict[str, tuple[str, ...]] = {
@@ -108,6 +109,8 @@ class Lexicon:
     codes: dict[str, str] = field(default_factory=dict)  # the code of each piece of `fast`
     # the pieces of `fast` that may start a longer name -> the words that would continue it
     continues: dict[str, frozenset[str]] = field(default_factory=dict)
+    # the pieces of `fast` that may be a power instead of the place `fast` gives (`Eng`) -> the power
+    dual: dict[str, str] = field(default_factory=dict)
 
     def add(self, spelling: str, code: str, meaning: Any) -> None:
         """One spelling of a word (its words are those `_PIECES` finds, so `N.C.` is `n c`)."""
@@ -141,15 +144,24 @@ class Lexicon:
             if rest:
                 following.setdefault(first, set()).add(rest.partition(" ")[0])
         self.fast = {piece: (code, None) for piece, code in _SYMBOLS.items() if code != RPAR}  # `)` may close `(via`
-        for key, reading in self.single.items():
+        powers: dict[str, str] = {}
+        readings = [(key, reading) for key, reading in self.single.items()]
+        for key, both in self.phrases.items():  # a place or a power (`eng`): read as the place, the power aside
+            meant = dict(both)
+            if len(both) == 2 and meant.keys() == {PLACE, POWER}:
+                readings.append((key, (PLACE, meant[PLACE])))
+                powers[key] = meant[POWER]
+        for key, reading in readings:
             if " " in key or (reading[0] == PLACE and len(reading[1]) > 1):
                 continue
             for piece in (key, key.upper(), key.capitalize()):
                 if piece.casefold() == key:
                     self.fast[piece] = reading
+                    if key in powers:
+                        self.dual[piece] = powers[key]
                     if key in following:  # `S`, `via`: one word unless the next continues a name
                         self.continues[piece] = frozenset(following[key])
-        self.codes = {piece: reading[0] for piece, reading in self.fast.items()}
+        self.codes = {piece: DUAL if piece in self.dual else reading[0] for piece, reading in self.fast.items()}
 
 
 @dataclass
@@ -456,6 +468,8 @@ class OrderParser:
             return None
         if not codes or "(" in codes or not (lexicon.continues.keys().isdisjoint(pieces) or self._apart(pieces)):
             return None
+        if DUAL in codes:
+            codes = _plain_codes(codes)
         shape = self.shapes.get(codes)
         if shape is None:
             try:
@@ -467,7 +481,7 @@ class OrderParser:
         for power_i, unit_i, place_i, coast_i in refs:
             key = (fast[pieces[unit_i]][1] if unit_i is not None else None, fast[pieces[place_i]][1][0],
                    fast[pieces[coast_i]][1] if coast_i is not None else None,
-                   fast[pieces[power_i]][1] if power_i is not None else None)
+                   (lexicon.dual.get(pieces[power_i]) or fast[pieces[power_i]][1]) if power_i is not None else None)
             ref = tabled.get(key) or known.get(key)
             if ref is None:
                 if key[2] is not None and key[1] in self.coast_aliases:
@@ -777,6 +791,20 @@ def _choose(readings: tuple[tuple[str, Any], ...], previous: str | None) -> tupl
     if codes == {PLACE, POWER}:
         return next(r for r in allowed if r[0] == PLACE), next(m for c, m in allowed if c == POWER)
     return (next((r for r in allowed if r[0] == PLACE), allowed[0])), None
+
+
+def _plain_codes(codes: str) -> str:
+    """The codes of a plain order with each word that may be a place or a power (DUAL) read as `_words` reads
+    it: the reading the word before allows (`_choose`), and when both are, a power if a unit or a place follows
+    it (`_settle_powers`), else a place."""
+    out = list(codes)
+    for i, code in enumerate(codes):
+        if code == DUAL:
+            before = PLACE if i and codes[i - 1] == DUAL else (codes[i - 1] if i else None)
+            allowed = {c for c in (PLACE, POWER) if c in _FOLLOWS.get(before, frozenset())} or {PLACE, POWER}
+            after = PLACE if i + 1 < len(codes) and codes[i + 1] == DUAL else (codes[i + 1] if i + 1 < len(codes) else None)
+            out[i] = POWER if allowed == {POWER} or (len(allowed) == 2 and after in (UNIT, PLACE)) else PLACE
+    return "".join(out)
 
 
 def _settle_powers(words: list[Word]) -> None:
