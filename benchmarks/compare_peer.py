@@ -460,6 +460,18 @@ def run_ours(board: Board, inp: PhaseInput, structured: bool = False, gc_off: bo
             gc.enable()
 
 
+class CacheFlush:
+    """Reads `megabytes` of memory that neither engine uses, so that the timed run after it starts with none of
+    its own data in the processor's caches (as at a server that did other work between two phases). Reading
+    64 MiB evicts every cache level of this machine."""
+
+    def __init__(self, megabytes: int):
+        self.buffer = bytearray(megabytes << 20)
+
+    def __call__(self) -> None:
+        bytes(self.buffer)  # a copy reads every line (and is freed at once)
+
+
 def peer_position(board: Board, inp: PhaseInput) -> Any:
     """A fresh peer game holding the input's position (not timed)."""
     from diplomacy import Game
@@ -1100,6 +1112,8 @@ class Stats:
     game: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     structured: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     peer: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    flush_mb: int = 0  # --flush: megabytes read before each timed run
+    frozen: int = 0  # --gc-freeze: objects moved to the permanent generation before the first game
     ours_gc_off: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # cold, GC paused
     peer_gc_off: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     differences: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
@@ -1120,14 +1134,16 @@ class Stats:
 
 def play(board: Board, stats: Stats, rng: random.Random, years: int, movement_budget: int | None,
          odd: float = 0.0, keep_examples: int = 3, memory_sample: int = 0, caches: Caches | None = None,
-         gc_off: bool = False) -> None:
+         gc_off: bool = False, flush: Callable[[], None] | None = None) -> None:
     """One random game: every phase adjudicated by this engine cold, in the game and from order objects, and by
     the peer, from the same position; the game goes on from this engine's result.
 
     `caches` (from `find_caches`) are emptied before the cold run; before the game and structured runs they
     hold what the game's earlier phases left (saved after each game run, put back before the next: choosing
-    the orders, the other runs and the classifier read texts too, and must not warm the next phase)."""
+    the orders, the other runs and the classifier read texts too, and must not warm the next phase).
+    `flush`, when given, runs right before every timed run of either engine (`--flush`: a `CacheFlush`)."""
     caches = caches if caches is not None else Caches()
+    flush = flush or _nothing
     state = opening_state(board)
     last_year = state.phase.year + years - 1
     stats.games += 1
@@ -1139,22 +1155,30 @@ def play(board: Board, stats: Stats, rng: random.Random, years: int, movement_bu
         inp = random_orders(board, state, rng, odd)
         kind = state.phase.type
         caches.empty()
+        flush()
         result, t_cold = run_ours(board, inp)
         caches.restore(in_game)
+        flush()
         in_game_result, t_game = run_ours(board, inp)
         in_game = caches.snapshot()
         caches.restore(in_game)
+        flush()
         structured_result, t_structured = run_ours(board, inp, structured=True)
         game = peer_position(board, inp)
-        t_peer = run_peer(game, inp.peer_orders())
+        peer_orders = inp.peer_orders()
+        flush()
+        t_peer = run_peer(game, peer_orders)
         stats.ours[kind].append(t_cold)
         stats.game[kind].append(t_game)
         stats.structured[kind].append(t_structured)
         stats.peer[kind].append(t_peer)
         if gc_off:
             caches.empty()
+            flush()
             stats.ours_gc_off[kind].append(run_ours(board, inp, gc_off=True)[1])
-            stats.peer_gc_off[kind].append(run_peer(peer_position(board, inp), inp.peer_orders(), gc_off=True))
+            game_off = peer_position(board, inp)
+            flush()
+            stats.peer_gc_off[kind].append(run_peer(game_off, peer_orders, gc_off=True))
         if len(stats.samples[kind]) < memory_sample:
             stats.samples[kind].append(inp)
         ours, peer = our_outcome(result), peer_outcome(game)
@@ -1171,6 +1195,10 @@ def play(board: Board, stats: Stats, rng: random.Random, years: int, movement_bu
         if result.winner:
             return
         state = result.next_state
+
+
+def _nothing() -> None:
+    pass
 
 
 def peak_memory(board: Board, inputs: list[PhaseInput], caches: Caches | None = None) -> tuple[int, int]:
@@ -1354,6 +1382,12 @@ def report(board: Board, stats: Stats, out: Path | None, memory: dict[str, tuple
     lines.append("the peer: its game built from the position untimed; timed: set_orders() of every power (its text "
                  "reading and validation) and process(). The garbage collector runs normally"
                  + ("; the GC-paused columns time ours cold and the peer again with it paused" if gc_off else ""))
+    if stats.frozen:
+        lines.append(f"--gc-freeze: {stats.frozen:,} objects that existed before the first game (both engines' imports "
+                     "and boards) were frozen (gc.freeze); the collector ran normally over everything made after")
+    if stats.flush_mb:
+        lines.append(f"--flush: before every timed run of either engine, {stats.flush_mb} MiB of other memory were "
+                     "read, so that no run found its own data in the processor's caches")
     goals = []
     for (kind, mode), goal in GOALS.items():
         if (kind, mode) in ratios:
@@ -1362,6 +1396,10 @@ def report(board: Board, stats: Stats, out: Path | None, memory: dict[str, tuple
                          f"{'met' if got >= goal else f'missed by {goal - got:.1f}x'})")
     if goals:
         lines.append("goals: " + "; ".join(goals))
+        medians = [f"{kind.lower()} {mode} {_ms(stats.peer[kind], .5) / _ms(stats.times(mode)[kind], .5):.1f}x"
+                   for kind, mode in GOALS if stats.times(mode).get(kind) and stats.peer.get(kind)]
+        lines.append("the same by the median phase of each side (the rates above are totals, in which a full "
+                     "collection of the garbage collector weighs on whichever run it lands in): " + "; ".join(medians))
     if stats.mode_mismatch:
         lines.append(f"PHASES WHOSE RESULT DEPENDS ON THE MODE (a bug here): {dict(stats.mode_mismatch)}")
     lines.append("")
@@ -1443,6 +1481,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="also profile this engine's cold movement phases (cProfile, on the memory sample)")
     ap.add_argument("--gc-off", action="store_true",
                     help="also time ours cold and the peer with the garbage collector paused (extra columns)")
+    ap.add_argument("--flush", type=int, default=0, metavar="MB",
+                    help="before every timed run of either engine, read MB megabytes of other memory (64 evicts the "
+                         "processor's caches here), so that each run starts with none of its data cached")
+    ap.add_argument("--gc-freeze", action="store_true",
+                    help="move every object that exists before the first game (both engines' imports, the boards) "
+                         "into the collector's permanent generation (gc.freeze), so that a full collection costs "
+                         "what the games' own objects cost; the collector still runs")
     ap.add_argument("--progress", type=int, default=0, metavar="N",
                     help="print a progress line to stderr every N games (default: none)")
     ap.add_argument("--cases", nargs="+", metavar="PATH",
@@ -1461,7 +1506,12 @@ def main(argv: list[str] | None = None) -> int:
     board = load_variant("standard")
     caches = find_caches(probe(board))
     rng = random.Random(args.seed)
-    stats = Stats()
+    stats = Stats(flush_mb=args.flush)
+    flush = CacheFlush(args.flush) if args.flush else None
+    if args.gc_freeze:
+        gc.collect()
+        gc.freeze()
+        stats.frozen = gc.get_freeze_count()
     started = time.perf_counter()
     while True:
         if args.games is not None and stats.games >= args.games:
@@ -1469,7 +1519,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.phases is not None and len(stats.ours["Movement"]) >= args.phases:
             break
         play(board, stats, rng, args.years, args.phases, odd=args.odd, memory_sample=args.memory_sample,
-             caches=caches, gc_off=args.gc_off)
+             caches=caches, gc_off=args.gc_off, flush=flush)
         if args.progress and stats.games % args.progress == 0:
             print(f"... {stats.games} games, {len(stats.ours['Movement'])} movement phases, unexplained "
                   f"{stats.unexplained}, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)

@@ -93,3 +93,46 @@ def test_cold_means_cold():
 def _holds(slot, text: str) -> bool:
     value = slot.get() if hasattr(slot, "get") else None
     return isinstance(value, dict) and any(text in str(key) for key in value)
+
+
+def test_a_flush_comes_right_before_every_timed_run(monkeypatch):
+    cp = _compare_peer()
+    from adjudicator.catalogue import load_variant
+
+    board = load_variant("standard")
+    events: list[str] = []
+    real_ours, real_peer = cp.run_ours, cp.run_peer
+    monkeypatch.setattr(cp, "run_ours", lambda *a, **k: (events.append("ours"), real_ours(*a, **k))[1])
+    monkeypatch.setattr(cp, "run_peer", lambda *a, **k: (events.append("peer"), real_peer(*a, **k))[1])
+    stats = cp.Stats()
+    cp.play(board, stats, random.Random(3), years=1, movement_budget=None, gc_off=True,
+            flush=lambda: events.append("flush"))
+    phases = sum(len(v) for v in stats.peer.values())
+    # the first phase: cold, game, structured, the peer, then ours cold and the peer with the collector paused
+    assert events[:12] == ["flush", "ours"] * 3 + ["flush", "peer"] + ["flush", "ours", "flush", "peer"]
+    assert phases >= 2 and events.count("flush") == 6 * phases  # (the classifier's own runs are not timed)
+    assert len(cp.CacheFlush(1).buffer) == 1 << 20
+
+
+def test_the_report_gives_the_goals_by_median_too(sample):
+    cp, stats = sample
+    from adjudicator.catalogue import load_variant
+
+    lines = cp.report(load_variant("standard"), stats, None, {})
+    median = next(line for line in lines if line.startswith("the same by the median phase"))
+    want = cp._ms(stats.peer["Movement"], .5) / cp._ms(stats.times("structured")["Movement"], .5)
+    assert f"movement structured {want:.1f}x" in median and "movement cold" in median
+
+
+def test_gc_freeze_and_flush_are_reported(capsys, tmp_path):
+    import gc
+
+    cp = _compare_peer()
+    try:
+        assert cp.main(["--phases", "2", "--years", "1", "--seed", "5", "--memory-sample", "0", "--gc-freeze",
+                        "--flush", "1", "--out", str(tmp_path)]) == 0
+    finally:
+        gc.unfreeze()
+    out = capsys.readouterr().out
+    assert "--gc-freeze: " in out and "objects that existed before the first game" in out
+    assert "--flush: before every timed run of either engine, 1 MiB" in out
