@@ -1433,19 +1433,30 @@ def check_cases(paths: list[str]) -> int:
     from adjudicator.cases.datc import read_cases
     from adjudicator.cases.runner import build_state, collect_files, run_case
 
+    from adjudicator.errors import AdjudicatorError
+
     board = load_variant("standard")
     differing = 0
     for path in collect_files(paths):
-        for case in read_cases(path):
-            notes: list[str] = []
-            state = build_state(board, case, notes)
-            orders = [(board.power_names.lookup_lenient(line.power)[0], line.text) for line in case.get("ORDERS")]
-            inp = PhaseInput(state, orders, [peer_order(parse_order(board, t)) for _, t in orders])
-            if state.phase.type == "Retreat":
-                occupied = set(state.units)
-                inp.retreats = {p: retreat_options(board, state.phase.season, d, occupied, state.contested)
-                                for p, d in state.dislodged.items()}
-            outcome = run_case(case)
+        try:
+            cases = read_cases(path)
+        except AdjudicatorError as exc:
+            print(f"{path}: cannot be read: {exc}")
+            continue
+        for case in cases:
+            try:
+                notes: list[str] = []
+                state = build_state(board, case, notes)
+                orders = [(board.power_names.lookup_lenient(line.power)[0], line.text) for line in case.get("ORDERS")]
+                inp = PhaseInput(state, orders, [peer_order(parse_order(board, t)) for _, t in orders])
+                if state.phase.type == "Retreat":
+                    occupied = set(state.units)
+                    inp.retreats = {p: retreat_options(board, state.phase.season, d, occupied, state.contested)
+                                    for p, d in state.dislodged.items()}
+                outcome = run_case(case)
+            except AdjudicatorError as exc:  # a case this engine cannot run (its report says where and why)
+                print(f"{path}: {case.name}: cannot be run: {exc}")
+                continue
             result, _ = run_ours(board, inp)
             game = peer_position(board, inp)
             run_peer(game, inp.peer_orders())

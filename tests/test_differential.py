@@ -65,7 +65,7 @@ def test_peer_bug_cases_still_differ_and_pass_here():
     for path in sorted(folder.glob("*.txt")):
         for case in read_cases(path):
             assert run_case(case).passed, case.name
-    assert cp.check_cases([str(folder)]) == 5  # 1a, 2a, 2b, 3a and 4 differ; the control cases 1b, 1c, 3b agree
+    assert cp.check_cases([str(folder)]) == 6  # 1a, 2a, 2b, 3a, 3c and 4 differ; the controls 1b, 1c, 3b, 3d agree
 
 
 def test_cold_means_cold():
@@ -136,3 +136,13 @@ def test_gc_freeze_and_flush_are_reported(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "--gc-freeze: " in out and "objects that existed before the first game" in out
     assert "--flush: before every timed run of either engine, 1 MiB" in out
+
+
+def test_a_case_file_the_engine_cannot_run_is_named_not_a_traceback(tmp_path, capsys):
+    cp = _compare_peer()
+    bad = tmp_path / "bad.txt"
+    bad.write_text("VARIANT_ALL Standard\nCASE two units\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n"
+                   "\tRussia: F con\nORDERS\n\tRussia: F con H\nPOSTSTATE\n\tRussia: F con\n\tTurkey: A con\n"
+                   "END\n", encoding="utf-8")
+    assert cp.check_cases([str(bad)]) == 0
+    assert "two units: cannot be run: " in capsys.readouterr().out
