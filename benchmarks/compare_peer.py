@@ -796,6 +796,17 @@ def _drop_peer_refused(board: Board, inp: PhaseInput, orders: list[tuple[int, st
     return [(i, p, t) for i, p, t in orders if i not in drop]
 
 
+def _reduced_swaps(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: Any) -> list | None:
+    """Peer bug 3 as the peer's code has it (`Game._resolve_moves`, step 6): in a swap of unequal full strengths
+    each attack is compared with the other attack, both without the supports given by the power they attack,
+    and those supports are void. This engine gives the same verdict with those supports taken out of its
+    orders (a swap of equal full strengths bounces under both rules, and then no phase differs)."""
+    h2h = {i for i, kind in _self_supports(board, inp).items() if kind == "h2h"}
+    if not h2h:
+        return None
+    return [(i, p, t) for i, p, t in orders if i not in h2h]
+
+
 def _retreat_illegal_first(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: Any) -> list | None:
     """Bug here 1 (benchmarks/README.md): an illegal retreat order hides a later legal one for the same unit;
     emulated by taking the illegal order out (DATC 4.E.1: it is ignored entirely)."""
@@ -838,7 +849,7 @@ BUGS_HERE = {
 # does the peer fall back to the land route.
 _TRANSFORMS = [("peer-refuses", _drop_peer_refused), ("several-orders", _last_order),
                ("convoy-fallback", _fallback), ("civil-disorder", _civil_disorder),
-               ("bug-here:retreat-illegal-first", _retreat_illegal_first)]
+               ("peer-bug:h2h-self-support", _reduced_swaps), ("bug-here:retreat-illegal-first", _retreat_illegal_first)]
 
 
 def _self_supports(board: Board, inp: PhaseInput) -> dict[int, str]:

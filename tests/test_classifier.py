@@ -233,3 +233,29 @@ def test_extra_removal_alone_makes_no_difference(cp):
         only = cp.PhaseInput(inp.state, [inp.orders[first], inp.orders[second]], [inp.peer[first], inp.peer[second]])
         _, ours, peer = _both(cp, board, only)
         assert ours == peer
+
+
+def _case_phase(cp, file: str, name: str):
+    from adjudicator.cases.datc import read_cases
+    from adjudicator.cases.runner import build_state
+    from adjudicator.catalogue import load_variant
+
+    board = load_variant("standard")
+    case = next(c for c in read_cases(ROOT / "benchmarks" / "peer_bugs" / file) if c.name.startswith(name))
+    state = build_state(board, case, [])
+    orders = [(board.power_names.lookup(line.power), line.text) for line in case.get("ORDERS")]
+    return board, cp.PhaseInput(state, orders, [cp.peer_order(cp.parse_order(board, t)) for _, t in orders])
+
+
+def test_a_swap_decided_by_the_attacked_powers_supports_is_peer_bug_3(cp, monkeypatch):
+    """Seed 173's unexplained phase (case 3c): the peer compares the two reduced attacks; this engine with the
+    attacked power's supports taken out gives the same verdict, so the phase is explained by peer bug 3."""
+    board, inp = _case_phase(cp, "3_head_to_head_self_support.txt", "peer bug 3c")
+    result, _ = cp.run_ours(board, inp)
+    game = cp.peer_position(board, inp)
+    cp.run_peer(game, inp.peer_orders())
+    ours, peer = cp.our_outcome(result), cp.peer_outcome(game)
+    assert ours != peer
+    assert cp.classify(board, inp, result, ours, peer) == "peer-bug:h2h-self-support"
+    monkeypatch.setattr(cp, "_TRANSFORMS", [t for t in cp._TRANSFORMS if t[1] is not cp._reduced_swaps])
+    assert cp.classify(board, inp, result, ours, peer) == "unexplained"  # the peer-side emulation alone: not
