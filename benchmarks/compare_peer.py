@@ -48,6 +48,7 @@ if str(ROOT / "benchmarks") not in sys.path:  # the shared timing helper, when i
 
 from adjudicator.board import ARMY, FLEET, Board, split_location  # noqa: E402
 from adjudicator.catalogue import load_variant  # noqa: E402
+from adjudicator.errors import AdjudicatorError  # noqa: E402
 from adjudicator.judge.adjustment import adjustment_due  # noqa: E402
 from adjudicator.judge.retreat import retreat_options  # noqa: E402
 from adjudicator.orders.legal import legal_orders  # noqa: E402
@@ -1243,11 +1244,26 @@ def probe(board: Board, odd: float = 0.3) -> Callable[[random.Random], None]:
             inp = random_orders(board, state, rng, odd=odd)
             run_ours(board, inp, structured=True)
             result, _ = run_ours(board, inp)
+            _rare_texts(board, rng)
             if result.winner:
                 return
             state = result.next_state
 
     return play_some
+
+
+def _rare_texts(board: Board, rng: random.Random) -> None:
+    """Orders the random games seldom write, read so that the caches they fill grow in the probe and are
+    emptied for cold too: a unit named with its power, an order longer than the table of shapes."""
+    places, powers = sorted(board.provinces), sorted(board.powers)
+    for _ in range(3):
+        power, a = rng.choice(powers), rng.choice(places)
+        path = " - ".join(rng.choice(places) for _ in range(rng.randint(5, 60)))  # a new long shape each time
+        for text in (f"{power} A {a} H", f"A {a} - {path}"):
+            try:
+                parse_order(board, text)
+            except AdjudicatorError:
+                pass  # (a reading refused still fills what it read)
 
 
 def breakdown(board: Board, inputs: list[PhaseInput], caches: Caches | None = None, rounds: int = 3) -> list[str]:

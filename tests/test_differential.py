@@ -146,3 +146,13 @@ def test_a_case_file_the_engine_cannot_run_is_named_not_a_traceback(tmp_path, ca
                    "END\n", encoding="utf-8")
     assert cp.check_cases([str(bad)]) == 0
     assert "two units: cannot be run: " in capsys.readouterr().out
+
+
+def test_the_probe_finds_the_caches_of_rare_orders_too():
+    cp = _compare_peer()
+    from adjudicator.catalogue import load_variant
+    from caches import find_caches
+
+    found = find_caches(cp.probe(load_variant("standard"))).describe()
+    for name in ("OrderParser.readings", "OrderParser.refs", "parse._SHAPES", "Board._routes"):
+        assert name in found  # a unit named with its power, an order longer than the shape table's
