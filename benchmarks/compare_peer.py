@@ -461,6 +461,49 @@ def run_ours(board: Board, inp: PhaseInput, structured: bool = False, gc_off: bo
             gc.enable()
 
 
+class FullCollections:
+    """The garbage collector's collections of the whole heap (generation 2), counted with their seconds by the
+    timed run they land in (`timing`): in this process, which holds both engines, each costs about as much as
+    hundreds of this engine's phases, so a few of them move a column's total."""
+
+    def __init__(self) -> None:
+        self.count: Counter = Counter()
+        self.seconds: Counter = Counter()
+        self.run: str | None = None
+        self._start = 0.0
+        gc.callbacks.append(self._event)
+
+    def close(self) -> None:
+        """Stop watching."""
+        if self._event in gc.callbacks:
+            gc.callbacks.remove(self._event)
+
+    def _event(self, phase: str, info: dict) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            where = self.run or "untimed"
+            self.count[where] += 1
+            self.seconds[where] += time.perf_counter() - self._start
+
+    def timing(self, run: str, call: Callable[[], Any]) -> Any:
+        """`call()`, its collections counted as the run's."""
+        self.run = run
+        try:
+            return call()
+        finally:
+            self.run = None
+
+    def describe(self) -> str:
+        """One line: count and seconds of the collections in each run, and in all."""
+        runs = [r for r in ("cold", "game", "structured", "peer", "untimed") if r in self.count]
+        parts = [f"{r} {self.count[r]} ({self.seconds[r]:.1f} s)" for r in runs]
+        return (f"collections of the whole heap: {sum(self.count.values())} in all, "
+                f"{sum(self.seconds.values()):.1f} s; by the run they landed in: " + ", ".join(parts or ["none"]))
+
+
 class CacheFlush:
     """Reads `megabytes` of memory that neither engine uses, so that the timed run after it starts with none of
     its own data in the processor's caches (as at a server that did other work between two phases). Reading
@@ -1126,6 +1169,7 @@ class Stats:
     peer: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     flush_mb: int = 0  # --flush: megabytes read before each timed run
     frozen: int = 0  # --gc-freeze: objects moved to the permanent generation before the first game
+    collections: FullCollections | None = None  # the full collections, by the timed run they land in
     ours_gc_off: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # cold, GC paused
     peer_gc_off: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     differences: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
@@ -1166,20 +1210,21 @@ def play(board: Board, stats: Stats, rng: random.Random, years: int, movement_bu
             return
         inp = random_orders(board, state, rng, odd)
         kind = state.phase.type
+        timing = stats.collections.timing if stats.collections else lambda run, call: call()
         caches.empty()
         flush()
-        result, t_cold = run_ours(board, inp)
+        result, t_cold = timing("cold", lambda: run_ours(board, inp))
         caches.restore(in_game)
         flush()
-        in_game_result, t_game = run_ours(board, inp)
+        in_game_result, t_game = timing("game", lambda: run_ours(board, inp))
         in_game = caches.snapshot()
         caches.restore(in_game)
         flush()
-        structured_result, t_structured = run_ours(board, inp, structured=True)
+        structured_result, t_structured = timing("structured", lambda: run_ours(board, inp, structured=True))
         game = peer_position(board, inp)
         peer_orders = inp.peer_orders()
         flush()
-        t_peer = run_peer(game, peer_orders)
+        t_peer = timing("peer", lambda: run_peer(game, peer_orders))
         stats.ours[kind].append(t_cold)
         stats.game[kind].append(t_game)
         stats.structured[kind].append(t_structured)
@@ -1409,6 +1454,8 @@ def report(board: Board, stats: Stats, out: Path | None, memory: dict[str, tuple
     lines.append("the peer: its game built from the position untimed; timed: set_orders() of every power (its text "
                  "reading and validation) and process(). The garbage collector runs normally"
                  + ("; the GC-paused columns time ours cold and the peer again with it paused" if gc_off else ""))
+    if stats.collections is not None:
+        lines.append(stats.collections.describe())
     if stats.frozen:
         lines.append(f"--gc-freeze: {stats.frozen:,} objects that existed before the first game (both engines' imports "
                      "and boards) were frozen (gc.freeze); the collector ran normally over everything made after")
@@ -1544,7 +1591,7 @@ def main(argv: list[str] | None = None) -> int:
     board = load_variant("standard")
     caches = find_caches(probe(board))
     rng = random.Random(args.seed)
-    stats = Stats(flush_mb=args.flush)
+    stats = Stats(flush_mb=args.flush, collections=FullCollections())
     flush = CacheFlush(args.flush) if args.flush else None
     if args.gc_freeze:
         gc.collect()
@@ -1561,6 +1608,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.progress and stats.games % args.progress == 0:
             print(f"... {stats.games} games, {len(stats.ours['Movement'])} movement phases, unexplained "
                   f"{stats.unexplained}, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    stats.collections.close()  # (the games' collections only)
     memory = {k: peak_memory(board, v, caches) for k, v in stats.samples.items() if v}
     elapsed = time.perf_counter() - started
     for line in report(board, stats, args.out, memory, caches):

@@ -156,3 +156,19 @@ def test_the_probe_finds_the_caches_of_rare_orders_too():
     found = find_caches(cp.probe(load_variant("standard"))).describe()
     for name in ("OrderParser.readings", "OrderParser.refs", "parse._SHAPES", "Board._routes"):
         assert name in found  # a unit named with its power, an order longer than the shape table's
+
+
+def test_full_collections_are_counted_by_the_run_they_land_in():
+    import gc
+
+    cp = _compare_peer()
+    watch = cp.FullCollections()
+    try:
+        watch.timing("structured", lambda: gc.collect(2))
+        gc.collect(2)
+        gc.collect(1)  # not the whole heap: not counted
+    finally:
+        watch.close()
+    assert watch.count == {"structured": 1, "untimed": 1} and watch.seconds["structured"] > 0
+    assert watch._event not in gc.callbacks
+    assert watch.describe().startswith("collections of the whole heap: 2 in all")
