@@ -26,16 +26,7 @@ def cp():
 @pytest.fixture(scope="module")
 def convoy_retreat_phase(cp):
     """Peer bug 2a: a Russian fleet dislodged by a convoyed army, Rumania contested (Austria and Turkey bounce)."""
-    from adjudicator.cases.datc import read_cases
-    from adjudicator.cases.runner import build_state
-    from adjudicator.catalogue import load_variant
-
-    board = load_variant("standard")
-    case = read_cases(ROOT / "benchmarks" / "peer_bugs" / "2_convoy_retreats.txt")[0]
-    state = build_state(board, case, [])
-    orders = [(board.power_names.lookup(line.power), line.text) for line in case.get("ORDERS")]
-    inp = cp.PhaseInput(state, orders, [cp.peer_order(cp.parse_order(board, t)) for _, t in orders])
-    return board, inp
+    return _case_phase(cp, "2_convoy_retreats.txt", "")
 
 
 def _indexed(inp):
@@ -85,10 +76,7 @@ def test_key_holds_everything_the_outcome_depends_on(cp, convoy_retreat_phase):
 
 def test_classifier_explains_the_convoy_retreat_bug(cp, convoy_retreat_phase):
     board, inp = convoy_retreat_phase
-    result, _ = cp.run_ours(board, inp)
-    game = cp.peer_position(board, inp)
-    cp.run_peer(game, inp.peer_orders())
-    ours, peer = cp.our_outcome(result), cp.peer_outcome(game)
+    result, ours, peer = _both(cp, board, inp)
     assert ours != peer
     assert cp.classify(board, inp, result, ours, peer) == "peer-bug:convoy-retreats"
 
@@ -133,16 +121,29 @@ END
 """
 
 
-def _phase(cp, text):
-    from adjudicator.cases.datc import parse_cases
+def _phase_of(cp, case):
+    """A case's position and orders as the classifier's input (the standard board)."""
     from adjudicator.cases.runner import build_state
     from adjudicator.catalogue import load_variant
 
     board = load_variant("standard")
-    case = parse_cases(text)[0]
     state = build_state(board, case, [])
     orders = [(board.power_names.lookup(line.power), line.text) for line in case.get("ORDERS")]
     return board, cp.PhaseInput(state, orders, [cp.peer_order(cp.parse_order(board, t)) for _, t in orders])
+
+
+def _phase(cp, text):
+    from adjudicator.cases.datc import parse_cases
+
+    return _phase_of(cp, parse_cases(text)[0])
+
+
+def _case_phase(cp, file: str, name: str):
+    """The first case of a file of `peer_bugs/` whose name starts so."""
+    from adjudicator.cases.datc import read_cases
+
+    return _phase_of(cp, next(c for c in read_cases(ROOT / "benchmarks" / "peer_bugs" / file)
+                              if c.name.startswith(name)))
 
 
 def _both(cp, board, inp):
@@ -235,26 +236,11 @@ def test_extra_removal_alone_makes_no_difference(cp):
         assert ours == peer
 
 
-def _case_phase(cp, file: str, name: str):
-    from adjudicator.cases.datc import read_cases
-    from adjudicator.cases.runner import build_state
-    from adjudicator.catalogue import load_variant
-
-    board = load_variant("standard")
-    case = next(c for c in read_cases(ROOT / "benchmarks" / "peer_bugs" / file) if c.name.startswith(name))
-    state = build_state(board, case, [])
-    orders = [(board.power_names.lookup(line.power), line.text) for line in case.get("ORDERS")]
-    return board, cp.PhaseInput(state, orders, [cp.peer_order(cp.parse_order(board, t)) for _, t in orders])
-
-
 def test_a_swap_decided_by_the_attacked_powers_supports_is_peer_bug_3(cp, monkeypatch):
     """Seed 173's unexplained phase (case 3c): the peer compares the two reduced attacks; this engine with the
     attacked power's supports taken out gives the same verdict, so the phase is explained by peer bug 3."""
     board, inp = _case_phase(cp, "3_head_to_head_self_support.txt", "peer bug 3c")
-    result, _ = cp.run_ours(board, inp)
-    game = cp.peer_position(board, inp)
-    cp.run_peer(game, inp.peer_orders())
-    ours, peer = cp.our_outcome(result), cp.peer_outcome(game)
+    result, ours, peer = _both(cp, board, inp)
     assert ours != peer
     assert cp.classify(board, inp, result, ours, peer) == "peer-bug:h2h-self-support"
     monkeypatch.setattr(cp, "_TRANSFORMS", [t for t in cp._TRANSFORMS if t[1] is not cp._reduced_swaps])
