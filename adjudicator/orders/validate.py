@@ -194,8 +194,6 @@ def _move_command(phase: _Movement, unit: Unit, order: Order) -> Command:
         if board.surface(dest, season) != "sea":
             reason += ", and no fleets could convoy it there"
         raise Illegal(reason)
-    if not board.provinces[dest].coasts and phase.view.can_move(FLEET, unit.location, dest):
-        return Command(unit, "move", dest, dest, order=order)  # (what resolve_destination says, without a coast)
     loc = resolve_destination(board, FLEET, unit.location, dest, order.dest_coast, season)
     return Command(unit, "move", dest, loc, order=order)
 
