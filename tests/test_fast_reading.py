@@ -272,3 +272,39 @@ def test_a_word_that_may_be_a_place_or_a_power_reads_on_the_plain_path_as_the_ge
             plain += 1
             assert got == want, text
     assert plain > 100  # (most random texts are no order: the general reader explains those)
+
+
+def test_two_word_phrases_read_on_the_plain_path_as_the_general_reader() -> None:
+    board = load_variant("standard")
+    fast, slow = OrderParser(board), _general(board)
+    assert fast.lexicon.pairs["via", "convoy"] == "via convoy" and ("s", "c") in fast.lexicon.pairs
+    assert all(" " not in p for p in pieces_of("A lon - nwy via convoy"))  # (a joined piece is never a piece)
+    assert fast._plain("A lon - nwy via convoy") == slow.read("A lon - nwy via convoy")
+    assert fast._plain("A lon - nwy via convoy")[5] is True
+    words = ["via", "VIA", "Via", "convoy", "Convoy", "c", "C", "by", "north", "coast", "move", "moves", "to", "S",
+             "s", ".", "A", "F", "lon", "nwy", "-", "stp", "bot", "H", "austria", "hungary", "spa", "sc", "/"]
+    rng = random.Random(9)
+    texts = {" ".join(rng.choice(words) for _ in range(rng.randint(2, 8))) for _ in range(2000)}
+    ways = ["via convoy", "Via Convoy", "VIA CONVOY", "via c", "by convoy", "via", "via. convoy", "", "via convoy ."]
+    for _ in range(2000):  # orders as written, with the phrases in their places
+        move = rng.choice(["-", "move to", "moves to", "to", "->"])
+        texts.add(rng.choice([f"A {rng.choice(['lon', 'wal', 'yor'])} {move} {rng.choice(['nwy', 'bel', 'lon'])} "
+                              f"{rng.choice(ways)}",
+                              f"F {rng.choice(['mid', 'wes', 'gol'])} {move} spa {rng.choice(['sc', 'south coast', 'nc', 's c', 'north coast'])}",
+                              f"F nth S A lon {move} nwy {rng.choice(ways)}"]).strip())
+    texts |= {"A lon - nwy Via Convoy", "A lon - nwy via c", "A lon via convoy - nwy", "F mid - spa south coast",
+              "F mid S. C. spa", "A lon - nwy via. convoy", "A lon S A wal - nwy via convoy", "F spa s c - mid"}
+    plain = 0
+    for text in sorted(texts):
+        try:
+            want = slow.read(text)
+        except OrderError as exc:
+            want = str(exc)
+        got = fast._plain(text)
+        if got is not None:
+            plain += 1
+            assert got == want, text
+    assert plain > 250
+    for text in ("A lon - nwy Via Convoy", "A lon -> nwy VIA CONVOY", "F nth S A lon - nwy via convoy", "A lon - nwy via c",
+                 "F mid - spa s c"):
+        assert fast._plain(text) is not None, text

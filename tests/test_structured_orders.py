@@ -253,3 +253,32 @@ def test_api_parse_and_other_games(client):
     other = client.get("/v1/variants/arctic2019/start").get_json()
     r = client.post("/v1/adjudicate", json={"state": other, "orders": [{"power": "Russia", "kind": "hold"}]})
     assert r.status_code == 422 and "as text" in r.get_json()["detail"]
+
+
+def test_the_plain_path_reads_what_the_general_reader_reads(board):
+    """`_Reader.plain` (lookups only) takes the common objects and gives the Order `_Reader.order` gives; any
+    other object (a coast field, a name that is not an id, a wrong type) it leaves to `order`."""
+    from adjudicator.orders.structured import _Reader
+    random_orders = _random_orders()
+    rng = random.Random(11)
+    reader, taken, state = _Reader(board), 0, opening_state(board)
+    objects: list = []
+    for _ in range(12):
+        inp = random_orders(board, state, rng, odd=0.2)
+        objects += inp.objects
+        state = adjudicate(board, state, [o for o in orders_from_objects(board, inp.objects).orders]).next_state
+    for i, obj in enumerate(objects):
+        fast = reader.plain(obj, i + 1)
+        if fast is not None:
+            taken += 1
+            assert fast == reader.order(obj, i + 1) and fast.line == i + 1, obj
+    assert taken >= 0.9 * len(objects)
+    move = {"power": "France", "kind": "move", "unit": "A par", "destination": "bur"}
+    assert reader.plain(move, 1) == Order("move", reader.texts["A par"], dest="bur", power="France", line=1)
+    others = [{**move, "coast": "nc"}, {**move, "destination": "Burgundy"}, {**move, "power": "French"},
+              {**move, "unit": "Army Paris"}, {**move, "unit": {"type": "A", "location": "par"}},
+              {**move, "via_convoy": True}, {**move, "kind": "hold"}, {**move, "destination": ["bur"]},
+              {"power": "France", "kind": "support", "unit": "A par", "target": 3, "destination": "bur"},
+              {"power": "Italy", "kind": "waive"}, [("kind", "move")]]
+    for obj in others:
+        assert reader.plain(obj, 1) is None, obj

@@ -111,6 +111,9 @@ class Lexicon:
     continues: dict[str, frozenset[str]] = field(default_factory=dict)
     # the pieces of `fast` that may be a power instead of the place `fast` gives (`Eng`) -> the power
     dual: dict[str, str] = field(default_factory=dict)
+    # An order phrase of two words (`via convoy`, `north coast`), folded, with one reading and no longer name
+    # starting so -> its key, which `fast` holds (with a blank: never a piece), so that it reads as one piece.
+    pairs: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def add(self, spelling: str, code: str, meaning: Any) -> None:
         """One spelling of a word (its words are those `_PIECES` finds, so `N.C.` is `n c`)."""
@@ -161,6 +164,11 @@ class Lexicon:
                         self.dual[piece] = powers[key]
                     if key in following:  # `S`, `via`: one word unless the next continues a name
                         self.continues[piece] = frozenset(following[key])
+        for key, reading in self.single.items():
+            first, _, second = key.partition(" ")
+            if second and " " not in second and reading[0] != PLACE and key not in self.prefixes:
+                self.pairs[first, second] = key
+                self.fast[key] = reading
         self.codes = {piece: DUAL if piece in self.dual else reading[0] for piece, reading in self.fast.items()}
 
 
@@ -457,8 +465,8 @@ class OrderParser:
 
     def _plain(self, text: str, pieces: list[str] | None = None) -> tuple | None:
         """`read` for an order of plain words only, the common case: every piece one word by itself, with one
-        reading (`lexicon.fast`), none the start of a longer name here, no parenthesis. Its words are its pieces,
-        so no Word is made; None for any other order (and for one the grammar refuses: `read` explains it)."""
+        reading (`lexicon.fast`), none the start of a longer name here but a two-word phrase (`via convoy`, one
+        piece then), no parenthesis. Its words are its pieces, so no Word is made; None for any other order (and for one the grammar refuses: `read` explains it)."""
         if pieces is None:
             pieces = pieces_of(text)
         lexicon = self.lexicon
@@ -466,8 +474,14 @@ class OrderParser:
             codes = "".join(map(lexicon.codes.__getitem__, pieces))
         except KeyError:  # a piece that is not a plain word
             return None
-        if not codes or "(" in codes or not (lexicon.continues.keys().isdisjoint(pieces) or self._apart(pieces)):
+        if not codes or "(" in codes:
             return None
+        if not lexicon.continues.keys().isdisjoint(pieces):  # `via convoy` is one piece here; `S.C.` is no order
+            joined = self._joined(pieces)
+            if joined is None:
+                return None
+            if joined is not pieces:
+                pieces, codes = joined, "".join(map(lexicon.codes.__getitem__, joined))
         if DUAL in codes:
             codes = _plain_codes(codes)
         shape = self.shapes.get(codes)
@@ -490,16 +504,30 @@ class OrderParser:
             made.append(ref)
         return _reading(kind, made, via, ())
 
-    def _apart(self, pieces: list[str]) -> bool:
-        """No word here that may start a longer name (`S` of `S.C.`) is followed by one that would continue it."""
-        continues = self.lexicon.continues
-        for i, piece in enumerate(pieces):
-            nexts = continues.get(piece)
+    def _joined(self, pieces: list[str]) -> list[str] | None:
+        """The pieces with each two-word phrase of `lexicon.pairs` (`via convoy`) as one piece (the same list when
+        there is none); None when a word that may start a longer name (`S` of `S.C.`) is followed by one that
+        continues another name."""
+        continues, pairs = self.lexicon.continues, self.lexicon.pairs
+        joins: list[tuple[int, str]] = []
+        i, n = 0, len(pieces)
+        while i < n:
+            nexts = continues.get(pieces[i])
             if nexts is not None:
                 k = _next_word(pieces, i)
                 if k is not None and pieces[k].casefold() in nexts:
-                    return False
-        return True
+                    joined = pairs.get((pieces[i].casefold(), pieces[k].casefold())) if k == i + 1 else None
+                    if joined is None:
+                        return None
+                    joins.append((i, joined))
+                    i = k
+            i += 1
+        if not joins:
+            return pieces
+        out = list(pieces)
+        for i, joined in reversed(joins):
+            out[i:i + 2] = [joined]
+        return out
 
     def parse(self, text: str, line: int | None = None, file: str | None = None, column_offset: int = 0,
               power: str | None = None, use_cache: bool = True, suggest: bool = True, units: Any = None) -> Order:

@@ -55,6 +55,10 @@ _SHAPE = {
 _FIELDS_OF = {kind: (frozenset(f for f, need in zip(("unit", "target", "destination"), shape) if need is _REQUIRED),
                      frozenset(f for f, need in zip(("unit", "target", "destination"), shape) if need is _NO))
               for kind, shape in _SHAPE.items()}
+# The common object, read with lookups alone (`_Reader.plain`): exactly the fields its kind takes (a support's
+# destination either way), no coast or via_convoy, every name an id or a canonical unit text.
+_PLAIN_FIELDS = {kind: ((fields, fields | {"destination"}) if shape[2] is _OPTIONAL else (fields,))
+                 for kind, shape in _SHAPE.items() for fields in [_FIELDS_OF[kind][0] | {"power", "kind"}]}
 SUGGESTED_PROBLEMS = 50  # "did you mean" is worked out for this many problems per list; the rest go without
 
 
@@ -165,6 +169,28 @@ class _Reader:
                        f"({', '.join(self.board.powers)})",
                        self._suggestions(lambda: self.board.power_names.suggest(value))) from None
 
+    def plain(self, obj: Any, line: int) -> Order | None:
+        """`order` for the common object (`_PLAIN_FIELDS`), or None for any other (`order` reads it)."""
+        if type(obj) is not dict:
+            return None
+        get = obj.get
+        kind, power, unit, target, dest = get("kind"), get("power"), get("unit"), get("target"), get("destination")
+        fields = _PLAIN_FIELDS.get(kind) if type(kind) is str else None
+        if (fields is None or obj.keys() not in fields or type(power) is not str or power not in self.board.powers
+                or type(unit) is not str):
+            return None
+        texts = self.texts
+        unit = texts.get(unit)
+        if unit is None:
+            return None
+        if target is not None:
+            target = texts.get(target) if type(target) is str else None
+            if target is None:
+                return None
+        if dest is not None and (type(dest) is not str or dest not in self.board.provinces):
+            return None
+        return new_order(kind, unit, target, dest, None, False, power, "", line, ())
+
     def order(self, obj: Any, line: int) -> Order:
         """One object as an Order, or _Bad. (The common shape, a dict of ids, takes the short way at each step.)"""
         if type(obj) is not dict and not isinstance(obj, Mapping):
@@ -244,7 +270,7 @@ def orders_from_objects(board: Board, objects: Sequence[Any]) -> Sheet:
     reader = _Reader(board)
     for i, obj in enumerate(objects):
         try:
-            sheet.orders.append(reader.order(obj, i + 1))
+            sheet.orders.append(reader.plain(obj, i + 1) or reader.order(obj, i + 1))
         except _Bad as bad:
             pointer = f"/{i}" + (f"/{bad.field}" if bad.field else "")
             sheet.problems.append(ObjectProblem(i + 1, None, _shown(obj), bad.reason, bad.suggestions,
