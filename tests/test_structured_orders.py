@@ -279,6 +279,7 @@ def test_the_plain_path_reads_what_the_general_reader_reads(board):
               {**move, "unit": "Army Paris"}, {**move, "unit": {"type": "A", "location": "par"}},
               {**move, "via_convoy": True}, {**move, "kind": "hold"}, {**move, "destination": ["bur"]},
               {"power": "France", "kind": "support", "unit": "A par", "target": 3, "destination": "bur"},
-              {"power": "Italy", "kind": "waive"}, [("kind", "move")]]
+              {"power": "Italy", "kind": "waive"}, [("kind", "move")], {**move, "target": None},
+              {**move, "via": True}, {**move, "kind": "support"}, {**move, "kind": "convoy"}]
     for obj in others:
         assert reader.plain(obj, 1) is None, obj

@@ -55,10 +55,12 @@ _SHAPE = {
 _FIELDS_OF = {kind: (frozenset(f for f, need in zip(("unit", "target", "destination"), shape) if need is _REQUIRED),
                      frozenset(f for f, need in zip(("unit", "target", "destination"), shape) if need is _NO))
               for kind, shape in _SHAPE.items()}
+_ALLOWED = {_REQUIRED: (True,), _OPTIONAL: (False, True), _NO: (False,)}  # whether the field is given
 # The common object, read with lookups alone (`_Reader.plain`): exactly the fields its kind takes (a support's
-# destination either way), no coast or via_convoy, every name an id or a canonical unit text.
-_PLAIN_FIELDS = {kind: ((fields, fields | {"destination"}) if shape[2] is _OPTIONAL else (fields,))
-                 for kind, shape in _SHAPE.items() for fields in [_FIELDS_OF[kind][0] | {"power", "kind"}]}
+# destination either way), no coast or via_convoy, every name an id or a canonical unit text. By kind: the
+# allowed values of 2 * (has a target) + (has a destination).
+_PLAIN_FIELDS = {kind: frozenset(2 * t + d for t in _ALLOWED[need_t] for d in _ALLOWED[need_d])
+                 for kind, (need_u, need_t, need_d) in _SHAPE.items() if need_u is _REQUIRED}
 SUGGESTED_PROBLEMS = 50  # "did you mean" is worked out for this many problems per list; the rest go without
 
 
@@ -176,18 +178,19 @@ class _Reader:
         get = obj.get
         kind, power, unit, target, dest = get("kind"), get("power"), get("unit"), get("target"), get("destination")
         fields = _PLAIN_FIELDS.get(kind) if type(kind) is str else None
-        if (fields is None or obj.keys() not in fields or type(power) is not str or power not in self.board.powers
-                or type(unit) is not str):
-            return None
+        has_target, has_dest = target is not None, dest is not None
+        if (fields is None or 2 * has_target + has_dest not in fields or len(obj) != 3 + has_target + has_dest
+                or type(power) is not str or power not in self.board.powers or type(unit) is not str):
+            return None  # (the length: no field but these five, none of them null)
         texts = self.texts
         unit = texts.get(unit)
         if unit is None:
             return None
-        if target is not None:
+        if has_target:
             target = texts.get(target) if type(target) is str else None
             if target is None:
                 return None
-        if dest is not None and (type(dest) is not str or dest not in self.board.provinces):
+        if has_dest and (type(dest) is not str or dest not in self.board.provinces):
             return None
         return new_order(kind, unit, target, dest, None, False, power, "", line, ())
 

@@ -79,17 +79,6 @@ def _why_not_adjacent(board: Board, unit_type: str, origin: str, dest: str, seas
     return f"{_name(board, dest)} is not adjacent to {_name(board, o)}"
 
 
-def find_unit(state: GameState, order: Order, units: dict[str, Unit] | None = None) -> Unit:
-    """The unit an order is for, or Illegal / ignored-reason errors."""
-    units = state.units if units is None else units
-    unit = units.get(order.unit.province)
-    if unit is None:
-        raise LookupError(f"there is no unit in {order.unit.province}")
-    if order.power is not None and unit.power != order.power:
-        raise LookupError(f"the unit in {order.unit.province} belongs to {unit.power}, not {order.power}")
-    return unit
-
-
 def ignored(order: Order, reason: str) -> OrderResult:
     """A report line for an order that is not an order for any unit of its power."""
     return OrderResult(order.power, order.text or order.describe(), IGNORED, reason, order=order, line=order.line)
@@ -123,17 +112,14 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     commands: dict[str, Command] = {}
     more: dict[str, list[Command]] = {}  # a unit's further legal orders, past its first
     convoys = False
+    units, checks = state.units, _CHECKS
     for order in orders:
-        try:
-            unit = find_unit(state, order)
-        except LookupError as exc:
-            report.append(ignored(order, str(exc)))
-            continue
-        if unit.power == NEUTRAL:  # neutral units hold; no one orders them
-            report.append(ignored(order, f"the unit in {unit.province} is neutral: it takes no orders and holds"))
+        unit = units.get(order.unit.province)
+        if unit is None or unit.power != order.power and order.power is not None or unit.power == NEUTRAL:
+            report.append(ignored(order, _not_its_unit(order, unit)))
             continue
         try:
-            command = _command(phase, unit, order)
+            command = checks.get(order.kind, _not_movement)(phase, unit, order)
         except Illegal as exc:
             report.append(illegal(order, unit, str(exc)))
             continue
@@ -164,14 +150,22 @@ def movement_command(board: Board, state: GameState, unit: Unit, order: Order, f
     """The command one movement order gives its unit, or Illegal: the check `movement_commands` makes of each
     order (`fleets`: the fleets that may convoy)."""
     season = state.phase.season
-    return _command(_Movement(board, state, season, board.season(season), fleets), unit, order)
+    return _CHECKS.get(order.kind, _not_movement)(_Movement(board, state, season, board.season(season), fleets),
+                                                 unit, order)
 
 
-def _command(phase: _Movement, unit: Unit, order: Order) -> Command:
-    check = _CHECKS.get(order.kind)
-    if check is None:
-        raise Illegal(f"a {order.kind} order cannot be given in a movement phase")
-    return check(phase, unit, order)
+def _not_its_unit(order: Order, unit: Unit | None) -> str:
+    """Why an order is for no unit of its power: none there, another power's, or a neutral unit."""
+    where = order.unit.province
+    if unit is None:
+        return f"there is no unit in {where}"
+    if unit.power != order.power and order.power is not None:
+        return f"the unit in {where} belongs to {unit.power}, not {order.power}"
+    return f"the unit in {where} is neutral: it takes no orders and holds"  # neutral units hold; no one orders them
+
+
+def _not_movement(phase: _Movement, unit: Unit, order: Order) -> Command:
+    raise Illegal(f"a {order.kind} order cannot be given in a movement phase")
 
 
 def _hold_command(phase: _Movement, unit: Unit, order: Order) -> Command:
