@@ -42,12 +42,15 @@ class MovementJudge:
         self.moves_into: dict[str, list[str]] = {}
         self.supporters: dict[tuple, list[str]] = {}
         self.convoyers: dict[tuple[str, str], list[str]] = {}
+        self._coasted = False  # a support names the coast of the move it supports
         for p, c in commands.items():
             kind = c.kind
             if kind == MOVE:
                 self.moves_into.setdefault(c.dest, []).append(p)
             elif kind == SUPPORT:
                 self.supporters.setdefault((c.target, c.dest), []).append(p)
+                if c.target_coast is not None:
+                    self._coasted = True
             elif kind == CONVOY:
                 self.convoyers.setdefault((c.target, c.dest), []).append(p)
         self.paradox: set[str] = set()
@@ -92,11 +95,13 @@ class MovementJudge:
         if found is None:  # the orders do not change during the phase: worked out once per unit
             c = self.c[p]
             if c.kind == MOVE:
-                found = [s for s in self.supporters.get((p, c.dest), ())
-                         if self.c[s].target_coast is None or self.c[s].target_coast == _coast(c.dest_location)]
+                found = self.supporters.get((p, c.dest), [])
+                if self._coasted:
+                    found = [s for s in found
+                             if self.c[s].target_coast is None or self.c[s].target_coast == _coast(c.dest_location)]
             else:
-                found = list(self.supporters.get((p, None), ()))
-            self._support_lists[p] = found
+                found = self.supporters.get((p, None), [])
+            self._support_lists[p] = found  # (read only, as the lists of `supporters`)
         return found
 
     def _count(self, supporters: list[str], hi: bool, exclude_power: str | None = None) -> int:
@@ -215,12 +220,21 @@ class MovementJudge:
     def run(self) -> MovementResult:
         """Resolve every decision, then dislodgements, standoffs and each order's outcome."""
         resolve, known = self.resolver.resolve, self.resolver.resolved
-        success = {p: known[p] if p in known else resolve(p) for p, c in self.c.items() if c.kind != "hold"}
-        result = MovementResult(self.c, success, paradox=set(self.paradox))
-        for p, c in self.c.items():
-            if c.kind == MOVE and success[p]:
-                result.moved[c.dest] = p
-                result.arrivals[c.dest] = moved_unit(c.unit, c.dest_location)
+        success: dict[str, bool] = {}
+        moved: dict[str, str] = {}
+        arrivals: dict[str, Unit] = {}
+        for p, c in self.c.items():  # (one pass: each decision, and each move that succeeds)
+            kind = c.kind
+            if kind == "hold":
+                continue
+            ok = known.get(p)
+            if ok is None:
+                ok = resolve(p)
+            success[p] = ok
+            if ok and kind == MOVE:
+                moved[c.dest] = p
+                arrivals[c.dest] = moved_unit(c.unit, c.dest_location)
+        result = MovementResult(self.c, success, moved, arrivals, paradox=set(self.paradox))
         for dest, origin in result.moved.items():
             c = self.c.get(dest)
             if c is not None and not (c.kind == MOVE and success[dest]):

@@ -57,7 +57,7 @@ _FIELDS_OF = {kind: (frozenset(f for f, need in zip(("unit", "target", "destinat
               for kind, shape in _SHAPE.items()}
 _ALLOWED = {_REQUIRED: (True,), _OPTIONAL: (False, True), _NO: (False,)}  # whether the field is given
 # The common object, read with lookups alone (`_Reader.plain`): exactly the fields its kind takes (a support's
-# destination either way), no coast or via_convoy, every name an id or a canonical unit text. By kind: the
+# destination either way), no coast, via_convoy only true and on a move, every name an id or a canonical unit text. By kind: the
 # allowed values of 2 * (has a target) + (has a destination).
 _PLAIN_FIELDS = {kind: frozenset(2 * t + d for t in _ALLOWED[need_t] for d in _ALLOWED[need_d])
                  for kind, (need_u, need_t, need_d) in _SHAPE.items() if need_u is _REQUIRED}
@@ -178,10 +178,12 @@ class _Reader:
         get = obj.get
         kind, power, unit, target, dest = get("kind"), get("power"), get("unit"), get("target"), get("destination")
         fields = _PLAIN_FIELDS.get(kind) if type(kind) is str else None
-        has_target, has_dest = target is not None, dest is not None
-        if (fields is None or 2 * has_target + has_dest not in fields or len(obj) != 3 + has_target + has_dest
-                or type(power) is not str or power not in self.board.powers or type(unit) is not str):
-            return None  # (the length: no field but these five, none of them null)
+        has_target, has_dest, via = target is not None, dest is not None, get("via_convoy")
+        if (fields is None or 2 * has_target + has_dest not in fields
+                or len(obj) != 3 + has_target + has_dest + (via is not None)
+                or type(power) is not str or power not in self.board.powers or type(unit) is not str
+                or via is not None and (via is not True or kind != "move")):
+            return None  # (the length: no field but these six, none of them null)
         texts = self.texts
         unit = texts.get(unit)
         if unit is None:
@@ -192,7 +194,7 @@ class _Reader:
                 return None
         if has_dest and (type(dest) is not str or dest not in self.board.provinces):
             return None
-        return new_order(kind, unit, target, dest, None, False, power, "", line, ())
+        return new_order(kind, unit, target, dest, None, via is True, power, "", line, ())
 
     def order(self, obj: Any, line: int) -> Order:
         """One object as an Order, or _Bad. (The common shape, a dict of ids, takes the short way at each step.)"""

@@ -168,8 +168,10 @@ def _not_movement(phase: _Movement, unit: Unit, order: Order) -> Command:
     raise Illegal(f"a {order.kind} order cannot be given in a movement phase")
 
 
+# (The hot checks below make their Commands with positional fields and read the season's sets inline: each
+# keyword and method call costs as much as a lookup.)
 def _hold_command(phase: _Movement, unit: Unit, order: Order) -> Command:
-    return Command(unit, "hold", order=order)
+    return Command(unit, "hold", None, None, None, None, False, order)
 
 
 def _move_command(phase: _Movement, unit: Unit, order: Order) -> Command:
@@ -177,11 +179,11 @@ def _move_command(phase: _Movement, unit: Unit, order: Order) -> Command:
     if dest == unit.province:
         raise Illegal("a unit cannot move to the space it is in")
     if unit.type == ARMY:
-        adjacent = phase.view.can_move(ARMY, unit.province, dest)
+        adjacent = dest in phase.view.army_next.get(unit.province, ())
         if adjacent and not order.via_convoy:
-            return Command(unit, "move", dest, dest, order=order)
+            return Command(unit, "move", dest, dest, None, None, False, order)
         if board.convoy_route_exists(unit.province, dest, season, phase.fleets):
-            return Command(unit, "move", dest, dest, via_convoy=True, order=order)
+            return Command(unit, "move", dest, dest, None, None, True, order)
         if adjacent:  # "via convoy" with no fleets to carry it: the army is not kidnapped into a land move
             raise Illegal(f"no fleets stand where they could convoy {unit.location} to {_name(board, dest)}")
         reason = _why_not_adjacent(board, ARMY, unit.location, dest, season)
@@ -189,18 +191,19 @@ def _move_command(phase: _Movement, unit: Unit, order: Order) -> Command:
             reason += ", and no fleets could convoy it there"
         raise Illegal(reason)
     loc = resolve_destination(board, FLEET, unit.location, dest, order.dest_coast, season)
-    return Command(unit, "move", dest, loc, order=order)
+    return Command(unit, "move", dest, loc, None, None, False, order)
 
 
 def _could_move(phase: _Movement, unit: Unit, dest: str) -> bool:
     """Whether a unit could move to a province (any coast, or by a possible convoy), ignoring occupants."""
-    if phase.view.can_reach(unit.type, unit.location, dest):
+    if dest in phase.view.reach[unit.type].get(unit.location, ()):
         return True
     return unit.type == ARMY and phase.board.convoy_route_exists(unit.province, dest, phase.season, phase.fleets)
 
 
 def _support_command(phase: _Movement, unit: Unit, order: Order) -> Command:
     board, view = phase.board, phase.view
+    support = view.support[unit.type].get(unit.location, ())  # the provinces it may support into
     target = order.target.province
     supported = phase.state.units.get(target)
     if supported is None:
@@ -209,20 +212,20 @@ def _support_command(phase: _Movement, unit: Unit, order: Order) -> Command:
         raise Illegal("a unit cannot support itself")
     dest = order.dest
     if dest is None:
-        if not view.can_support_into(unit.type, unit.location, target):
+        if target not in support:
             raise Illegal(f"{unit.location} cannot reach {_name(board, target)}, so it cannot support a unit there")
-        return Command(unit, "support", target=target, order=order)
+        return Command(unit, "support", None, None, target, None, False, order)
     if dest == unit.province:
         raise Illegal("a unit cannot support a move into its own space")
     if dest == target:
         raise Illegal("a supported move must go somewhere else")
-    if not view.can_support_into(unit.type, unit.location, dest):
+    if dest not in support:
         raise Illegal(f"{unit.location} cannot reach {_name(board, dest)}, so it cannot support a move there")
     if not _could_move(phase, supported, dest):
         raise Illegal(f"the unit in {_name(board, target)} cannot move to {_name(board, dest)}")
     coast = order.dest_coast
     if coast is None or supported.type != FLEET:
-        return Command(unit, "support", dest, target=target, order=order)
+        return Command(unit, "support", dest, None, target, None, False, order)
     if coast not in board.provinces[dest].coasts:
         coast = None
     elif not view.can_move(FLEET, supported.location, join_location(dest, coast)):
