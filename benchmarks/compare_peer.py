@@ -462,13 +462,17 @@ def run_ours(board: Board, inp: PhaseInput, structured: bool = False, gc_off: bo
 
 
 class FullCollections:
-    """The garbage collector's collections of the whole heap (generation 2), counted with their seconds by the
-    timed run they land in (`timing`): in this process, which holds both engines, each costs about as much as
-    hundreds of this engine's phases, so a few of them move a column's total."""
+    """The garbage collector's collections, counted with their seconds by the timed run they land in (`timing`).
+    Those of the whole heap (generation 2): in this process, which holds both engines, each costs about as much as
+    hundreds of this engine's phases, so a few of them move a column's total. The young ones (generations 0 and 1)
+    apart: they fall in whichever run allocates when the count of new objects passes the threshold, and each
+    scans every young object, whoever made it."""
 
     def __init__(self) -> None:
         self.count: Counter = Counter()
         self.seconds: Counter = Counter()
+        self.young: Counter = Counter()  # (run, generation) -> collections of generation 0 or 1
+        self.young_seconds: Counter = Counter()
         self.run: str | None = None
         self._start = 0.0
         gc.callbacks.append(self._event)
@@ -479,14 +483,17 @@ class FullCollections:
             gc.callbacks.remove(self._event)
 
     def _event(self, phase: str, info: dict) -> None:
-        if info["generation"] != 2:
-            return
         if phase == "start":
             self._start = time.perf_counter()
-        else:
-            where = self.run or "untimed"
+            return
+        where, generation = self.run or "untimed", info["generation"]
+        seconds = time.perf_counter() - self._start
+        if generation == 2:
             self.count[where] += 1
-            self.seconds[where] += time.perf_counter() - self._start
+            self.seconds[where] += seconds
+        else:
+            self.young[where, generation] += 1
+            self.young_seconds[where] += seconds
 
     def timing(self, run: str, call: Callable[[], Any]) -> Any:
         """`call()`, its collections counted as the run's."""
@@ -497,11 +504,19 @@ class FullCollections:
             self.run = None
 
     def describe(self) -> str:
-        """One line: count and seconds of the collections in each run, and in all."""
-        runs = [r for r in ("cold", "game", "structured", "peer", "untimed") if r in self.count]
+        """Two lines: count and seconds of the collections of the whole heap in each run, and in all; the same
+        of the young collections."""
+        runs = [r for r in RUNS if r in self.count]
         parts = [f"{r} {self.count[r]} ({self.seconds[r]:.1f} s)" for r in runs]
+        young = [f"{r} {self.young[r, 0]} + {self.young[r, 1]} ({1000 * self.young_seconds[r]:.0f} ms)"
+                 for r in RUNS if r in self.young_seconds]
         return (f"collections of the whole heap: {sum(self.count.values())} in all, "
-                f"{sum(self.seconds.values()):.1f} s; by the run they landed in: " + ", ".join(parts or ["none"]))
+                f"{sum(self.seconds.values()):.1f} s; by the run they landed in: " + ", ".join(parts or ["none"])
+                + "\nyoung collections (generation 0 + generation 1) by the run they landed in: "
+                + ", ".join(young or ["none"]))
+
+
+RUNS = ("cold", "game", "structured", "peer", "untimed")  # the runs `play` times, and the time between them
 
 
 class CacheFlush:

@@ -171,12 +171,19 @@ def test_full_collections_are_counted_by_the_run_they_land_in():
 
     cp = _compare_peer()
     watch = cp.FullCollections()
+    gc.disable()  # only the collections asked for below
     try:
         watch.timing("structured", lambda: gc.collect(2))
         gc.collect(2)
-        gc.collect(1)  # not the whole heap: not counted
+        gc.collect(1)  # not the whole heap: counted apart, with the young ones
+        watch.timing("cold", lambda: gc.collect(0))
     finally:
+        gc.enable()
         watch.close()
     assert watch.count == {"structured": 1, "untimed": 1} and watch.seconds["structured"] > 0
+    assert watch.young == {("untimed", 1): 1, ("cold", 0): 1} and watch.young_seconds["cold"] > 0
     assert watch._event not in gc.callbacks
-    assert watch.describe().startswith("collections of the whole heap: 2 in all")
+    whole, young = watch.describe().split("\n")
+    assert whole.startswith("collections of the whole heap: 2 in all")
+    assert young.startswith("young collections (generation 0 + generation 1) by the run they landed in: cold 1 + 0")
+    assert "untimed 0 + 1" in young
