@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import gc
 import random
+import statistics
 import sys
 import time
 import tracemalloc
@@ -473,6 +474,7 @@ class FullCollections:
         self.seconds: Counter = Counter()
         self.young: Counter = Counter()  # (run, generation) -> collections of generation 0 or 1
         self.young_seconds: Counter = Counter()
+        self.starts: dict[str, list[int]] = defaultdict(list)  # run -> the count of young objects it started at
         self.run: str | None = None
         self._start = 0.0
         gc.callbacks.append(self._event)
@@ -497,6 +499,7 @@ class FullCollections:
 
     def timing(self, run: str, call: Callable[[], Any]) -> Any:
         """`call()`, its collections counted as the run's."""
+        self.starts[run].append(gc.get_count()[0])  # (a young collection falls due when it passes 700)
         self.run = run
         try:
             return call()
@@ -505,7 +508,7 @@ class FullCollections:
 
     def describe(self) -> str:
         """Two lines: count and seconds of the collections of the whole heap in each run, and in all; the same
-        of the young collections."""
+        of the young collections, and the count of young objects each run starts at."""
         runs = [r for r in RUNS if r in self.count]
         parts = [f"{r} {self.count[r]} ({self.seconds[r]:.1f} s)" for r in runs]
         young = [f"{r} {self.young[r, 0]} + {self.young[r, 1]} ({1000 * self.young_seconds[r]:.0f} ms)"
@@ -513,7 +516,10 @@ class FullCollections:
         return (f"collections of the whole heap: {sum(self.count.values())} in all, "
                 f"{sum(self.seconds.values()):.1f} s; by the run they landed in: " + ", ".join(parts or ["none"])
                 + "\nyoung collections (generation 0 + generation 1) by the run they landed in: "
-                + ", ".join(young or ["none"]))
+                + ", ".join(young or ["none"])
+                + f"; the count of new objects at the start of each run (median; a collection at "
+                  f"{gc.get_threshold()[0]}): "
+                + ", ".join(f"{r} {statistics.median(self.starts[r]):.0f}" for r in RUNS if self.starts.get(r)))
 
 
 RUNS = ("cold", "game", "structured", "peer", "untimed")  # the runs `play` times, and the time between them

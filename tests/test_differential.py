@@ -186,4 +186,5 @@ def test_full_collections_are_counted_by_the_run_they_land_in():
     whole, young = watch.describe().split("\n")
     assert whole.startswith("collections of the whole heap: 2 in all")
     assert young.startswith("young collections (generation 0 + generation 1) by the run they landed in: cold 1 + 0")
-    assert "untimed 0 + 1" in young
+    assert "untimed 0 + 1" in young and "the count of new objects at the start of each run" in young
+    assert len(watch.starts["structured"]) == len(watch.starts["cold"]) == 1
