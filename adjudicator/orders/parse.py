@@ -466,7 +466,8 @@ class OrderParser:
     def _plain(self, text: str, pieces: list[str] | None = None) -> tuple | None:
         """`read` for an order of plain words only, the common case: every piece one word by itself, with one
         reading (`lexicon.fast`), none the start of a longer name here but a two-word phrase (`via convoy`, one
-        piece then), no parenthesis. Its words are its pieces, so no Word is made; None for any other order (and for one the grammar refuses: `read` explains it)."""
+        piece then), no parenthesis. Its words are its pieces, so no Word is made; None for any other order (and
+        for one the grammar refuses: `read` explains it)."""
         if pieces is None:
             pieces = pieces_of(text)
         lexicon = self.lexicon

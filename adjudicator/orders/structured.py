@@ -57,8 +57,8 @@ _FIELDS_OF = {kind: (frozenset(f for f, need in zip(("unit", "target", "destinat
               for kind, shape in _SHAPE.items()}
 _ALLOWED = {_REQUIRED: (True,), _OPTIONAL: (False, True), _NO: (False,)}  # whether the field is given
 # The common object, read with lookups alone (`_Reader.plain`): exactly the fields its kind takes (a support's
-# destination either way), no coast, via_convoy only true and on a move, every name an id or a canonical unit text. By kind: the
-# allowed values of 2 * (has a target) + (has a destination).
+# destination either way), no coast, via_convoy only true and on a move, every name an id or a canonical unit
+# text. By kind: the allowed values of 2 * (has a target) + (has a destination).
 _PLAIN_FIELDS = {kind: frozenset(2 * t + d for t in _ALLOWED[need_t] for d in _ALLOWED[need_d])
                  for kind, (need_u, need_t, need_d) in _SHAPE.items() if need_u is _REQUIRED}
 SUGGESTED_PROBLEMS = 50  # "did you mean" is worked out for this many problems per list; the rest go without
