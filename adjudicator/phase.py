@@ -16,7 +16,7 @@ from adjudicator.judge.movement import MovementJudge
 from adjudicator.judge.outcome import DEFAULT, FAILS, OrderResult
 from adjudicator.judge.retreat import adjudicate_retreats, retreat_options
 from adjudicator.orders.model import Order
-from adjudicator.orders.validate import Command, movement_commands
+from adjudicator.orders.validate import every_unit_command
 from adjudicator.state import Dislodged, GameState, Phase, Unit, check_position
 
 
@@ -96,10 +96,7 @@ def adjudicate(board: Board, state: GameState, orders: list[Order]) -> PhaseResu
 
 def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResult:
     season = state.phase.season
-    commands, rejected = movement_commands(board, state, orders)
-    for province, unit in state.units.items():
-        if province not in commands:
-            commands[province] = Command(unit, "hold")
+    commands, rejected = every_unit_command(board, state, orders)
     moved = MovementJudge(board, season, commands).run()
 
     units = dict(state.units)

@@ -1336,7 +1336,7 @@ def breakdown(board: Board, inputs: list[PhaseInput], caches: Caches | None = No
     """Where each engine spends a phase: ms per phase by part (best of `rounds`; the garbage collector paused so
     that the parts add up; ours cold: every cache emptied before each phase, which the figure includes)."""
     from adjudicator.judge.movement import MovementJudge
-    from adjudicator.orders.validate import Command, movement_commands
+    from adjudicator.orders.validate import every_unit_command, movement_commands
     from adjudicator.state import check_position
 
     caches = caches if caches is not None else Caches()
@@ -1359,10 +1359,7 @@ def breakdown(board: Board, inputs: list[PhaseInput], caches: Caches | None = No
     if inputs and inputs[0].state.phase.type == "Movement":
         commands = []
         for inp, os in zip(inputs, parsed):
-            c, _ = movement_commands(board, inp.state, os)
-            for province, unit in inp.state.units.items():
-                c.setdefault(province, Command(unit, "hold"))
-            commands.append((inp.state.phase.season, c))
+            commands.append((inp.state.phase.season, every_unit_command(board, inp.state, os)[0]))
         parts["ours:   validation (movement_commands)"] = cold(
             lambda inp: movement_commands(board, inp.state, by_input[id(inp)]))
         parts["ours:   judge (MovementJudge.run)"] = lambda: [MovementJudge(board, season, c).run()

@@ -63,7 +63,7 @@ def child(part: str, phases: int, seed: int, count: int) -> None:
     from adjudicator.judge.movement import MovementJudge
     from adjudicator.orders.parse import parse_order
     from adjudicator.orders.structured import orders_from_objects
-    from adjudicator.orders.validate import Command, movement_commands
+    from adjudicator.orders.validate import every_unit_command, movement_commands
     from adjudicator.state import check_position
 
     board = cp.load_variant("standard")
@@ -71,9 +71,7 @@ def child(part: str, phases: int, seed: int, count: int) -> None:
     work = []
     for state, texts, objects in _inputs(phases, seed):
         orders = orders_from_objects(board, objects).orders
-        commands, _ = movement_commands(board, state, orders)
-        for province, unit in state.units.items():
-            commands.setdefault(province, Command(unit, "hold"))
+        commands, _ = every_unit_command(board, state, orders)
         after = phase_module.adjudicate(board, state, orders).next_state.copy(phase=state.phase)
         work.append((state, texts, objects, orders, commands, after))
     caches.empty()

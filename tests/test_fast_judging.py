@@ -12,7 +12,7 @@ from adjudicator.board import ARMY, FLEET, split_location
 from adjudicator.catalogue import load_variant
 from adjudicator.judge.movement import MovementJudge
 from adjudicator.orders.parse import parse_order
-from adjudicator.orders.validate import Command, movement_commands
+from adjudicator.orders.validate import Command, every_unit_command, movement_commands
 from adjudicator.phase import adjudicate
 from adjudicator.state import opening_state
 from conftest import benchmark
@@ -102,3 +102,14 @@ def test_a_copy_copies_what_is_not_given_and_keeps_what_is() -> None:
     assert copy.dislodged is not state.dislodged and copy.history is not state.history
     full = state.copy()
     assert full == state and full.units is not state.units
+
+
+def test_every_unit_gets_a_command_the_unordered_ones_hold_after_the_ordered() -> None:
+    board = load_variant("standard")
+    state = opening_state(board)
+    orders = [parse_order(board, "A par - bur", power="France"), parse_order(board, "A mun - bur", power="Russia")]
+    commands, report = every_unit_command(board, state, orders)
+    assert list(commands) == ["par", *[p for p in state.units if p != "par"]]
+    assert commands["par"].kind == "move" and commands["mun"].kind == "hold" and commands["mun"].order is None
+    assert [r.status for r in report] == ["ignored"]  # Russia has no unit in Munich
+    assert commands["par"] == movement_commands(board, state, orders)[0]["par"]

@@ -146,6 +146,17 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     return commands, report
 
 
+def every_unit_command(board: Board, state: GameState,
+                       orders: list[Order]) -> tuple[dict[str, Command], list[OrderResult]]:
+    """`movement_commands`, and a hold for every unit without one (after the ordered units, in the position's
+    order): what the judge executes."""
+    commands, report = movement_commands(board, state, orders)
+    for province, unit in state.units.items():
+        if province not in commands:
+            commands[province] = Command(unit, "hold")
+    return commands, report
+
+
 def movement_command(board: Board, state: GameState, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
     """The command one movement order gives its unit, or Illegal: the check `movement_commands` makes of each
     order (`fleets`: the fleets that may convoy)."""
