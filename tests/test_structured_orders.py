@@ -285,3 +285,24 @@ def test_the_plain_path_reads_what_the_general_reader_reads(board):
               {**move, "via": True}, {**move, "kind": "support"}, {**move, "kind": "convoy"}]
     for obj in others:
         assert reader.plain(obj, 1) is None, obj
+
+
+def test_hostile_objects_are_located_problems_with_short_reasons(board):
+    """Nested deeper than JSON can encode, values JSON has not (a set, keys that are not strings), huge strings:
+    each object is a problem at its pointer, and the reason echoes a bounded part of what was sent."""
+    deep_dict: object = {"kind": "move"}
+    deep_list: object = [1]
+    for _ in range(5000):
+        deep_dict, deep_list = {"unit": deep_dict}, [deep_list]
+    move = {"power": "France", "kind": "move", "unit": "A par", "destination": "bur"}
+    hostile = [deep_dict, [deep_dict], {"kind": deep_list}, {**move, "unit": deep_list}, {"kind": {1, 2}},
+               {1: 2}, {**move, "unit": {1: "x", "a": 2}}, {**move, "unit": "A par" * 100_000},
+               {**move, "power": "Fr" * 1000}, {**move, "destination": "bur/" + "q" * 1000},
+               {**move, "target": ["x"] * 100_000, "kind": "support"}, {"kind": ["move"]}]
+    sheet = orders_from_objects(board, hostile)
+    assert not sheet.orders and [p.line for p in sheet.problems] == list(range(1, len(hostile) + 1))
+    for problem in sheet.problems:
+        assert len(problem.reason) < 300 and len(problem.text) <= 200, problem
+    assert sheet.problems[11].suggestions == ["move"]  # (the kind, written as a list, still suggests its word)
+    (only,) = orders_from_objects(board, deep_list).problems  # the list itself, nested all the way down
+    assert only.pointer == "/0" and only.reason.startswith("an order is an object") and len(only.reason) < 300

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -106,7 +107,7 @@ class _Reader:
     def place(self, text: Any, field: str) -> tuple[str, str | None]:
         """(province, coast key or None) of a place such as `stp/nc` or `St Petersburg`."""
         if not isinstance(text, str):
-            raise _Bad(field, f"{field} must be a place name (a string), not {json.dumps(text)}")
+            raise _Bad(field, f"{field} must be a place name (a string), not {_shown(text, 60)}")
         board = self.board
         if text in board.provinces:  # the common case: an id, nothing to resolve
             return text, None
@@ -118,37 +119,37 @@ class _Reader:
             except AmbiguousName as exc:
                 raise _Bad(field, exc.message) from None
             except UnknownName:
-                raise _Bad(field, f"unknown place {name!r}",
+                raise _Bad(field, f"unknown place {_quoted(name)}",
                            self._suggestions(lambda: board.names.suggest(name))) from None
         return province, (self.coast(coast, field) if coast else None)
 
     def coast(self, text: Any, field: str) -> str:
         """The coast key (`nc`) a spelling names; an unknown spelling is refused."""
         if not isinstance(text, str):
-            raise _Bad(field, f"{field} must be a coast (a string such as 'nc'), not {json.dumps(text)}")
+            raise _Bad(field, f"{field} must be a coast (a string such as 'nc'), not {_shown(text, 60)}")
         key = self.board.coast_key(text)
         if key not in self.board.coast_names:
             known = ", ".join(self.board.coast_names)
-            raise _Bad(field, f"unknown coast {text!r}; coasts are {known}",
+            raise _Bad(field, f"unknown coast {_quoted(text)}; coasts are {known}",
                        self._suggestions(lambda: difflib.get_close_matches(key, list(self.board.coast_names), 2)))
         return key
 
     def unit(self, value: Any, field: str) -> UnitRef:
         """A unit as an order names it: `A par`, `F stp/nc`, `Army Paris`, `par`, or {type, location}."""
         if type(value) is not str and isinstance(value, Mapping):
-            extra = sorted(set(value) - {"type", "location"})
+            extra = sorted(str(key) for key in value if key not in ("type", "location"))  # (keys of any type)
             if extra:
-                raise _Bad(f"{field}/{extra[0]}", f"unknown field {extra[0]!r} in {field}; a unit has type and "
+                raise _Bad(f"{field}/{extra[0]}", f"unknown field {_quoted(extra[0])} in {field}; a unit has type and "
                            "location")
             if "location" not in value:
                 raise _Bad(field, f"{field} has no location")
             kind = value.get("type")
             if kind is not None and (not isinstance(kind, str) or kind.lower() not in _UNIT_WORDS):
-                raise _Bad(f"{field}/type", f"unit type {json.dumps(kind)} is neither A (army) nor F (fleet)")
+                raise _Bad(f"{field}/type", f"unit type {_shown(kind, 60)} is neither A (army) nor F (fleet)")
             province, coast = self.place(value["location"], f"{field}/location")
             return UnitRef(_UNIT_WORDS[kind.lower()] if kind else None, province, coast)
         if not isinstance(value, str):
-            raise _Bad(field, f"{field} must be a unit such as 'A par' or 'F stp/nc', not {json.dumps(value)}")
+            raise _Bad(field, f"{field} must be a unit such as 'A par' or 'F stp/nc', not {_shown(value, 60)}")
         word, _, rest = value.strip().partition(" ")
         unit_type = _UNIT_WORDS.get(word.lower()) if rest else None
         province, coast = self.place(rest.strip() if unit_type else value.strip(), field)
@@ -159,7 +160,7 @@ class _Reader:
     def power(self, value: Any) -> str:
         """The power's name."""
         if not isinstance(value, str):
-            raise _Bad("power", f"power must be a power's name (a string), not {json.dumps(value)}")
+            raise _Bad("power", f"power must be a power's name (a string), not {_shown(value, 60)}")
         if value in self.board.powers:
             return value
         try:
@@ -167,7 +168,7 @@ class _Reader:
         except AmbiguousName as exc:
             raise _Bad("power", exc.message) from None
         except UnknownName:
-            raise _Bad("power", f"{value!r} is not a power of the {self.board.title} board "
+            raise _Bad("power", f"{_quoted(value)} is not a power of the {self.board.title} board "
                        f"({', '.join(self.board.powers)})",
                        self._suggestions(lambda: self.board.power_names.suggest(value))) from None
 
@@ -199,10 +200,10 @@ class _Reader:
     def order(self, obj: Any, line: int) -> Order:
         """One object as an Order, or _Bad. (The common shape, a dict of ids, takes the short way at each step.)"""
         if type(obj) is not dict and not isinstance(obj, Mapping):
-            raise _Bad(None, f"an order is an object with {', '.join(FIELDS)}, not {json.dumps(obj)[:60]}")
+            raise _Bad(None, f"an order is an object with {', '.join(FIELDS)}, not {_shown(obj, 60)}")
         if not _FIELD_SET.issuperset(obj):
             key = next(str(k) for k in obj if k not in _FIELD_SET)
-            raise _Bad(key, f"unknown field {key!r}; an order has {', '.join(FIELDS)}",
+            raise _Bad(key, f"unknown field {_quoted(key)}; an order has {', '.join(FIELDS)}",
                        self._suggestions(lambda: difflib.get_close_matches(key, FIELDS, 1)))
         get = obj.get
         kind = get("kind")
@@ -211,8 +212,8 @@ class _Reader:
             if kind is None:
                 raise _Bad("kind", f"the order has no kind; kinds are {', '.join(ORDER_KINDS)}")
             if not isinstance(kind, str) or kind.lower() not in _SHAPE:
-                raise _Bad("kind", f"unknown kind {json.dumps(kind)}; kinds are {', '.join(ORDER_KINDS)}",
-                           self._suggestions(lambda: difflib.get_close_matches(str(kind).lower(), ORDER_KINDS, 1)))
+                raise _Bad("kind", f"unknown kind {_shown(kind, 60)}; kinds are {', '.join(ORDER_KINDS)}",
+                           self._suggestions(lambda: difflib.get_close_matches(_shown(kind, 60).lower(), ORDER_KINDS, 1)))
             kind = kind.lower()
             shape = _SHAPE[kind]
         power = get("power")
@@ -258,7 +259,7 @@ class _Reader:
         via = get("via_convoy")
         if via is not None and via is not False:
             if via is not True:
-                raise _Bad("via_convoy", f"via_convoy must be true or false, not {json.dumps(via)}")
+                raise _Bad("via_convoy", f"via_convoy must be true or false, not {_shown(via, 60)}")
             if kind != "move":
                 raise _Bad("via_convoy", f"via_convoy is for moves, not for a {kind} order")
         return new_order(kind, unit, target, dest, coast, via is True, power, "", line, ())
@@ -306,10 +307,15 @@ def order_object(order: Order) -> dict[str, Any]:
     return obj
 
 
-def _shown(obj: Any) -> str:
-    """The object as JSON, for the problem's `text` (short)."""
+def _quoted(text: str, limit: int = 80) -> str:
+    """`repr(text)`, of its first `limit` characters only: a name echoed in a reason stays short."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "…"
+
+
+def _shown(obj: Any, limit: int = 200) -> str:
+    """A value as JSON, cut to `limit` characters: for the problem's `text` and in its reason."""
     try:
         text = json.dumps(obj, ensure_ascii=False, sort_keys=True)
-    except (TypeError, ValueError):
-        text = repr(obj)
-    return text if len(text) <= 200 else text[:199] + "…"
+    except (TypeError, ValueError, RecursionError):  # not JSON, or nested too deep for it: a bounded repr
+        text = reprlib.repr(obj)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
