@@ -19,7 +19,7 @@ from adjudicator.errors import OrderError
 from adjudicator.grammar_tools import grammar_text
 from adjudicator.lalr_table import LalrTable, UnexpectedTerminal
 from adjudicator.orders import parse as P
-from adjudicator.orders.model import Order, UnitRef, new_order, new_unit_ref
+from adjudicator.orders.model import Order, UnitRef, new_order, new_unit_ref, _OrderSlots, _UnitRefSlots
 from adjudicator.orders.parse import OrderParser, grammar, pieces_of
 from adjudicator.state import opening_state
 
@@ -187,10 +187,17 @@ def test_hot_path_constructors_make_the_same_objects() -> None:
     args = ("move", ref, None, "bot", None, False, "Russia", "F stp/nc - bot", 3, ("a note",))
     made, built = new_order(*args), Order(*args)
     assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
-    assert list(made.__dict__) == [f.name for f in dataclasses.fields(Order)]
-    assert list(new_unit_ref("A", "par", None, None).__dict__) == [f.name for f in dataclasses.fields(UnitRef)]
+    assert type(made) is Order and dataclasses.astuple(made) == dataclasses.astuple(built)
+    assert not hasattr(made, "__dict__") and not hasattr(new_unit_ref("A", "par", None, None), "__dict__")
+    assert dataclasses.astuple(new_unit_ref("A", "par", None, None)) == ("A", "par", None, None)
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.kind = "hold"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        new_unit_ref("A", "par", None, None).province = "bur"  # type: ignore[misc]
+    # The slotted twins must keep the dataclasses' fields, in their order: a field added to one and not the
+    # other would make `__class__` assignment fail at the first order read.
+    assert _OrderSlots.__slots__ == tuple(f.name for f in dataclasses.fields(Order))
+    assert _UnitRefSlots.__slots__ == tuple(f.name for f in dataclasses.fields(UnitRef))
 
 
 def test_distances_may_stop_once_the_wanted_provinces_have_theirs() -> None:
