@@ -171,13 +171,46 @@ def test_the_plain_path_reads_as_the_general_reader(variant: str) -> None:
     assert plain > len(texts) // 4  # the path is taken, not only fallen back from
 
 
-def test_the_plain_path_leaves_names_that_need_settling_to_the_general_reader() -> None:
+def test_the_plain_path_leaves_names_of_several_words_and_parentheses_to_the_general_reader() -> None:
     board = load_variant("standard")
     parser = OrderParser(board)
     assert parser._plain("A par - bur") is not None and parser._plain("F stp/nc - bot") is not None
-    for text in ("A liv - yor", "F Tyr - ion", "A mid - atlantic", "A (par) - bur", "A par - bur.", "F stp (nc) - bot"):
+    for text in ("A mid - atlantic", "A (par) - bur", "A par - bur.", "F stp (nc) - bot", "A Mid-Atlantic - bre"):
         assert parser._plain(text) is None, text
         assert parser.read(text) == _general(board).read(text)
+
+
+def test_names_of_two_places_are_settled_on_the_plain_path_as_the_general_reader_settles_them() -> None:
+    board = load_variant("standard")
+    fast, slow = OrderParser(board), _general(board)
+    assert fast.lexicon.two_places["tyr"] == ("tyr", "tys") and "tyr" not in fast.lexicon.fast
+    settled = fast._plain("F Tyr - ion")  # the fleet can only be on the sea: read so, with a note saying so
+    assert settled == slow.read("F Tyr - ion") and settled[1].province == "tys" and "Tyrrhenian" in settled[6][0]
+    assert fast._plain("A tyr - tri") == slow.read("A tyr - tri") and fast._plain("A tyr - tri")[6] == ()
+    with pytest.raises(P.AmbiguousOrder):  # (either reading may be meant: the general reader explains it)
+        fast.read("A liv H")
+    assert fast._plain("A liv H") is None and fast._plain("tyr H") == slow.read("tyr H")  # (its own id stands)
+    words = ["tyr", "Tyr", "TYR", "liv", "Liv", "A", "F", "a", "f", "-", "S", "C", "H", "ven", "tri", "rom", "ion",
+             "nap", "lvp", "yor", "edi", "cly", "nao", "iri", "wal", "stp", "war", "mos", "bot", "pru", "vie", "boh",
+             "mun", "pie", "gol", "tus", "wes", "lyo", "Eng", "R", "Build", "via", "convoy", "to", "sc", "/"]
+    rng = random.Random(3)
+    salad = {" ".join(rng.choice(words) for _ in range(rng.randint(2, 7))) for _ in range(3000)}
+    assert _plain_agrees(fast, slow, salad) > 50  # (most word salad is no order: the general reader explains it)
+    orders = set()
+    for _ in range(3000):  # orders as written, with a name of two places in any of their places
+        one, two, there = rng.choice(["tyr", "Tyr", "liv", "LIV"]), rng.choice(words[5:39]), rng.choice(words[5:39])
+        orders.add(rng.choice([f"{rng.choice('AF')} {one} - {two}", f"{rng.choice('AF')} {two} - {one}",
+                               f"{rng.choice('AF')} {two} S {rng.choice('AF')} {one} - {there}",
+                               f"{rng.choice('AF')} {one} S {rng.choice('AF')} {two} - {there}",
+                               f"F {two} C A {one} - {there}", f"{rng.choice('AF')} {one} H", f"Build A {one}"]))
+    readable = set()
+    for text in orders:
+        try:
+            slow.read(text)
+            readable.add(text)
+        except OrderError:
+            pass
+    assert len(readable) > 500 and _plain_agrees(fast, slow, orders) == len(readable)  # every one of them plain
 
 
 def test_hot_path_constructors_make_the_same_objects() -> None:

@@ -114,6 +114,9 @@ class Lexicon:
     # An order phrase of two words (`via convoy`, `north coast`), folded, with one reading and no longer name
     # starting so -> its key, which `fast` holds (with a blank: never a piece), so that it reads as one piece.
     pairs: dict[tuple[str, str], str] = field(default_factory=dict)
+    # A piece as `fast` would hold it, but a name of two places (`tyr`, `liv`) -> the ids: `codes` holds it too, as
+    # a place, so that such an order reads on the plain path and is settled there as the general reader settles it.
+    two_places: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def add(self, spelling: str, code: str, meaning: Any) -> None:
         """One spelling of a word (its words are those `_PIECES` finds, so `N.C.` is `n c`)."""
@@ -155,11 +158,15 @@ class Lexicon:
                 readings.append((key, (PLACE, meant[PLACE])))
                 powers[key] = meant[POWER]
         for key, reading in readings:
-            if " " in key or (reading[0] == PLACE and len(reading[1]) > 1):
+            two = reading[0] == PLACE and len(reading[1]) > 1
+            if " " in key or two and key in powers:
                 continue
             for piece in (key, key.upper(), key.capitalize()):
                 if piece.casefold() == key:
-                    self.fast[piece] = reading
+                    if two:
+                        self.two_places[piece] = reading[1]
+                    else:
+                        self.fast[piece] = reading
                     if key in powers:
                         self.dual[piece] = powers[key]
                     if key in following:  # `S`, `via`: one word unless the next continues a name
@@ -170,6 +177,7 @@ class Lexicon:
                 self.pairs[first, second] = key
                 self.fast[key] = reading
         self.codes = {piece: DUAL if piece in self.dual else reading[0] for piece, reading in self.fast.items()}
+        self.codes.update(dict.fromkeys(self.two_places, PLACE))
 
 
 @dataclass
@@ -352,6 +360,13 @@ class OrderParser:
             if spelling not in board.names.shared:
                 groups.setdefault(spelling.casefold(), set()).add(ident)
         self.case_pairs = frozenset(k for k, ids in groups.items() if len(ids) > 1)
+        # For `_plain`: each plain piece's code, and what it means as a unit word, place (its one id), coast or power.
+        fast = self.lexicon.fast
+        self._code_of = self.lexicon.codes.__getitem__
+        self._continued = self.lexicon.continues.keys()
+        self._meant = {piece: m[0] if code == PLACE else m for piece, (code, m) in fast.items()}
+        self._power_meant = {**{piece: m for piece, (code, m) in fast.items() if code == POWER}, **self.lexicon.dual}
+        self._two_places = self.lexicon.two_places.keys()
         self.readings: dict[str, tuple] = {}  # order text -> what the grammar made of it
         self.refs: dict[tuple, UnitRef] = {}  # (type, place, coast, power) -> the one UnitRef of it
 
@@ -447,10 +462,15 @@ class OrderParser:
         if len(text) > MAX_ORDER_LENGTH:  # bounded work for any input (the longest real order is ~100)
             raise OrderError(f"an order of {len(text):,} characters; an order has at most {MAX_ORDER_LENGTH:,}",
                              column=1)
-        pieces = pieces_of(text)
-        plain = self._plain(text, pieces)
+        chunks = text.split()  # (the pieces when each blank-separated chunk is one: then `_plain` reads them)
+        plain = self._plain(text, chunks)
         if plain is not None:
             return plain
+        pieces = pieces_of(text)
+        if len(pieces) != len(chunks):  # a chunk of several pieces (`stp/nc`): one of them may be plain
+            plain = self._plain(text, pieces)
+            if plain is not None:
+                return plain
         words, two_places = self._words(text, pieces)
         if not words:
             raise OrderError(f"no order in {text.strip()!r}", column=1)
@@ -467,22 +487,23 @@ class OrderParser:
         """`read` for an order of plain words only, the common case: every piece one word by itself, with one
         reading (`lexicon.fast`), none the start of a longer name here but a two-word phrase (`via convoy`, one
         piece then), no parenthesis. Its words are its pieces, so no Word is made; None for any other order (and
-        for one the grammar refuses: `read` explains it)."""
+        for one the grammar refuses: `read` explains it). A piece of `text.split()` that `pieces_of` would split
+        further is in no table here (each key of `lexicon.codes` is one piece), so the split may be given."""
         if pieces is None:
             pieces = pieces_of(text)
-        lexicon = self.lexicon
+        lexicon, code_of = self.lexicon, self._code_of
         try:
-            codes = "".join(map(lexicon.codes.__getitem__, pieces))
+            codes = "".join(map(code_of, pieces))
         except KeyError:  # a piece that is not a plain word
             return None
         if not codes or "(" in codes:
             return None
-        if not lexicon.continues.keys().isdisjoint(pieces):  # `via convoy` is one piece here; `S.C.` is no order
+        if not self._continued.isdisjoint(pieces):  # `via convoy` is one piece here; `S.C.` is no order
             joined = self._joined(pieces)
             if joined is None:
                 return None
             if joined is not pieces:
-                pieces, codes = joined, "".join(map(lexicon.codes.__getitem__, joined))
+                pieces, codes = joined, "".join(map(code_of, joined))
         if DUAL in codes:
             codes = _plain_codes(codes)
         shape = self.shapes.get(codes)
@@ -492,11 +513,13 @@ class OrderParser:
             except UnexpectedTerminal:
                 return None
         kind, refs, via = shape
-        fast, tabled, known, made = lexicon.fast, self.board_refs, self.refs, []
+        if not self._two_places.isdisjoint(pieces):
+            return self._plain_settled(text, pieces, codes, kind, refs, via)
+        meant, tabled, known, made = self._meant, self.board_refs, self.refs, []
         for power_i, unit_i, place_i, coast_i in refs:
-            key = (fast[pieces[unit_i]][1] if unit_i is not None else None, fast[pieces[place_i]][1][0],
-                   fast[pieces[coast_i]][1] if coast_i is not None else None,
-                   (lexicon.dual.get(pieces[power_i]) or fast[pieces[power_i]][1]) if power_i is not None else None)
+            key = (None if unit_i is None else meant[pieces[unit_i]], meant[pieces[place_i]],
+                   None if coast_i is None else meant[pieces[coast_i]],
+                   None if power_i is None else self._power_meant[pieces[power_i]])
             ref = tabled.get(key) or known.get(key)
             if ref is None:
                 if key[2] is not None and key[1] in self.coast_aliases:
@@ -505,24 +528,36 @@ class OrderParser:
             made.append(ref)
         return _reading(kind, made, via, ())
 
+    def _plain_settled(self, text: str, pieces: list[str], codes: str, kind: str, refs: list[tuple],
+                       via: bool) -> tuple | None:
+        """`_plain` for an order with a name of two places (`A tyr - tri`): its Words made from its pieces (one
+        each), settled and built by `_build` as the general reader's; None when that fails (`read` explains)."""
+        lexicon = self.lexicon
+        fast, two, dual = lexicon.fast, lexicon.two_places, lexicon.dual
+        words = [Word(code, two[piece] if piece in two else dual[piece] if code == POWER and piece in dual
+                      else fast[piece][1], i, piece) for i, (code, piece) in enumerate(zip(codes, pieces))]
+        try:
+            return self._build(kind, refs, via, words, text)
+        except OrderError:
+            return None
+
     def _joined(self, pieces: list[str]) -> list[str] | None:
         """The pieces with each two-word phrase of `lexicon.pairs` (`via convoy`) as one piece (the same list when
         there is none); None when a word that may start a longer name (`S` of `S.C.`) is followed by one that
         continues another name."""
         continues, pairs = self.lexicon.continues, self.lexicon.pairs
         joins: list[tuple[int, str]] = []
-        i, n = 0, len(pieces)
-        while i < n:
-            nexts = continues.get(pieces[i])
-            if nexts is not None:
-                k = _next_word(pieces, i)
-                if k is not None and pieces[k].casefold() in nexts:
-                    joined = pairs.get((pieces[i].casefold(), pieces[k].casefold())) if k == i + 1 else None
-                    if joined is None:
-                        return None
-                    joins.append((i, joined))
-                    i = k
-            i += 1
+        n, taken = len(pieces), -1
+        for i in [i for i, piece in enumerate(pieces) if piece in continues]:
+            if i == taken:  # the second word of a phrase joined
+                continue
+            k = _next_word(pieces, i)
+            if k is not None and pieces[k].casefold() in continues[pieces[i]]:
+                joined = pairs.get((pieces[i].casefold(), pieces[k].casefold())) if k == i + 1 else None
+                if joined is None:
+                    return None
+                joins.append((i, joined))
+                taken = k
         if not joins:
             return pieces
         out = list(pieces)
