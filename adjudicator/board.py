@@ -380,24 +380,9 @@ class Board:
         adj = self.water_adj
         found: set[str] = set()
         budget = [20000]  # induced paths can be many on huge generated boards: then every reachable fleet counts
-
-        def extend(path: list[str]) -> None:
-            budget[0] -= 1
-            last = path[-1]
-            if destination in adj[last]:
-                found.update(path)
-                return
-            for n in adj[last]:
-                if n in seas and n not in path and n != origin and budget[0] > 0:
-                    if n in adj[origin] or any(n in adj[q] for q in path[:-1]):
-                        continue  # a shortcut exists: the longer route is not minimal
-                    path.append(n)
-                    extend(path)
-                    path.pop()
-
         for first in adj[origin]:
             if first in seas:
-                extend([first])
+                _extend_routes([first], origin, destination, adj, seas, found, budget)
         if budget[0] <= 0:
             return _reach(self, seas, origin) & _reach(self, seas, destination)
         return found
@@ -420,6 +405,24 @@ class Board:
                             left.discard(there)
             frontier = following
         return distance
+
+
+def _extend_routes(path: list[str], origin: str, destination: str, adj: dict[str, frozenset[str]],
+                   seas: frozenset[str], found: set[str], budget: list[int]) -> None:
+    """Add to `found` the fleets of every minimal convoy route that continues `path` (a module function, not a
+    closure: a closure that calls itself is a reference cycle, left to the garbage collector at every search)."""
+    budget[0] -= 1
+    last = path[-1]
+    if destination in adj[last]:
+        found.update(path)
+        return
+    for n in adj[last]:
+        if n in seas and n not in path and n != origin and budget[0] > 0:
+            if n in adj[origin] or any(n in adj[q] for q in path[:-1]):
+                continue  # a shortcut exists: the longer route is not minimal
+            path.append(n)
+            _extend_routes(path, origin, destination, adj, seas, found, budget)
+            path.pop()
 
 
 def _reach(board: Board, seas: set[str], start: str) -> set[str]:

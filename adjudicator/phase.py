@@ -131,11 +131,13 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
             result.destroyed.append(d.unit)
     result.contested = sorted(moved.contested)
 
+    disbanded = result.disbanded_by_terrain  # (not `result`: the report, which the result holds, must not hold it)
+
     def report() -> list[OrderResult]:
         lines = moved.explain()
         # A unit whose order was refused gets one line: the refusal, with what the unit did instead.
         refused = {r.unit.province: r for r in rejected if r.unit is not None and r.status == "illegal"}
-        lost = {u.province: u for u in result.disbanded_by_terrain}
+        lost = {u.province: u for u in disbanded}
         kept = []
         for r in lines:
             if r.unit is not None and lost.get(r.unit.province) == r.unit:

@@ -113,3 +113,43 @@ def test_every_unit_gets_a_command_the_unordered_ones_hold_after_the_ordered() -
     assert commands["par"].kind == "move" and commands["mun"].kind == "hold" and commands["mun"].order is None
     assert [r.status for r in report] == ["ignored"]  # Russia has no unit in Munich
     assert commands["par"] == movement_commands(board, state, orders)[0]["par"]
+
+
+def test_a_phase_leaves_no_reference_cycle_for_the_collector() -> None:
+    """Every object of a phase (the judge, its resolver, the result, the report read) is freed by reference
+    counting once the result is dropped: a cycle would leave it to the garbage collector, whose collections a
+    server judging phase after phase would then pay for."""
+    import gc
+
+    from adjudicator.state import units_from_list
+
+    board = load_variant("standard")
+    paradox = opening_state(board).copy(units=units_from_list(board, [
+        ("England", "F lon"), ("England", "F wal"), ("France", "A bre"), ("France", "F eng"),
+        ("Turkey", "F ank"), ("Turkey", "A con"), ("Turkey", "A smy")]), owners={})
+    orders = [parse_order(board, t, power=p) for p, t in [  # DATC 6.F.14, and a circular movement
+        ("England", "F lon S F wal - eng"), ("England", "F wal - eng"), ("France", "A bre - lon"),
+        ("France", "F eng C A bre - lon"), ("Turkey", "F ank - con"), ("Turkey", "A con - smy"),
+        ("Turkey", "A smy - ank")]]
+    phases = [(paradox, orders)]
+    cp = benchmark("compare_peer")
+    for variant in VARIANTS:
+        board_of, rng = load_variant(variant), random.Random(11)
+        state = opening_state(board_of)
+        for _ in range(40):  # every phase type, with odd orders and convoys
+            inp = cp.random_orders(board_of, state, rng, odd=0.2 if variant == "standard" else 0.0)
+            phases.append((state, [parse_order(board_of, text, power=power) for power, text in inp.orders]))
+            result = adjudicate(board_of, state, phases[-1][1])
+            state = opening_state(board_of) if result.winner else result.next_state
+    gc.collect()
+    gc.disable()
+    try:
+        for state, orders in phases:
+            result = adjudicate(load_variant(state.variant), state, orders)
+            assert result.report is not None
+            if state is paradox:
+                assert result.report and "paradox" in " ".join(r.reason for r in result.report)
+            del result
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

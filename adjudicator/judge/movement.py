@@ -7,8 +7,6 @@ backup rule: circular movement succeeds, and in a convoy paradox the convoys fai
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
-
 from adjudicator.board import Board
 from adjudicator.judge.outcome import FAILS, SUCCEEDS, VOID, OrderResult
 from adjudicator.judge.resolver import Resolver
@@ -29,7 +27,11 @@ class MovementResult:
     dislodged: dict[str, Dislodged] = field(default_factory=dict)  # by province
     contested: set[str] = field(default_factory=set)  # provinces left empty by a standoff
     paradox: set[str] = field(default_factory=set)  # convoying fleets failed by the Szykman rule
-    explain: Callable[[], list[OrderResult]] = list  # each order's outcome and reason, written on demand
+    judge: "MovementJudge | None" = None  # the judge that made it, to write the report on demand
+
+    def explain(self) -> list[OrderResult]:
+        """Each order's outcome and reason (written on demand)."""
+        return [self.judge._explain(p, self) for p in self.commands] if self.judge is not None else []
 
 
 class MovementJudge:
@@ -247,7 +249,11 @@ class MovementJudge:
             for m in movers:
                 if not success[m] and self.path(m, False) and self.head_to_head(m) != dest:
                     result.contested.add(dest)
-        result.explain = lambda: [self._explain(p, result) for p in self.c]
+        result.judge = self
+        # Every decision is made: the resolver keeps its answers and lets go of the judge's methods, so that no
+        # reference cycle holds the judge, and the judge and its result are freed as soon as they are dropped
+        # (not left to the garbage collector, whose collections they would bring on).
+        self.resolver.release()
         return result
 
     # ----- explanations -------------------------------------------------------------------------------

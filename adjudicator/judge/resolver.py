@@ -23,6 +23,11 @@ class Resolver:
         self._recursion_hits = 0
         self._uncertain = False
 
+    def release(self) -> None:
+        """Drop the callbacks once every decision is made (`resolve` then answers from `resolved` only), so that
+        the resolver holds no reference back to its owner."""
+        self._adjudicate = self._backup = _released
+
     def fix(self, key: Hashable, value: bool) -> None:
         """Settle a decision (used by the backup rule)."""
         self.resolved[key] = value
@@ -82,3 +87,7 @@ class Resolver:
         self._add_to_cycle(key)
         self._uncertain = True
         return optimistic
+
+
+def _released(*args: object) -> bool:
+    raise RuntimeError(f"a decision asked for after the resolver was released: {args[:1]}")
