@@ -344,3 +344,19 @@ def test_two_word_phrases_read_on_the_plain_path_as_the_general_reader() -> None
     for text in ("A lon - nwy Via Convoy", "A lon -> nwy VIA CONVOY", "F nth S A lon - nwy via convoy",
                  "A lon - nwy via c", "F mid - spa s c"):
         assert fast._plain(text) is not None, text
+
+
+@pytest.mark.parametrize("variant", ["standard", "arctic"])
+def test_marked_codes_flag_each_piece_that_needs_more_than_its_lookup(variant: str) -> None:
+    lexicon = OrderParser(load_variant(variant)).lexicon
+    assert "(" not in lexicon.codes and lexicon.codes["S"] == "s" and lexicon.codes["-"] == P.MOVE
+    for piece, code in lexicon.codes.items():
+        assert " " in piece or pieces_of(piece) == [piece], piece  # one piece (a joined phrase has a blank)
+        if piece in lexicon.two_places:
+            assert code == P.TWO_PLACES and piece not in lexicon.continues
+        elif piece in lexicon.continues:
+            assert code.islower() and code.upper() == lexicon.fast[piece][0], piece
+        else:
+            assert not code.islower() and code == (P.DUAL if piece in lexicon.dual else lexicon.fast[piece][0])
+    assert {p for p in lexicon.fast if lexicon.fast[p][0] != P.LPAR} | set(lexicon.two_places) == set(lexicon.codes) | {
+        p for p in lexicon.continues if p in lexicon.dual or p in lexicon.two_places}

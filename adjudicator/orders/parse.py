@@ -32,6 +32,8 @@ from adjudicator.orders.model import Order, UnitRef, new_order, new_unit_ref, un
 UNIT, PLACE, POWER, COAST, MOVE, HOLD, SUPPORT, CONVOY, VIA = "U", "P", "W", "K", "M", "H", "S", "C", "Y"
 RETREAT, DISBAND, REMOVE, BUILD, WAIVE, PLUS, LPAR, RPAR, SLASH, UNKNOWN = "R", "D", "X", "B", "N", "+", "(", ")", "/", "?"
 DUAL = "*"  # not the grammar's: a plain word that may be a place or a power (`Eng`), until `_plain_codes` reads it
+TWO_PLACES = "t"  # not the grammar's either: a place of `Lexicon.two_places` (`tyr`), a PLACE to the grammar
+_CAPITALS = str.maketrans({TWO_PLACES: PLACE, **{c.lower(): c for c in "UPWKMHSCYRDXBN"}})  # marked codes as the grammar's
 
 # English order words (a board adds unit words in other languages as data: `unit_words`).
 KEYWORDS: dict[str, tuple[str, ...]] = {
@@ -106,7 +108,10 @@ class Lexicon:
     # A piece as written (`Par`, `PAR`, `par`, `-`) that is one word by itself with one reading, and no part of
     # a longer name nor a name of two places: read with this one lookup (see `finish`).
     fast: dict[str, tuple[str, Any]] = field(default_factory=dict)
-    codes: dict[str, str] = field(default_factory=dict)  # the code of each piece of `fast`
+    # The code of each piece of `fast` and `two_places`, marked: in lower case for a piece that may start a longer
+    # name (`s` for `S`, which may start `S.C.`), `t` for a name of two places; no `(` (no plain order has one).
+    # So an order whose codes are all capitals (`str.isupper`: the common case) needs no more looking at.
+    codes: dict[str, str] = field(default_factory=dict)
     # the pieces of `fast` that may start a longer name -> the words that would continue it
     continues: dict[str, frozenset[str]] = field(default_factory=dict)
     # the pieces of `fast` that may be a power instead of the place `fast` gives (`Eng`) -> the power
@@ -176,8 +181,14 @@ class Lexicon:
             if second and " " not in second and reading[0] != PLACE and key not in self.prefixes:
                 self.pairs[first, second] = key
                 self.fast[key] = reading
-        self.codes = {piece: DUAL if piece in self.dual else reading[0] for piece, reading in self.fast.items()}
-        self.codes.update(dict.fromkeys(self.two_places, PLACE))
+        codes = {piece: DUAL if piece in self.dual else reading[0] for piece, reading in self.fast.items()
+                 if reading[0] != LPAR}
+        codes.update(dict.fromkeys(self.two_places, TWO_PLACES))
+        for piece in self.continues:
+            code = codes.pop(piece)
+            if code not in (DUAL, TWO_PLACES):  # (either, and the start of a longer name: the general reader's)
+                codes[piece] = code.lower()
+        self.codes = codes
 
 
 @dataclass
@@ -363,10 +374,8 @@ class OrderParser:
         # For `_plain`: each plain piece's code, and what it means as a unit word, place (its one id), coast or power.
         fast = self.lexicon.fast
         self._code_of = self.lexicon.codes.__getitem__
-        self._continued = self.lexicon.continues.keys()
         self._meant = {piece: m[0] if code == PLACE else m for piece, (code, m) in fast.items()}
         self._power_meant = {**{piece: m for piece, (code, m) in fast.items() if code == POWER}, **self.lexicon.dual}
-        self._two_places = self.lexicon.two_places.keys()
         self.readings: dict[str, tuple] = {}  # order text -> what the grammar made of it
         self.refs: dict[tuple, UnitRef] = {}  # (type, place, coast, power) -> the one UnitRef of it
 
@@ -491,19 +500,24 @@ class OrderParser:
         further is in no table here (each key of `lexicon.codes` is one piece), so the split may be given."""
         if pieces is None:
             pieces = pieces_of(text)
-        lexicon, code_of = self.lexicon, self._code_of
+        code_of = self._code_of
         try:
             codes = "".join(map(code_of, pieces))
         except KeyError:  # a piece that is not a plain word
             return None
-        if not codes or "(" in codes:
-            return None
-        if not self._continued.isdisjoint(pieces):  # `via convoy` is one piece here; `S.C.` is no order
-            joined = self._joined(pieces)
-            if joined is None:
+        two = False
+        if not codes.isupper():  # (marked codes: see `Lexicon.codes`)
+            if not codes:
                 return None
-            if joined is not pieces:
-                pieces, codes = joined, "".join(map(code_of, joined))
+            rest = codes.replace(TWO_PLACES, "")
+            if rest != rest.upper():  # a piece that may start a longer name
+                joined = self._joined(pieces)  # `via convoy` is one piece here; `S.C.` is no order
+                if joined is None:
+                    return None
+                if joined is not pieces:
+                    pieces, codes = joined, "".join(map(code_of, joined))
+            two = TWO_PLACES in codes
+            codes = codes.translate(_CAPITALS)
         if DUAL in codes:
             codes = _plain_codes(codes)
         shape = self.shapes.get(codes)
@@ -513,7 +527,7 @@ class OrderParser:
             except UnexpectedTerminal:
                 return None
         kind, refs, via = shape
-        if not self._two_places.isdisjoint(pieces):
+        if two:
             return self._plain_settled(text, pieces, codes, kind, refs, via)
         meant, tabled, known, made = self._meant, self.board_refs, self.refs, []
         for power_i, unit_i, place_i, coast_i in refs:
