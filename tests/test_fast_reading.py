@@ -360,3 +360,22 @@ def test_marked_codes_flag_each_piece_that_needs_more_than_its_lookup(variant: s
             assert not code.islower() and code == (P.DUAL if piece in lexicon.dual else lexicon.fast[piece][0])
     assert {p for p in lexicon.fast if lexicon.fast[p][0] != P.LPAR} | set(lexicon.two_places) == set(lexicon.codes) | {
         p for p in lexicon.continues if p in lexicon.dual or p in lexicon.two_places}
+
+
+@pytest.mark.parametrize("variant", ["standard", "arctic"])
+def test_codes_with_no_run_of_join_codes_have_nothing_to_join(variant: str) -> None:
+    parser = OrderParser(load_variant(variant))
+    lexicon, joinable = parser.lexicon, 0
+    marked = lambda pieces: "".join(lexicon.codes[p] for p in pieces).replace(P.TWO_PLACES, P.PLACE)  # noqa: E731
+    for first in [p for p in lexicon.continues if p in lexicon.codes]:
+        for second in lexicon.codes:
+            for pieces in ([first, second], [first, "-", second], ["A", first, second, "H"]):
+                codes = marked(pieces)
+                if parser._may_join.search(codes) is None:
+                    assert parser._joined(pieces, codes) is pieces, pieces
+                else:
+                    joinable += 1
+    assert joinable
+    if variant == "standard":
+        assert parser._may_join.search(marked(["F", "spa", "s", "c"]))
+        assert parser._may_join.search(marked(["A", "mun", "S", "A", "par"])) is None  # a support: its words unread

@@ -33,7 +33,6 @@ UNIT, PLACE, POWER, COAST, MOVE, HOLD, SUPPORT, CONVOY, VIA = "U", "P", "W", "K"
 RETREAT, DISBAND, REMOVE, BUILD, WAIVE, PLUS, LPAR, RPAR, SLASH, UNKNOWN = "R", "D", "X", "B", "N", "+", "(", ")", "/", "?"
 DUAL = "*"  # not the grammar's: a plain word that may be a place or a power (`Eng`), until `_plain_codes` reads it
 TWO_PLACES = "t"  # not the grammar's either: a place of `Lexicon.two_places` (`tyr`), a PLACE to the grammar
-_CAPITALS = str.maketrans({TWO_PLACES: PLACE, **{c.lower(): c for c in "UPWKMHSCYRDXBN"}})  # marked codes as the grammar's
 
 # English order words (a board adds unit words in other languages as data: `unit_words`).
 KEYWORDS: dict[str, tuple[str, ...]] = {
@@ -112,6 +111,10 @@ class Lexicon:
     # name (`s` for `S`, which may start `S.C.`), `t` for a name of two places; no `(` (no plain order has one).
     # So an order whose codes are all capitals (`str.isupper`: the common case) needs no more looking at.
     codes: dict[str, str] = field(default_factory=dict)
+    # Every run of marked codes (a name of two places as PLACE) where a word may continue the name that the piece
+    # before starts: its code and the next word's, with a hyphen's between or not (`sC` for `S C`). Codes with no
+    # such run need no look at their pieces' words (see `OrderParser._plain`).
+    join_codes: frozenset[str] = field(default_factory=frozenset)
     # the pieces of `fast` that may start a longer name -> the words that would continue it
     continues: dict[str, frozenset[str]] = field(default_factory=dict)
     # the pieces of `fast` that may be a power instead of the place `fast` gives (`Eng`) -> the power
@@ -189,6 +192,15 @@ class Lexicon:
             if code not in (DUAL, TWO_PLACES):  # (either, and the start of a longer name: the general reader's)
                 codes[piece] = code.lower()
         self.codes = codes
+        grammar_code = lambda piece: codes[piece].replace(TWO_PLACES, PLACE)  # noqa: E731
+        runs = set()
+        for piece, nexts in self.continues.items():
+            if piece in codes:
+                for word in nexts:
+                    for written in {word, word.upper(), word.capitalize()} & codes.keys():
+                        if written.casefold() == word:
+                            runs |= {codes[piece] + grammar_code(written), codes[piece] + MOVE + grammar_code(written)}
+        self.join_codes = frozenset(runs)
 
 
 @dataclass
@@ -374,6 +386,7 @@ class OrderParser:
         # For `_plain`: each plain piece's code, and what it means as a unit word, place (its one id), coast or power.
         fast = self.lexicon.fast
         self._code_of = self.lexicon.codes.__getitem__
+        self._may_join = re.compile("|".join(map(re.escape, sorted(self.lexicon.join_codes))) or "(?!)")
         self._meant = {piece: m[0] if code == PLACE else m for piece, (code, m) in fast.items()}
         self._power_meant = {**{piece: m for piece, (code, m) in fast.items() if code == POWER}, **self.lexicon.dual}
         self.readings: dict[str, tuple] = {}  # order text -> what the grammar made of it
@@ -509,15 +522,17 @@ class OrderParser:
         if not codes.isupper():  # (marked codes: see `Lexicon.codes`)
             if not codes:
                 return None
-            rest = codes.replace(TWO_PLACES, "")
-            if rest != rest.upper():  # a piece that may start a longer name
-                joined = self._joined(pieces)  # `via convoy` is one piece here; `S.C.` is no order
-                if joined is None:
-                    return None
-                if joined is not pieces:
-                    pieces, codes = joined, "".join(map(code_of, joined))
             two = TWO_PLACES in codes
-            codes = codes.translate(_CAPITALS)
+            if two:
+                codes = codes.replace(TWO_PLACES, PLACE)
+            if not codes.isupper():  # a piece that may start a longer name
+                if self._may_join.search(codes):  # (and a word that may continue it after it: `S C`, not `S A`)
+                    joined = self._joined(pieces, codes)  # `via convoy` is one piece here; `S.C.` is no order
+                    if joined is None:
+                        return None
+                    if joined is not pieces:
+                        pieces, codes = joined, "".join(map(code_of, joined)).replace(TWO_PLACES, PLACE)
+                codes = codes.upper()
         if DUAL in codes:
             codes = _plain_codes(codes)
         shape = self.shapes.get(codes)
@@ -555,19 +570,22 @@ class OrderParser:
         except OrderError:
             return None
 
-    def _joined(self, pieces: list[str]) -> list[str] | None:
+    def _joined(self, pieces: list[str], codes: str) -> list[str] | None:
         """The pieces with each two-word phrase of `lexicon.pairs` (`via convoy`) as one piece (the same list when
         there is none); None when a word that may start a longer name (`S` of `S.C.`) is followed by one that
-        continues another name."""
-        continues, pairs = self.lexicon.continues, self.lexicon.pairs
+        continues another name. `codes`: the pieces' marked codes (a name of two places read as PLACE), whose lower-case
+        letters are the words that may start a longer name."""
+        continues = self.lexicon.continues
         joins: list[tuple[int, str]] = []
         n, taken = len(pieces), -1
-        for i in [i for i, piece in enumerate(pieces) if piece in continues]:
-            if i == taken:  # the second word of a phrase joined
+        for i, code in enumerate(codes):
+            if not code.islower() or i == taken:  # (`taken`: the second word of a phrase joined)
                 continue
-            k = _next_word(pieces, i)
-            if k is not None and pieces[k].casefold() in continues[pieces[i]]:
-                joined = pairs.get((pieces[i].casefold(), pieces[k].casefold())) if k == i + 1 else None
+            k = i + 1  # the next word, side by side or joined by a hyphen or a full stop (as `_next_word`)
+            if k < n and pieces[k] in ("-", "."):
+                k += 1
+            if k < n and pieces[k].casefold() in continues[pieces[i]]:  # (words only: never a symbol)
+                joined = self.lexicon.pairs.get((pieces[i].casefold(), pieces[k].casefold())) if k == i + 1 else None
                 if joined is None:
                     return None
                 joins.append((i, joined))
