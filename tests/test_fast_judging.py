@@ -153,3 +153,20 @@ def test_a_phase_leaves_no_reference_cycle_for_the_collector() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_a_moved_unit_is_the_unit_the_constructor_makes() -> None:
+    import dataclasses
+    import pickle
+
+    from adjudicator.state import Unit, _UnitSlots, moved_unit
+
+    for location in ("stp/nc", "par", "bul/ec"):
+        made, built = moved_unit(Unit("Russia", "F", "mos"), location), Unit("Russia", "F", location)
+        assert type(made) is Unit and made == built and hash(made) == hash(built) and repr(made) == repr(built)
+        assert (made.province, made.coast) == (built.province, built.coast) and not hasattr(made, "__dict__")
+        assert pickle.loads(pickle.dumps(made)) == built and dataclasses.astuple(made) == dataclasses.astuple(built)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.location = "mos"  # type: ignore[misc]
+    # The slotted twin keeps the dataclass's fields in their order (else `__class__` assignment fails).
+    assert _UnitSlots.__slots__ == tuple(f.name for f in dataclasses.fields(Unit))

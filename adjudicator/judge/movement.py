@@ -41,20 +41,28 @@ class MovementJudge:
         self.board = board
         self.season = season
         self.c = commands
-        self.moves_into: dict[str, list[str]] = {}
-        self.supporters: dict[tuple, list[str]] = {}
-        self.convoyers: dict[tuple[str, str], list[str]] = {}
-        self._coasted = False  # a support names the coast of the move it supports
+        moves_into: dict[str, list[str]] = {}
+        supporters: dict[tuple, list[str]] = {}
+        convoyers: dict[tuple[str, str], list[str]] = {}
+        coasted = False  # a support names the coast of the move it supports
         for p, c in commands.items():
             kind = c.kind
             if kind == MOVE:
-                self.moves_into.setdefault(c.dest, []).append(p)
+                into = moves_into.get(c.dest)
+                if into is None:
+                    moves_into[c.dest] = [p]
+                else:
+                    into.append(p)
             elif kind == SUPPORT:
-                self.supporters.setdefault((c.target, c.dest), []).append(p)
-                if c.target_coast is not None:
-                    self._coasted = True
+                key = (c.target, c.dest)
+                if key in supporters:
+                    supporters[key].append(p)
+                else:
+                    supporters[key] = [p]
+                coasted = coasted or c.target_coast is not None
             elif kind == CONVOY:
-                self.convoyers.setdefault((c.target, c.dest), []).append(p)
+                convoyers.setdefault((c.target, c.dest), []).append(p)
+        self.moves_into, self.supporters, self.convoyers, self._coasted = moves_into, supporters, convoyers, coasted
         self.paradox: set[str] = set()
         self._support_lists: dict[str, list[str]] = {}
         self.resolver = Resolver(self._adjudicate, self._backup)
