@@ -479,17 +479,19 @@ class OrderParser:
     # ----- steps 2 and 3 -------------------------------------------------------------------------------
     def read(self, text: str, suggest: bool = True, units: Any = None) -> tuple:
         """(kind, unit, target, dest, coast, via convoy, notes) for one order; an OrderError otherwise."""
+        # (the pieces when each blank-separated chunk is one: then `_plain` reads them)
+        plain = self._plain(text, text.split()) if len(text) <= MAX_ORDER_LENGTH else None
+        return plain if plain is not None else self._read_further(text, suggest, units)
+
+    def _read_further(self, text: str, suggest: bool = True, units: Any = None) -> tuple:
+        """`read` once `_plain` has not read the text's blank-separated chunks."""
         if not text.strip():
             raise OrderError("empty order", column=1)
         if len(text) > MAX_ORDER_LENGTH:  # bounded work for any input (the longest real order is ~100)
             raise OrderError(f"an order of {len(text):,} characters; an order has at most {MAX_ORDER_LENGTH:,}",
                              column=1)
-        chunks = text.split()  # (the pieces when each blank-separated chunk is one: then `_plain` reads them)
-        plain = self._plain(text, chunks)
-        if plain is not None:
-            return plain
         pieces = pieces_of(text)
-        if len(pieces) != len(chunks):  # a chunk of several pieces (`stp/nc`): one of them may be plain
+        if len(pieces) != len(text.split()):  # a chunk of several pieces (`stp/nc`): one of them may be plain
             plain = self._plain(text, pieces)
             if plain is not None:
                 return plain
@@ -607,8 +609,10 @@ class OrderParser:
         phase to phase and game to game. `use_cache=False` always reads the text anew (for measuring it)."""
         reading = self.readings.get(text) if use_cache else None
         if reading is None:
-            try:
-                reading = self.read(text, suggest)
+            try:  # (`read`, with its first step here: one call less for the common order)
+                reading = self._plain(text, text.split()) if len(text) <= MAX_ORDER_LENGTH else None
+                if reading is None:
+                    reading = self._read_further(text, suggest)
             except OrderError as exc:
                 try:
                     if units is None or not isinstance(exc, AmbiguousOrder):
