@@ -7,6 +7,7 @@ backup rule: circular movement succeeds, and in a convoy paradox the convoys fai
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 from adjudicator.board import Board
 from adjudicator.judge.outcome import FAILS, SUCCEEDS, VOID, OrderResult
 from adjudicator.judge.resolver import Resolver
@@ -48,20 +49,19 @@ class MovementJudge:
         for p, c in commands.items():
             kind = c.kind
             if kind == MOVE:
-                into = moves_into.get(c.dest)
-                if into is None:
-                    moves_into[c.dest] = [p]
-                else:
-                    into.append(p)
+                table, key = moves_into, c.dest
             elif kind == SUPPORT:
-                key = (c.target, c.dest)
-                if key in supporters:
-                    supporters[key].append(p)
-                else:
-                    supporters[key] = [p]
+                table, key = supporters, (c.target, c.dest)
                 coasted = coasted or c.target_coast is not None
             elif kind == CONVOY:
-                convoyers.setdefault((c.target, c.dest), []).append(p)
+                table, key = convoyers, (c.target, c.dest)
+            else:
+                continue
+            found = table.get(key)
+            if found is None:
+                table[key] = [p]  # (not `setdefault(key, [])`, which makes a list for every order)
+            else:
+                found.append(p)
         self.moves_into, self.supporters, self.convoyers, self._coasted = moves_into, supporters, convoyers, coasted
         self.paradox: set[str] = set()
         self._support_lists: dict[str, list[str]] = {}

@@ -577,17 +577,15 @@ class OrderParser:
         there is none); None when a word that may start a longer name (`S` of `S.C.`) is followed by one that
         continues another name. `codes`: the pieces' marked codes (a name of two places read as PLACE), whose lower-case
         letters are the words that may start a longer name."""
-        continues = self.lexicon.continues
+        continues, pairs = self.lexicon.continues, self.lexicon.pairs
         joins: list[tuple[int, str]] = []
-        n, taken = len(pieces), -1
+        taken = -1
         for i, code in enumerate(codes):
             if not code.islower() or i == taken:  # (`taken`: the second word of a phrase joined)
                 continue
-            k = i + 1  # the next word, side by side or joined by a hyphen or a full stop (as `_next_word`)
-            if k < n and pieces[k] in ("-", "."):
-                k += 1
-            if k < n and pieces[k].casefold() in continues[pieces[i]]:  # (words only: never a symbol)
-                joined = self.lexicon.pairs.get((pieces[i].casefold(), pieces[k].casefold())) if k == i + 1 else None
+            k = _next_word(pieces, i)
+            if k is not None and pieces[k].casefold() in continues[pieces[i]]:
+                joined = pairs.get((pieces[i].casefold(), pieces[k].casefold())) if k == i + 1 else None
                 if joined is None:
                     return None
                 joins.append((i, joined))
