@@ -70,29 +70,21 @@ def main(argv: list[str] | None = None) -> int:
     events: dict[str, int] = defaultdict(int)
     mismatches = 0
     started = time.perf_counter()
+    timer = cp.OurTimer(board, caches, lambda: None, lambda run, call: call())
     for _ in range(args.games):
         state = opening_state(board)
         last = state.phase.year + args.years - 1
-        caches.empty()
-        in_game = caches.snapshot()
+        timer.new_game()
         while state.phase.year <= last:
             inp = cp.random_orders(board, state, rng)
             kind = state.phase.type
-            caches.empty()
-            result, seconds = cp.run_ours(board, inp)
-            times["cold"][kind].append(seconds)
-            caches.restore(in_game)
-            game_result, seconds = cp.run_ours(board, inp)
-            times["game"][kind].append(seconds)
-            in_game = caches.snapshot()
-            caches.restore(in_game)
-            structured_result, seconds = cp.run_ours(board, inp, structured=True)
-            times["structured"][kind].append(seconds)
+            seconds, paused, fingerprints = timer.run(inp, args.gc_off)
+            for mode, t in zip(cp.MODES, seconds):
+                times[mode][kind].append(t)
             if args.gc_off:
-                caches.empty()
-                times["gc-off"][kind].append(cp.run_ours(board, inp, gc_off=True)[1])
-            outcome = cp.our_outcome(result)
-            mismatches += not (outcome == cp.our_outcome(game_result) == cp.our_outcome(structured_result))
+                times["gc-off"][kind].append(paused)
+            result, _ = cp.run_ours(board, inp)  # (untimed: the events below)
+            mismatches += any(f != cp.our_outcome(result).fingerprint() for f in fingerprints)
             if len(samples[kind]) < args.memory_sample:
                 samples[kind].append(inp)
             events["dislodged"] += len(result.dislodged)
@@ -160,8 +152,9 @@ def _peer_reference(cp, args) -> None:
     caches = find_caches(cp.probe(standard))
     stats = cp.Stats()
     rng = random.Random(args.seed)
+    runs = cp.HereRuns(standard, caches)  # (as compare_peer.py times them)
     while len(stats.ours["Movement"]) < args.peer_phases:
-        cp.play(standard, stats, rng, args.years, args.peer_phases, odd=0.1, caches=caches, gc_off=args.gc_off)
+        cp.play(standard, stats, rng, args.years, args.peer_phases, odd=0.1, runs=runs, gc_off=args.gc_off)
     print(f"\nin the same run, the standard board against the peer ({args.peer_phases} movement phases, seed "
           f"{args.seed}):")
     for line in cp.report(standard, stats, None, {}, caches)[1:]:

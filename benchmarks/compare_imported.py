@@ -34,6 +34,7 @@ for extra in (ROOT, ROOT / "benchmarks"):
         sys.path.insert(0, str(extra))
 
 import compare_peer as cp  # noqa: E402
+import peer_side as ps  # noqa: E402
 
 from adjudicator.catalogue import board_from_file, load_variant  # noqa: E402
 from adjudicator.importers import import_map  # noqa: E402
@@ -66,19 +67,19 @@ def peer_plays(board: Any, peer_map: str) -> Iterator[None]:
     import diplomacy
 
     ours_by_peer = {p.upper().replace("-", ""): p for p in board.powers}
-    saved = (diplomacy.Game, dict(cp._TO_PEER), dict(cp._FROM_PEER), cp.peer_power, cp.our_power)
-    diplomacy.Game = functools.partial(saved[0], map_name=peer_map)  # peer_position builds its game with it
-    cp._TO_PEER.clear()
-    cp._FROM_PEER.clear()
-    cp.peer_power = lambda power: power.upper().replace("-", "")
-    cp.our_power = lambda power: ours_by_peer[power]
+    saved = (diplomacy.Game, dict(ps._TO_PEER), dict(ps._FROM_PEER), cp.peer_power, ps.peer_power, ps.our_power)
+    diplomacy.Game = functools.partial(saved[0], map_name=peer_map)  # game_from_spec builds its game with it
+    ps._TO_PEER.clear()
+    ps._FROM_PEER.clear()
+    cp.peer_power = ps.peer_power = lambda power: power.upper().replace("-", "")
+    ps.our_power = lambda power: ours_by_peer[power]
     try:
         yield
     finally:
         diplomacy.Game = saved[0]
-        cp._TO_PEER.update(saved[1])
-        cp._FROM_PEER.update(saved[2])
-        cp.peer_power, cp.our_power = saved[3], saved[4]
+        ps._TO_PEER.update(saved[1])
+        ps._FROM_PEER.update(saved[2])
+        cp.peer_power, ps.peer_power, ps.our_power = saved[3], saved[4], saved[5]
 
 
 def compare_map(name: str, games: int, years: int, odd: float, seed: int) -> tuple[list[str], int]:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import gc
 import random
-import statistics
 import sys
 import time
 import tracemalloc
@@ -59,41 +58,14 @@ from adjudicator.orders.structured import order_object, orders_from_objects  # n
 from adjudicator.phase import PhaseResult, adjudicate  # noqa: E402
 from adjudicator.state import GameState, Phase, Unit, opening_state  # noqa: E402
 from caches import Caches, find_caches  # noqa: E402
-from timing import best_of, own_time_by_file, profile_cold  # noqa: E402
+from peer_side import (Outcome, PeerPosition, game_from_spec, our_loc, peer_loc, peer_outcome,  # noqa: E402
+                       peer_power, peer_unit, run_peer, time_peer)
+from timing import CacheFlush, FullCollections, best_of, own_time_by_file, profile_cold  # noqa: E402
+from workers import Worker, serve  # noqa: E402
 
 PHASE_TYPES = ("Movement", "Retreat", "Adjustment")
 
 # ----- names: this project's ids <-> the peer's ---------------------------------------------------------
-_TO_PEER = {"nrg": "NWG", "nat": "NAO", "mid": "MAO", "gol": "LYO"}
-_FROM_PEER = {v: k for k, v in _TO_PEER.items()}
-
-
-def peer_loc(location: str) -> str:
-    """`stp/nc` -> `STP/NC`, `nrg` -> `NWG`."""
-    province, coast = split_location(location)
-    name = _TO_PEER.get(province, province.upper())
-    return f"{name}/{coast.upper()}" if coast else name
-
-
-def our_loc(location: str) -> str:
-    """`STP/NC` -> `stp/nc`, `NWG` -> `nrg`."""
-    province, _, coast = location.upper().partition("/")
-    name = _FROM_PEER.get(province, province.lower())
-    return f"{name}/{coast.lower()}" if coast else name
-
-
-def peer_power(power: str) -> str:
-    return power.upper()
-
-
-def our_power(power: str) -> str:
-    return power.capitalize()
-
-
-def peer_unit(unit_type: str, location: str) -> str:
-    return f"{unit_type} {peer_loc(location)}"
-
-
 def peer_order(order: Order) -> str:
     """An order of this engine in the peer's notation (`A PAR - BUR`, `F NTH C A YOR - BEL`, `A PAR B`).
 
@@ -128,16 +100,6 @@ def peer_phase_code(phase: Phase) -> str:
     if phase.type == "Adjustment":
         return f"W{phase.year}A"
     return f"{phase.season[0].upper()}{phase.year}{phase.type[0]}"
-
-
-def our_phase_name(peer_phase: str) -> str:
-    """`WINTER 1901 ADJUSTMENTS` -> `Fall 1901 Adjustment` (as this engine names it)."""
-    if peer_phase in ("COMPLETED", "FORMING"):
-        return peer_phase
-    season, year, kind = peer_phase.split()
-    kind = {"M": "Movement", "R": "Retreat", "A": "Adjustment"}[kind[0]]
-    season = "Fall" if season == "WINTER" else season.capitalize()
-    return f"{season} {year} {kind}"
 
 
 # ----- random orders ------------------------------------------------------------------------------------
@@ -462,151 +424,165 @@ def run_ours(board: Board, inp: PhaseInput, structured: bool = False, gc_off: bo
             gc.enable()
 
 
-class FullCollections:
-    """The garbage collector's collections, counted with their seconds by the timed run they land in (`timing`).
-    Those of the whole heap (generation 2): in this process, which holds both engines, each costs about as much as
-    hundreds of this engine's phases, so a few of them move a column's total. The young ones (generations 0 and 1)
-    apart: they fall in whichever run allocates when the count of new objects passes the threshold, and each
-    scans every young object, whoever made it."""
+class OurTimer:
+    """This engine's timed runs of each phase, and the caches of the game they belong to."""
 
-    def __init__(self) -> None:
-        self.count: Counter = Counter()
-        self.seconds: Counter = Counter()
-        self.young: Counter = Counter()  # (run, generation) -> collections of generation 0 or 1
-        self.young_seconds: Counter = Counter()
-        self.starts: dict[str, list[int]] = defaultdict(list)  # run -> the count of young objects it started at
-        self.run: str | None = None
-        self._start = 0.0
-        gc.callbacks.append(self._event)
+    def __init__(self, board: Board, caches: Caches, flush: Callable[[], None],
+                 timing: Callable[[str, Callable[[], Any]], Any]) -> None:
+        self.board, self.caches, self.flush, self.timing = board, caches, flush, timing
+        self.in_game = caches.snapshot()
+
+    def new_game(self) -> None:
+        """A new game: no earlier phase's texts kept."""
+        self.caches.empty()
+        self.in_game = self.caches.snapshot()
+
+    def run(self, inp: PhaseInput, gc_off: bool) -> tuple[list[float], float | None, list[str]]:
+        """Cold, game and structured, each right after a flush: their seconds, the seconds of cold once more with
+        the collector paused (`gc_off`, else None), and the fingerprints of their outcomes. Each result is let go
+        as soon as its fingerprint is taken, so that no run starts with the young objects of the one before
+        (the young collections they would bring land in whichever run comes next). Before the game and
+        structured runs the caches hold what the game's earlier phases left (saved after each game run, put
+        back before the next: the other runs, and in this process the classifier, read texts too, and must not
+        warm the next phase)."""
+        board, caches, flush, timing = self.board, self.caches, self.flush, self.timing
+        caches.empty()
+        flush()
+        cold = _fingerprint(*timing("cold", lambda: run_ours(board, inp)))
+        caches.restore(self.in_game)
+        flush()
+        game = _fingerprint(*timing("game", lambda: run_ours(board, inp)))
+        self.in_game = caches.snapshot()
+        caches.restore(self.in_game)
+        flush()
+        structured = _fingerprint(*timing("structured", lambda: run_ours(board, inp, structured=True)))
+        paused = None
+        if gc_off:
+            caches.empty()
+            flush()
+            paused = run_ours(board, inp, gc_off=True)[1]
+        return [cold[1], game[1], structured[1]], paused, [cold[0], game[0], structured[0]]
+
+
+def _fingerprint(result: PhaseResult, seconds: float) -> tuple[str, float]:
+    return our_outcome(result).fingerprint(), seconds
+
+
+class HereRuns:
+    """Both engines timed in this process (the default): the peer's import makes a full collection here cost
+    about as much as hundreds of this engine's phases, whichever run it lands in."""
+
+    def __init__(self, board: Board, caches: Caches | None = None, flush: Callable[[], None] | None = None,
+                 collections: FullCollections | None = None) -> None:
+        self.flush = flush or _nothing
+        self.timing = collections.timing if collections else lambda run, call: call()
+        self.timer = OurTimer(board, caches if caches is not None else Caches(), self.flush, self.timing)
+
+    def new_game(self) -> None:
+        self.timer.new_game()
+
+    def ours(self, inp: PhaseInput, gc_off: bool) -> tuple[list[float], float | None, list[str]]:
+        """This engine's seconds (cold, game, structured), cold paused, and the three outcomes' fingerprints."""
+        return self.timer.run(inp, gc_off)
+
+    def peer(self, spec: PeerPosition, orders: dict[str, list[str]], gc_off: bool) -> tuple:
+        """The peer's seconds, paused seconds (or None) and outcome."""
+        return time_peer(spec, orders, gc_off, self.flush, self.timing)
+
+
+class OwnProcesses:
+    """Each engine timed in a process of its own that holds only it (`--own-processes`): this one's holds about
+    56,000 objects the collector tracks, the peer's about 940,000. Positions, orders and outcomes go to them and
+    back pickled, untimed; this process plays the games and classifies, and that work, between two phases,
+    evicts the engines' data from the processor's caches (benchmarks/README.md)."""
+
+    def __init__(self, flush_mb: int = 0, freeze: bool = False) -> None:
+        here = Path(__file__).resolve().parent
+        self.workers = {"ours": Worker([sys.executable, str(here / "compare_peer.py"), "--serve-ours"]),
+                        "peer": Worker([sys.executable, str(here / "peer_side.py")])}
+        try:
+            self.held = {name: w.call("setup", flush_mb, freeze) for name, w in self.workers.items()}
+        except Exception:
+            self.close()
+            raise
+
+    def new_game(self) -> None:
+        self.workers["ours"].call("new_game")
+
+    def ours(self, inp: PhaseInput, gc_off: bool) -> tuple[list[float], float | None, list[str]]:
+        return self.workers["ours"].call("ours", inp, gc_off)
+
+    def peer(self, spec: PeerPosition, orders: dict[str, list[str]], gc_off: bool) -> tuple:
+        return self.workers["peer"].call("peer", spec, orders, gc_off)
+
+    def collections(self) -> FullCollections:
+        """The collections both processes counted, by the run they landed in."""
+        merged = FullCollections(watch=False)
+        for worker in self.workers.values():
+            merged.merge(worker.call("collections"))
+        return merged
 
     def close(self) -> None:
-        """Stop watching."""
-        if self._event in gc.callbacks:
-            gc.callbacks.remove(self._event)
-
-    def _event(self, phase: str, info: dict) -> None:
-        if phase == "start":
-            self._start = time.perf_counter()
-            return
-        where, generation = self.run or "untimed", info["generation"]
-        seconds = time.perf_counter() - self._start
-        if generation == 2:
-            self.count[where] += 1
-            self.seconds[where] += seconds
-        else:
-            self.young[where, generation] += 1
-            self.young_seconds[where] += seconds
-
-    def timing(self, run: str, call: Callable[[], Any]) -> Any:
-        """`call()`, its collections counted as the run's."""
-        self.starts[run].append(gc.get_count()[0])  # (a young collection falls due when it passes 700)
-        self.run = run
-        try:
-            return call()
-        finally:
-            self.run = None
-
-    def describe(self) -> str:
-        """Two lines: count and seconds of the collections of the whole heap in each run, and in all; the same
-        of the young collections, and the count of young objects each run starts at."""
-        runs = [r for r in RUNS if r in self.count]
-        parts = [f"{r} {self.count[r]} ({self.seconds[r]:.1f} s)" for r in runs]
-        young = [f"{r} {self.young[r, 0]} + {self.young[r, 1]} ({1000 * self.young_seconds[r]:.0f} ms)"
-                 for r in RUNS if r in self.young_seconds]
-        return (f"collections of the whole heap: {sum(self.count.values())} in all, "
-                f"{sum(self.seconds.values()):.1f} s; by the run they landed in: " + ", ".join(parts or ["none"])
-                + "\nyoung collections (generation 0 + generation 1) by the run they landed in: "
-                + ", ".join(young or ["none"])
-                + f"; the count of new objects at the start of each run (median; a collection at "
-                  f"{gc.get_threshold()[0]}): "
-                + ", ".join(f"{r} {statistics.median(self.starts[r]):.0f}" for r in RUNS if self.starts.get(r)))
+        for worker in self.workers.values():
+            worker.close()
 
 
-RUNS = ("cold", "game", "structured", "peer", "untimed")  # the runs `play` times, and the time between them
+class _OursChild:
+    """The handlers of `compare_peer.py --serve-ours`: this engine's timed runs, in a process without the peer."""
+
+    def __init__(self) -> None:
+        self.collections = FullCollections()
+        self.timer: OurTimer | None = None
+
+    def setup(self, flush_mb: int, freeze: bool) -> dict:
+        board = load_variant("standard")
+        caches = find_caches(probe(board))
+        self.timer = OurTimer(board, caches, CacheFlush(flush_mb) if flush_mb else _nothing, self.collections.timing)
+        gc.collect()
+        tracked = len(gc.get_objects())
+        if freeze:
+            gc.freeze()
+        return {"tracked": tracked, "frozen": gc.get_freeze_count(), "caches": caches.describe(),
+                "peer": "diplomacy" in sys.modules}
+
+    def new_game(self) -> None:
+        self.timer.new_game()
+
+    def ours(self, inp: PhaseInput, gc_off: bool) -> tuple[list[float], float | None, list[str]]:
+        return self.timer.run(inp, gc_off)
+
+    def collections_counted(self) -> FullCollections:
+        self.collections.close()
+        return self.collections
+
+    def handlers(self) -> dict[str, Callable[..., Any]]:
+        return {"setup": self.setup, "new_game": self.new_game, "ours": self.ours,
+                "collections": self.collections_counted}
 
 
-class CacheFlush:
-    """Reads `megabytes` of memory that neither engine uses, so that the timed run after it starts with none of
-    its own data in the processor's caches (as at a server that did other work between two phases). Reading
-    64 MiB evicts every cache level of this machine."""
-
-    def __init__(self, megabytes: int):
-        self.buffer = bytearray(megabytes << 20)
-
-    def __call__(self) -> None:
-        bytes(self.buffer)  # a copy reads every line (and is freed at once)
+def peer_spec(board: Board, inp: PhaseInput) -> PeerPosition:
+    """The input's position in the peer's names, as data (what its process builds a game from)."""
+    state = inp.state
+    units, centres, retreats = {}, {}, {}
+    for power in board.powers:
+        units[peer_power(power)] = (
+            [peer_unit(u.type, u.location) for u in state.units.values() if u.power == power]
+            + ["*" + peer_unit(d.unit.type, d.unit.location) for d in state.dislodged.values()
+               if d.unit.power == power])
+        centres[peer_power(power)] = [peer_loc(c) for c, o in state.owners.items() if o == power]
+    if state.phase.type == "Retreat":
+        for p, d in state.dislodged.items():
+            retreats.setdefault(peer_power(d.unit.power), {})[peer_unit(d.unit.type, d.unit.location)] = \
+                [peer_loc(x) for x in inp.retreats[p]]
+    return PeerPosition(peer_phase_code(state.phase), units, centres, retreats)
 
 
 def peer_position(board: Board, inp: PhaseInput) -> Any:
     """A fresh peer game holding the input's position (not timed)."""
-    from diplomacy import Game
-
-    state = inp.state
-    game = Game()
-    game.clear_units()
-    game.clear_centers()
-    game.set_current_phase(peer_phase_code(state.phase))
-    for power in board.powers:
-        units = [peer_unit(u.type, u.location) for u in state.units.values() if u.power == power]
-        units += ["*" + peer_unit(d.unit.type, d.unit.location) for d in state.dislodged.values()
-                  if d.unit.power == power]
-        game.set_units(peer_power(power), units, reset=True)
-        game.set_centers(peer_power(power), [peer_loc(c) for c, o in state.owners.items() if o == power], reset=True)
-    if state.phase.type == "Retreat":
-        for p, d in state.dislodged.items():
-            game.get_power(peer_power(d.unit.power)).retreats[peer_unit(d.unit.type, d.unit.location)] = \
-                [peer_loc(x) for x in inp.retreats[p]]
-    return game
-
-
-def run_peer(game: Any, orders: dict[str, list[str]], gc_off: bool = False) -> float:
-    """The peer: set every power's orders (its text reading and validation), process. Returns the seconds taken
-    (the garbage collector as it normally runs, unless `gc_off`)."""
-    paused = gc_off and gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        t0 = time.perf_counter()
-        for power, texts in orders.items():
-            game.set_orders(power, texts)
-        game.process()
-        return time.perf_counter() - t0
-    finally:
-        if paused:
-            gc.enable()
+    return game_from_spec(peer_spec(board, inp))
 
 
 # ----- outcomes -----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Outcome:
-    """A position after a phase, in this engine's names: what both engines are compared on."""
-
-    units: frozenset  # (power, type, location)
-    dislodged: frozenset  # (power, type, location, retreat options)
-    centres: frozenset  # (centre, power)
-    phase: str
-
-    def diff(self, other: Outcome) -> list[str]:
-        lines = []
-        for label in ("units", "dislodged", "centres"):
-            a, b = getattr(self, label), getattr(other, label)
-            for x in sorted(a - b, key=str):
-                lines.append(f"{label}: ours only {_show(x)}")
-            for x in sorted(b - a, key=str):
-                lines.append(f"{label}: peer only {_show(x)}")
-        if self.phase != other.phase:
-            lines.append(f"next phase: ours {self.phase}, peer {other.phase}")
-        return lines
-
-
-def _show(x: tuple) -> str:
-    if len(x) == 4:
-        return f"{x[0]}: {x[1]} {x[2]} (retreats: {', '.join(x[3]) or 'none'})"
-    if len(x) == 3:
-        return f"{x[0]}: {x[1]} {x[2]}"
-    return f"{x[1]}: {x[0]}"
-
-
 def our_outcome(result: PhaseResult) -> Outcome:
     nxt = result.next_state
     units = frozenset((u.power, u.type, u.location) for u in nxt.units.values())
@@ -615,22 +591,6 @@ def our_outcome(result: PhaseResult) -> Outcome:
     centres = frozenset(nxt.owners.items())
     phase = "COMPLETED" if result.winner else str(nxt.phase)
     return Outcome(units, dislodged, centres, phase)
-
-
-def peer_outcome(game: Any) -> Outcome:
-    units, dislodged, centres = set(), set(), set()
-    for power in game.powers.values():
-        name = our_power(power.name)
-        for u in power.units:
-            t, loc = u.split()
-            units.add((name, t, our_loc(loc)))
-        for u, options in power.retreats.items():
-            t, loc = u.split()
-            if options:
-                dislodged.add((name, t, our_loc(loc), tuple(sorted(our_loc(o) for o in options))))
-        for c in power.centers:
-            centres.add((our_loc(c), name))
-    return Outcome(frozenset(units), frozenset(dislodged), frozenset(centres), our_phase_name(game.phase))
 
 
 # ----- classification of differences --------------------------------------------------------------------
@@ -1190,6 +1150,8 @@ class Stats:
     peer: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     flush_mb: int = 0  # --flush: megabytes read before each timed run
     frozen: int = 0  # --gc-freeze: objects moved to the permanent generation before the first game
+    where: str = ""  # which processes timed the runs, and what they held
+    caches_found: str = ""  # the caches emptied for cold, as the timing process found them
     collections: FullCollections | None = None  # the full collections, by the timed run they land in
     ours_gc_off: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # cold, GC paused
     peer_gc_off: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
@@ -1210,57 +1172,37 @@ class Stats:
 
 
 def play(board: Board, stats: Stats, rng: random.Random, years: int, movement_budget: int | None,
-         odd: float = 0.0, keep_examples: int = 3, memory_sample: int = 0, caches: Caches | None = None,
-         gc_off: bool = False, flush: Callable[[], None] | None = None) -> None:
+         odd: float = 0.0, keep_examples: int = 3, memory_sample: int = 0, runs: Any = None,
+         gc_off: bool = False) -> None:
     """One random game: every phase adjudicated by this engine cold, in the game and from order objects, and by
     the peer, from the same position; the game goes on from this engine's result.
 
-    `caches` (from `find_caches`) are emptied before the cold run; before the game and structured runs they
-    hold what the game's earlier phases left (saved after each game run, put back before the next: choosing
-    the orders, the other runs and the classifier read texts too, and must not warm the next phase).
-    `flush`, when given, runs right before every timed run of either engine (`--flush`: a `CacheFlush`)."""
-    caches = caches if caches is not None else Caches()
-    flush = flush or _nothing
+    `runs` times them: `OwnProcesses` (each engine in a process of its own) or `HereRuns` (both in this one;
+    the default, with every cache of this engine kept, as `find_caches` would find none)."""
+    runs = runs if runs is not None else HereRuns(board)
     state = opening_state(board)
     last_year = state.phase.year + years - 1
     stats.games += 1
-    caches.empty()
-    in_game = caches.snapshot()
+    runs.new_game()
     while state.phase.year <= last_year:
         if movement_budget is not None and len(stats.ours["Movement"]) >= movement_budget:
             return
         inp = random_orders(board, state, rng, odd)
         kind = state.phase.type
-        timing = stats.collections.timing if stats.collections else lambda run, call: call()
-        caches.empty()
-        flush()
-        result, t_cold = timing("cold", lambda: run_ours(board, inp))
-        caches.restore(in_game)
-        flush()
-        in_game_result, t_game = timing("game", lambda: run_ours(board, inp))
-        in_game = caches.snapshot()
-        caches.restore(in_game)
-        flush()
-        structured_result, t_structured = timing("structured", lambda: run_ours(board, inp, structured=True))
-        game = peer_position(board, inp)
+        seconds, paused, fingerprints = runs.ours(inp, gc_off)
         peer_orders = inp.peer_orders()
-        flush()
-        t_peer = timing("peer", lambda: run_peer(game, peer_orders))
-        stats.ours[kind].append(t_cold)
-        stats.game[kind].append(t_game)
-        stats.structured[kind].append(t_structured)
+        t_peer, peer_paused, peer = runs.peer(peer_spec(board, inp), peer_orders, gc_off)
+        for column, t in zip((stats.ours, stats.game, stats.structured), seconds):
+            column[kind].append(t)
         stats.peer[kind].append(t_peer)
         if gc_off:
-            caches.empty()
-            flush()
-            stats.ours_gc_off[kind].append(run_ours(board, inp, gc_off=True)[1])
-            game_off = peer_position(board, inp)
-            flush()
-            stats.peer_gc_off[kind].append(run_peer(game_off, peer_orders, gc_off=True))
+            stats.ours_gc_off[kind].append(paused)
+            stats.peer_gc_off[kind].append(peer_paused)
+        result, _ = run_ours(board, inp)  # once more, untimed: for the game and the classifier
         if len(stats.samples[kind]) < memory_sample:
             stats.samples[kind].append(inp)
-        ours, peer = our_outcome(result), peer_outcome(game)
-        if not ours == our_outcome(in_game_result) == our_outcome(structured_result):
+        ours = our_outcome(result)
+        if any(f != ours.fingerprint() for f in fingerprints):
             stats.mode_mismatch[kind] += 1
             if len(stats.examples["bug-here:mode-mismatch"]) < keep_examples:
                 stats.examples["bug-here:mode-mismatch"].append((inp, result, ["the cold, game and structured runs "
@@ -1467,16 +1409,20 @@ def report(board: Board, stats: Stats, out: Path | None, memory: dict[str, tuple
     lines.append("")
     for mode in MODES:
         lines.append(f"{mode}: {MODE_WORDS[mode]}")
-    if caches is not None:
-        lines.append(f"caches emptied for cold (found by benchmarks/caches.py): {caches.describe()}")
+    found = stats.caches_found or (caches.describe() if caches is not None else "")
+    if found:
+        lines.append(f"caches emptied for cold (found by benchmarks/caches.py): {found}")
+    if stats.where:
+        lines.append(f"timed: {stats.where}")
     lines.append("the peer: its game built from the position untimed; timed: set_orders() of every power (its text "
                  "reading and validation) and process(). The garbage collector runs normally"
                  + ("; the GC-paused columns time ours cold and the peer again with it paused" if gc_off else ""))
     if stats.collections is not None:
         lines.append(stats.collections.describe())
     if stats.frozen:
-        lines.append(f"--gc-freeze: {stats.frozen:,} objects that existed before the first game (both engines' imports "
-                     "and boards) were frozen (gc.freeze); the collector ran normally over everything made after")
+        lines.append(f"--gc-freeze: {stats.frozen:,} objects that existed before the first game (the timing "
+                     "processes' imports and boards) were frozen (gc.freeze); the collector ran normally over "
+                     "everything made after")
     if stats.flush_mb:
         lines.append(f"--flush: before every timed run of either engine, {stats.flush_mb} MiB of other memory were "
                      "read, so that no run found its own data in the processor's caches")
@@ -1588,14 +1534,22 @@ def main(argv: list[str] | None = None) -> int:
                     help="before every timed run of either engine, read MB megabytes of other memory (64 evicts the "
                          "processor's caches here), so that each run starts with none of its data cached")
     ap.add_argument("--gc-freeze", action="store_true",
-                    help="move every object that exists before the first game (both engines' imports, the boards) "
-                         "into the collector's permanent generation (gc.freeze), so that a full collection costs "
-                         "what the games' own objects cost; the collector still runs")
+                    help="move every object that exists before the first game (each timing process's imports and "
+                         "board) into the collector's permanent generation (gc.freeze), so that a full collection "
+                         "costs what the games' own objects cost; the collector still runs")
+    ap.add_argument("--own-processes", action="store_true",
+                    help="time each engine in a process of its own that holds only it (benchmarks/workers.py), "
+                         "instead of both in this one: a full collection then costs what one engine holds, but "
+                         "this process's work between phases evicts each engine's data from the processor's caches")
     ap.add_argument("--progress", type=int, default=0, metavar="N",
                     help="print a progress line to stderr every N games (default: none)")
     ap.add_argument("--cases", nargs="+", metavar="PATH",
                     help="instead: run these case files through both engines and show where the peer differs")
+    ap.add_argument("--serve-ours", action="store_true", help=argparse.SUPPRESS)  # the process OwnProcesses starts
     args = ap.parse_args(argv)
+    if args.serve_ours:
+        serve(_OursChild().handlers())
+        return 0
     if args.cases:
         check_cases(args.cases)
         return 0
@@ -1607,26 +1561,29 @@ def main(argv: list[str] | None = None) -> int:
         print("the diplomacy package is not installed: pip install '.[bench]'", file=sys.stderr)
         return 2
     board = load_variant("standard")
-    caches = find_caches(probe(board))
+    caches = find_caches(probe(board))  # (here for the memory, breakdown and profile runs)
     rng = random.Random(args.seed)
-    stats = Stats(flush_mb=args.flush, collections=FullCollections())
-    flush = CacheFlush(args.flush) if args.flush else None
-    if args.gc_freeze:
-        gc.collect()
-        gc.freeze()
-        stats.frozen = gc.get_freeze_count()
+    stats = Stats(flush_mb=args.flush)
+    runs = timed_runs(board, caches, stats, args)
     started = time.perf_counter()
-    while True:
-        if args.games is not None and stats.games >= args.games:
-            break
-        if args.phases is not None and len(stats.ours["Movement"]) >= args.phases:
-            break
-        play(board, stats, rng, args.years, args.phases, odd=args.odd, memory_sample=args.memory_sample,
-             caches=caches, gc_off=args.gc_off, flush=flush)
-        if args.progress and stats.games % args.progress == 0:
-            print(f"... {stats.games} games, {len(stats.ours['Movement'])} movement phases, unexplained "
-                  f"{stats.unexplained}, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
-    stats.collections.close()  # (the games' collections only)
+    try:
+        while True:
+            if args.games is not None and stats.games >= args.games:
+                break
+            if args.phases is not None and len(stats.ours["Movement"]) >= args.phases:
+                break
+            play(board, stats, rng, args.years, args.phases, odd=args.odd, memory_sample=args.memory_sample,
+                 runs=runs, gc_off=args.gc_off)
+            if args.progress and stats.games % args.progress == 0:
+                print(f"... {stats.games} games, {len(stats.ours['Movement'])} movement phases, unexplained "
+                      f"{stats.unexplained}, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        if isinstance(runs, OwnProcesses):
+            stats.collections = runs.collections()
+        else:
+            stats.collections.close()  # (the games' collections only)
+    finally:
+        if isinstance(runs, OwnProcesses):
+            runs.close()
     memory = {k: peak_memory(board, v, caches) for k, v in stats.samples.items() if v}
     elapsed = time.perf_counter() - started
     for line in report(board, stats, args.out, memory, caches):
@@ -1644,6 +1601,33 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
     print(f"(wall time {elapsed:.0f} s, seed {args.seed}, {_commit()}, load average {_load()})")
     return 0
+
+
+def timed_runs(board: Board, caches: Caches, stats: Stats, args: argparse.Namespace) -> HereRuns | OwnProcesses:
+    """Where the timed runs happen (this process, or with `--own-processes` one per engine), set up, and said in
+    `stats.where`."""
+    if not args.own_processes:
+        stats.collections = FullCollections()
+        gc.collect()
+        tracked = len(gc.get_objects())
+        if args.gc_freeze:
+            gc.freeze()
+            stats.frozen = gc.get_freeze_count()
+        stats.where = (f"both engines in this process, which holds {tracked:,} objects the collector tracks before "
+                       "the first game (about 925,000 of them from the peer's import)")
+        stats.caches_found = caches.describe()
+        return HereRuns(board, caches, CacheFlush(args.flush) if args.flush else None, stats.collections)
+    runs = OwnProcesses(args.flush, args.gc_freeze)
+    ours, peer = runs.held["ours"], runs.held["peer"]
+    if ours["peer"] or peer["ours"]:
+        runs.close()
+        raise RuntimeError("a timing process holds the other engine too")
+    stats.frozen = ours["frozen"] + peer["frozen"]
+    stats.where = (f"each engine in a process of its own that holds only it (--own-processes; before the first game "
+                   f"this engine's holds {ours['tracked']:,} objects the collector tracks, the peer's "
+                   f"{peer['tracked']:,}); positions, orders and outcomes pass between them pickled, untimed")
+    stats.caches_found = ours["caches"]
+    return runs
 
 
 def _load() -> str:

@@ -97,21 +97,88 @@ def _holds(slot, text: str) -> bool:
 
 def test_a_flush_comes_right_before_every_timed_run(monkeypatch):
     cp = _compare_peer()
+    import peer_side
     from adjudicator.catalogue import load_variant
 
     board = load_variant("standard")
     events: list[str] = []
-    real_ours, real_peer = cp.run_ours, cp.run_peer
+    real_ours, real_peer = cp.run_ours, peer_side.run_peer
     monkeypatch.setattr(cp, "run_ours", lambda *a, **k: (events.append("ours"), real_ours(*a, **k))[1])
-    monkeypatch.setattr(cp, "run_peer", lambda *a, **k: (events.append("peer"), real_peer(*a, **k))[1])
+    monkeypatch.setattr(peer_side, "run_peer", lambda *a, **k: (events.append("peer"), real_peer(*a, **k))[1])
     stats = cp.Stats()
     cp.play(board, stats, random.Random(3), years=1, movement_budget=None, gc_off=True,
-            flush=lambda: events.append("flush"))
+            runs=cp.HereRuns(board, flush=lambda: events.append("flush")))
     phases = sum(len(v) for v in stats.peer.values())
-    # the first phase: cold, game, structured, the peer, then ours cold and the peer with the collector paused
-    assert events[:12] == ["flush", "ours"] * 3 + ["flush", "peer"] + ["flush", "ours", "flush", "peer"]
+    # the first phase: cold, game, structured and cold with the collector paused, then the peer and the peer
+    # paused; then ours once more, untimed, for the classifier and the next position
+    assert events[:13] == ["flush", "ours"] * 4 + ["flush", "peer"] * 2 + ["ours"]
     assert phases >= 2 and events.count("flush") == 6 * phases  # (the classifier's own runs are not timed)
     assert len(cp.CacheFlush(1).buffer) == 1 << 20
+
+
+def test_no_timed_run_starts_with_the_result_of_the_one_before(monkeypatch):
+    """Each run's result is let go as soon as its fingerprint is taken: held, the young objects of the cold
+    and game results made the structured run pass the threshold of a young collection more often."""
+    import gc
+
+    cp = _compare_peer()
+    from adjudicator.catalogue import load_variant
+    from adjudicator.phase import PhaseResult
+
+    def results_alive() -> int:
+        return sum(isinstance(o, PhaseResult) for o in gc.get_objects())
+
+    board = load_variant("standard")
+    inp = cp.random_orders(board, cp.opening_state(board), random.Random(7))
+    timer = cp.OurTimer(board, cp.Caches(), lambda: None, lambda run, call: call())
+    real, alive = cp.run_ours, []
+    monkeypatch.setattr(cp, "run_ours", lambda *a, **k: (alive.append(results_alive()), real(*a, **k))[1])
+    before = results_alive()
+    seconds, paused, prints = timer.run(inp, gc_off=False)
+    monkeypatch.undo()
+    assert alive == [before] * 3  # no run found an earlier run's result alive
+    assert len(seconds) == 3 and paused is None and all(isinstance(f, str) for f in prints)
+    result, _ = cp.run_ours(board, inp)
+    assert prints == [cp.our_outcome(result).fingerprint()] * 3
+
+
+def test_a_fingerprint_is_the_outcome_whatever_the_order_it_was_built_in():
+    cp = _compare_peer()
+    units = [("England", "F", "lon"), ("France", "A", "par"), ("Russia", "F", "stp/sc")]
+    a = cp.Outcome(frozenset(units), frozenset(), frozenset({("lon", "England")}), "Fall 1901 Movement")
+    b = cp.Outcome(frozenset(reversed(units)), frozenset(), frozenset({("lon", "England")}), "Fall 1901 Movement")
+    c = cp.Outcome(frozenset(units[:2]), frozenset(), frozenset({("lon", "England")}), "Fall 1901 Movement")
+    assert a.fingerprint() == b.fingerprint() != c.fingerprint()
+    assert cp.Outcome(a.units, a.dislodged, a.centres, "Fall 1901 Retreat").fingerprint() != a.fingerprint()
+
+
+def test_each_engine_can_be_timed_in_a_process_that_holds_only_it(capsys, tmp_path):
+    cp = _compare_peer()
+    assert cp.main(["--phases", "2", "--years", "1", "--seed", "5", "--memory-sample", "0", "--own-processes",
+                    "--gc-off", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "timed: each engine in a process of its own that holds only it" in out
+    assert "unexplained differences: 0" in out and "GC paused" in out
+    assert "Board._routes" in out  # the caches, as the process that timed this engine found them
+
+
+def test_a_worker_that_fails_says_where_and_why():
+    import sys
+
+    from workers import Worker, WorkerError
+
+    worker = Worker([sys.executable, str(ROOT / "benchmarks" / "peer_side.py")])
+    try:
+        with pytest.raises(WorkerError, match="failed in 'nothing-like-it':\nno call named 'nothing-like-it' here; "
+                                              "the calls are collections, peer, setup"):
+            worker.call("nothing-like-it")
+        with pytest.raises(WorkerError, match="(?s)failed in 'peer':.*Traceback"):
+            worker.call("peer", None, {}, False)  # a position that is none
+        assert worker.call("setup", 0, False)["ours"] is False  # the peer's process holds no part of this engine
+    finally:
+        worker.close()
+    with pytest.raises(WorkerError, match="stopped"):
+        worker.call("setup", 0, False)
 
 
 def test_the_report_gives_the_goals_by_median_too(sample):
