@@ -1,9 +1,10 @@
 """Speed and agreement against the `diplomacy` package (the peer): seeded random standard games.
 
-Every movement, retreat and adjustment phase of N random games is adjudicated twice in this process, from the
-same position and the same orders: by this engine (`adjudicator.phase.adjudicate`, its orders parsed from text)
-and by the peer (`diplomacy.Game`: the position set on a fresh game, the orders set, `game.process()`). The game
-then goes on from this engine's result, so both engines always start from identical positions.
+Every movement, retreat and adjustment phase of N random games is adjudicated by both engines, from the same
+position and the same orders: by this engine (`adjudicator.phase.adjudicate`, its orders parsed from text) and by
+the peer (`diplomacy.Game`: the position set on a fresh game, the orders set, `game.process()`), both in this
+process (or, with `--own-processes`, each in a process of its own that holds only it). The game then goes on
+from this engine's result, so both engines always start from identical positions.
 
     python benchmarks/compare_peer.py --phases 10000 --seed 1      # 10,000 movement phases (and the rest)
     python benchmarks/compare_peer.py --games 20 --years 10        # 20 games of 10 years
@@ -24,7 +25,9 @@ engine *cold* (every cache it keeps between calls emptied first: benchmarks/cach
 (the caches as this game's earlier phases left them) and *structured* (the orders given as objects, no text),
 each reading every order and `adjudicate()`; the peer's `set_orders()` for every power and `process()`. The
 garbage collector runs normally; `--gc-off` also times ours cold and the peer with it paused. Building the
-peer's position from ours (and reading its result back) is not timed, nor is choosing the random orders.
+peer's position from ours (and reading its result back) is not timed, nor is choosing the random orders. A
+timed run's result is kept only as a fingerprint of its outcome (a string), so that the next run does not start
+with its young objects; the phase is adjudicated once more, untimed, for the classifier and the next position.
 """
 
 from __future__ import annotations
@@ -618,6 +621,10 @@ EXPLAINED = {
     "peer-refuses[build-no-type]":
         "DATC 4.C.3: a build without unit type in an inland centre builds an army in this engine (preference c); "
         "the peer refuses it",
+    "support-coast-dropped":
+        "DATC 4.B.4: a support naming one coast of a province, for a fleet ordered to its other coast, is void in "
+        "this engine (Calhamer's ruling: the coast named must match the move's); the peer drops the coast from the "
+        "support and counts it",
     "refused-by-us[support-coast]":
         "DATC 4.B.4/6.B.9: a support naming a coast the supported fleet cannot reach is illegal in this engine (a "
         "coast in a support must be possible, and match); the peer accepts it",
@@ -872,9 +879,32 @@ BUGS_HERE = {
 # (process: the convoy fallback, civil disorder). A class such as `several-orders+convoy-fallback` needs both, in
 # that order: a fleet's convoy order replaced by its later support leaves the army with no convoy, and only then
 # does the peer fall back to the land route.
+def _support_coast_dropped(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: Any) -> list | None:
+    """The peer's reading of 4.B.4: it drops the coast a support names and matches the support to the move by
+    province (this engine, with Calhamer: a coast named must match the move's, else the support is void).
+    Emulated by taking the coast out of the supports whose supported fleet is ordered to the same province at
+    another coast."""
+    if inp.state.phase.type != "Movement":
+        return None
+    parsed = _parsed(board, orders)
+    moves: dict[tuple[str, str], set] = defaultdict(set)  # (unit, destination) -> coasts its own moves name
+    for _, power, o in parsed:
+        unit = inp.state.units.get(o.unit.province) if o.unit else None
+        if o.kind == "move" and unit is not None and unit.power == power:
+            moves[(o.unit.province, o.dest)].add(o.dest_coast)
+    out, changed = [], False
+    for (i, power, text), (_, _, o) in zip(orders, parsed):
+        named = f"{o.dest}/{o.dest_coast}" if o.kind == "support" and o.dest_coast else None
+        if named and named in text and moves.get((o.target.province, o.dest), set()) - {o.dest_coast, None}:
+            text, changed = text.replace(named, o.dest), True
+        out.append((i, power, text))
+    return out if changed else None
+
+
 _TRANSFORMS = [("peer-refuses", _drop_peer_refused), ("several-orders", _last_order),
                ("convoy-fallback", _fallback), ("civil-disorder", _civil_disorder),
-               ("peer-bug:h2h-self-support", _reduced_swaps), ("bug-here:retreat-illegal-first", _retreat_illegal_first)]
+               ("peer-bug:h2h-self-support", _reduced_swaps), ("bug-here:retreat-illegal-first", _retreat_illegal_first),
+               ("support-coast-dropped", _support_coast_dropped)]
 
 
 def _self_supports(board: Board, inp: PhaseInput) -> dict[int, str]:

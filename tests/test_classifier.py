@@ -245,3 +245,43 @@ def test_a_swap_decided_by_the_attacked_powers_supports_is_peer_bug_3(cp, monkey
     assert cp.classify(board, inp, result, ours, peer) == "peer-bug:h2h-self-support"
     monkeypatch.setattr(cp, "_TRANSFORMS", [t for t in cp._TRANSFORMS if t[1] is not cp._reduced_swaps])
     assert cp.classify(board, inp, result, ours, peer) == "unexplained"  # the peer-side emulation alone: not
+
+
+_SUPPORT_OTHER_COAST = """VARIANT_ALL Standard
+CASE a support naming one coast of Bulgaria, the fleet ordered to the other (seed 271)
+PRESTATE_SETPHASE Spring 1908, Movement
+PRESTATE
+	Turkey: F con
+	Turkey: F bla
+	Turkey: F bul/sc
+	Austria: A ser
+ORDERS
+	Turkey: F con - bul/ec
+	Turkey: F bla - arm
+	Turkey: F bul/sc - aeg
+	Turkey: F bla S F con - bul/sc
+	Austria: A ser - bul
+END
+"""
+
+
+def test_a_support_naming_the_other_coast_is_counted_by_the_peer_only(cp, monkeypatch):
+    """Seed 271's unexplained phase, cut down: F bla has two orders (the peer keeps the last, the support) and
+    the support names bul/sc for a move to bul/ec. This engine holds F bla and would not count the support
+    anyway (DATC 4.B.4); the peer drops the coast and counts it, so F con moves. Several-orders alone does not
+    explain it, the coast rule does."""
+    board, inp = _phase(cp, _SUPPORT_OTHER_COAST)
+    result, ours, peer = _both(cp, board, inp)
+    assert ours.diff(peer) == ["units: ours only Turkey: F con", "units: peer only Turkey: F bul/ec"]
+    assert cp.classify(board, inp, result, ours, peer) == "several-orders+support-coast-dropped"
+    monkeypatch.setattr(cp, "_TRANSFORMS", [t for t in cp._TRANSFORMS if t[1] is not cp._support_coast_dropped])
+    assert cp.classify(board, inp, result, ours, peer) == "unexplained"
+
+
+def test_the_coast_is_dropped_only_from_supports_for_a_move_to_the_other_coast(cp):
+    board, inp = _phase(cp, _SUPPORT_OTHER_COAST)
+    orders = _indexed(inp)
+    changed = [x for x in cp._support_coast_dropped(board, inp, orders, None) if x not in orders]
+    assert changed == [(3, "Turkey", "F bla S F con - bul")]
+    same = [(i, p, t.replace("bul/ec", "bul/sc")) for i, p, t in orders]  # the move to the coast named
+    assert cp._support_coast_dropped(board, inp, same, None) is None

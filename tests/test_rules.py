@@ -73,6 +73,40 @@ POSTSTATE_SAME
     assert report_of(o, "France", "A par S").status == "void"
 
 
+def test_a_support_naming_another_coast_than_the_move_is_void_and_says_so():
+    """DATC 4.B.4: the coast named in a support must match the move's (Calhamer: "allies should be in evident
+    agreement on the moves"); the reason names both coasts, not a move that was not made."""
+    o = judge("""
+PRESTATE
+    Turkey: F con
+    Turkey: F bla
+    Austria: A ser
+ORDERS
+    Turkey: F con - bul/ec
+    Turkey: F bla S F con - bul/sc
+    Austria: A ser - bul
+POSTSTATE_SAME
+""")
+    assert o.passed, o.problems
+    r = report_of(o, "Turkey", "F bla S")
+    assert r.status == "void" and r.reason == "void: Turkey F con moves to bul/ec, not to the sc coast this support names"
+    matched = judge("""
+PRESTATE
+    Turkey: F con
+    Turkey: F bla
+    Austria: A ser
+ORDERS
+    Turkey: F con - bul/ec
+    Turkey: F bla S F con - bul/ec
+    Austria: A ser - bul
+POSTSTATE
+    Turkey: F bul/ec
+    Turkey: F bla
+    Austria: A ser
+""")
+    assert matched.passed, matched.problems
+
+
 def test_illegal_move_holds_and_says_why():
     o = judge("""
 PRESTATE
