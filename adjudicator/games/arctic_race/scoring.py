@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:  # the state module imports this one
-    from .board import RaceBoard
-    from .state import RaceState
+from .board import RaceBoard
 
 
-def place_points(board: "RaceBoard", race: int, place: int) -> int:
+class ScoredState(Protocol):
+    """What scoring reads of a game's state (state.RaceState, which imports this module, has it)."""
+
+    players: list[str]  # in seating order
+    finished: dict[int, list[str]]  # race -> its finishers, first first
+
+
+def place_points(board: RaceBoard, race: int, place: int) -> int:
     """Points for finishing `place` (0 = 1st) in a race: the last entry counts for every later place (R26)."""
     row = board.points[race]
     return row[min(place, len(row) - 1)]
 
 
-def points(board: "RaceBoard", state: "RaceState") -> dict[str, int]:
+def points(board: RaceBoard, state: ScoredState) -> dict[str, int]:
     """Each player's points: finished racers only; racers still on the track score nothing."""
     total = {p: 0 for p in state.players}
     for race, order in state.finished.items():
@@ -24,7 +29,7 @@ def points(board: "RaceBoard", state: "RaceState") -> dict[str, int]:
     return total
 
 
-def _tiebreak_key(board: "RaceBoard", state: "RaceState", player: str, total: int) -> tuple:
+def _tiebreak_key(board: RaceBoard, state: ScoredState, player: str, total: int) -> tuple:
     # Race by race (race 1 first): a better place wins, a finisher beats a non-finisher, and a race where
     # neither has a finisher decides nothing (R27).
     places = []
@@ -34,7 +39,7 @@ def _tiebreak_key(board: "RaceBoard", state: "RaceState", player: str, total: in
     return (-total, *places)
 
 
-def ranking(board: "RaceBoard", state: "RaceState") -> list[Any]:
+def ranking(board: RaceBoard, state: ScoredState) -> list[Any]:
     """Players best first; players still tied after every race share a place, written as a nested list."""
     total = points(board, state)
     keys = {p: _tiebreak_key(board, state, p, total[p]) for p in state.players}
@@ -45,6 +50,6 @@ def ranking(board: "RaceBoard", state: "RaceState") -> list[Any]:
     return out
 
 
-def standings(board: "RaceBoard", state: "RaceState") -> dict[str, Any]:
+def standings(board: RaceBoard, state: ScoredState) -> dict[str, Any]:
     """`{points: {player: n}, ranking: [...]}`, the players in seating order."""
     return {"points": points(board, state), "ranking": ranking(board, state)}
