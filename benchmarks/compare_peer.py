@@ -533,18 +533,16 @@ class OwnProcesses:
 class _OursChild:
     """The handlers of `compare_peer.py --serve-ours`: this engine's timed runs, in a process without the peer."""
 
-    def __init__(self) -> None:
-        self.collections = FullCollections()
-        self.timer: OurTimer | None = None
-
     def setup(self, flush_mb: int, freeze: bool) -> dict:
+        """Load the board, find the caches, and say what this process holds (its collections counted from here)."""
         board = load_variant("standard")
         caches = find_caches(probe(board))
-        self.timer = OurTimer(board, caches, CacheFlush(flush_mb) if flush_mb else _nothing, self.collections.timing)
         gc.collect()
         tracked = len(gc.get_objects())
         if freeze:
             gc.freeze()
+        self.collections = FullCollections()
+        self.timer = OurTimer(board, caches, CacheFlush(flush_mb) if flush_mb else _nothing, self.collections.timing)
         return {"tracked": tracked, "frozen": gc.get_freeze_count(), "caches": caches.describe(),
                 "peer": "diplomacy" in sys.modules}
 
@@ -1637,12 +1635,12 @@ def timed_runs(board: Board, caches: Caches, stats: Stats, args: argparse.Namesp
     """Where the timed runs happen (this process, or with `--own-processes` one per engine), set up, and said in
     `stats.where`."""
     if not args.own_processes:
-        stats.collections = FullCollections()
         gc.collect()
         tracked = len(gc.get_objects())
         if args.gc_freeze:
             gc.freeze()
             stats.frozen = gc.get_freeze_count()
+        stats.collections = FullCollections()  # (from here: the games' collections only)
         stats.where = (f"both engines in this process, which holds {tracked:,} objects the collector tracks before "
                        "the first game (about 925,000 of them from the peer's import)")
         stats.caches_found = caches.describe()

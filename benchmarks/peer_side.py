@@ -172,19 +172,16 @@ def time_peer(spec: PeerPosition, orders: dict[str, list[str]], gc_off: bool, fl
 class _Child:
     """The handlers of `python benchmarks/peer_side.py` (workers.serve)."""
 
-    def __init__(self) -> None:
-        self.collections = FullCollections()
-        self.flush: Callable[[], None] = lambda: None
-
     def setup(self, flush_mb: int, freeze: bool) -> dict:
-        """Load the peer (and its map: one game), and say what this process holds."""
+        """Load the peer (and its map: one game), and say what this process holds (its collections counted from
+        here)."""
         game_from_spec(PeerPosition("S1901M", {}, {}, {}))
-        if flush_mb:
-            self.flush = CacheFlush(flush_mb)
+        self.flush: Callable[[], None] = CacheFlush(flush_mb) if flush_mb else lambda: None
         gc.collect()
         tracked = len(gc.get_objects())
         if freeze:
             gc.freeze()
+        self.collections = FullCollections()
         return {"tracked": tracked, "frozen": gc.get_freeze_count(), "ours": "adjudicator" in sys.modules}
 
     def peer(self, spec: PeerPosition, orders: dict[str, list[str]], gc_off: bool) -> tuple:
