@@ -619,10 +619,6 @@ EXPLAINED = {
     "peer-refuses[build-no-type]":
         "DATC 4.C.3: a build without unit type in an inland centre builds an army in this engine (preference c); "
         "the peer refuses it",
-    "support-coast-dropped":
-        "DATC 4.B.4: a support naming one coast of a province, for a fleet ordered to its other coast, is void in "
-        "this engine (Calhamer's ruling: the coast named must match the move's); the peer drops the coast from the "
-        "support and counts it",
     "refused-by-us[support-coast]":
         "DATC 4.B.4/6.B.9: a support naming a coast the supported fleet cannot reach is illegal in this engine (a "
         "coast in a support must be possible, and match); the peer accepts it",
@@ -639,6 +635,10 @@ EXPLAINED = {
     "peer-bug:convoyer-self-support":
         "peer bug 4 (benchmarks/README.md): a convoying fleet attacked with the support of its own power is taken "
         "as dislodged and the convoy disrupted, although the support does not count (DATC 6.D.12)",
+    "peer-bug:support-wrong-coast":
+        "peer bug 5 (benchmarks/README.md): a support naming one coast of a province, for a fleet ordered to its "
+        "other coast, counts in the peer, which drops the coast the support names and gives it the fleet's (DATC "
+        "6.B.9: the support is void)",
     "peer-bug:convoy-retreats":
         "peer bug 2 (benchmarks/README.md): a unit dislodged by a convoyed army may, in the peer, retreat to every "
         "neighbour, occupied or left empty by a standoff (DATC 6.H.6)",
@@ -878,10 +878,10 @@ BUGS_HERE = {
 # that order: a fleet's convoy order replaced by its later support leaves the army with no convoy, and only then
 # does the peer fall back to the land route.
 def _support_coast_dropped(board: Board, inp: PhaseInput, orders: list[tuple[int, str, str]], ctx: Any) -> list | None:
-    """The peer's reading of 4.B.4: it drops the coast a support names and matches the support to the move by
-    province (this engine, with Calhamer: a coast named must match the move's, else the support is void).
-    Emulated by taking the coast out of the supports whose supported fleet is ordered to the same province at
-    another coast."""
+    """Peer bug 5 (benchmarks/README.md): the peer drops the coast a support names and gives it the supported
+    fleet's, so a support naming the wrong coast counts (DATC 6.B.9: it is void). Emulated by taking the coast
+    out of the supports whose supported fleet is ordered to the same province at another coast (a support
+    without coast matches the move: DATC 6.B.7)."""
     if inp.state.phase.type != "Movement":
         return None
     parsed = _parsed(board, orders)
@@ -902,7 +902,7 @@ def _support_coast_dropped(board: Board, inp: PhaseInput, orders: list[tuple[int
 _TRANSFORMS = [("peer-refuses", _drop_peer_refused), ("several-orders", _last_order),
                ("convoy-fallback", _fallback), ("civil-disorder", _civil_disorder),
                ("peer-bug:h2h-self-support", _reduced_swaps), ("bug-here:retreat-illegal-first", _retreat_illegal_first),
-               ("support-coast-dropped", _support_coast_dropped)]
+               ("peer-bug:support-wrong-coast", _support_coast_dropped)]
 
 
 def _self_supports(board: Board, inp: PhaseInput) -> dict[int, str]:

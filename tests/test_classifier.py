@@ -268,12 +268,12 @@ END
 def test_a_support_naming_the_other_coast_is_counted_by_the_peer_only(cp, monkeypatch):
     """Seed 271's unexplained phase, cut down: F bla has two orders (the peer keeps the last, the support) and
     the support names bul/sc for a move to bul/ec. This engine holds F bla and would not count the support
-    anyway (DATC 4.B.4); the peer drops the coast and counts it, so F con moves. Several-orders alone does not
-    explain it, the coast rule does."""
+    anyway (DATC 6.B.9); the peer drops the coast and counts it (peer bug 5), so F con moves. Several-orders
+    alone does not explain it; with the bug emulated it is explained."""
     board, inp = _phase(cp, _SUPPORT_OTHER_COAST)
     result, ours, peer = _both(cp, board, inp)
     assert ours.diff(peer) == ["units: ours only Turkey: F con", "units: peer only Turkey: F bul/ec"]
-    assert cp.classify(board, inp, result, ours, peer) == "several-orders+support-coast-dropped"
+    assert cp.classify(board, inp, result, ours, peer) == "several-orders+peer-bug:support-wrong-coast"
     monkeypatch.setattr(cp, "_TRANSFORMS", [t for t in cp._TRANSFORMS if t[1] is not cp._support_coast_dropped])
     assert cp.classify(board, inp, result, ours, peer) == "unexplained"
 
