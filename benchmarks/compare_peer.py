@@ -63,7 +63,7 @@ from adjudicator.state import GameState, Phase, Unit, opening_state  # noqa: E40
 from caches import Caches, find_caches  # noqa: E402
 from peer_side import (Outcome, PeerPosition, game_from_spec, our_loc, peer_loc, peer_outcome,  # noqa: E402
                        peer_power, peer_unit, run_peer, time_peer)
-from timing import CacheFlush, FullCollections, best_of, own_time_by_file, profile_cold  # noqa: E402
+from timing import CacheFlush, FullCollections, best_of, objects_held, own_time_by_file, profile_cold  # noqa: E402
 from workers import Worker, serve  # noqa: E402
 
 PHASE_TYPES = ("Movement", "Retreat", "Adjustment")
@@ -478,6 +478,7 @@ class HereRuns:
     def __init__(self, board: Board, caches: Caches | None = None, flush: Callable[[], None] | None = None,
                  collections: FullCollections | None = None) -> None:
         self.flush = flush or _nothing
+        self._collections = collections
         self.timing = collections.timing if collections else lambda run, call: call()
         self.timer = OurTimer(board, caches if caches is not None else Caches(), self.flush, self.timing)
 
@@ -491,6 +492,15 @@ class HereRuns:
     def peer(self, spec: PeerPosition, orders: dict[str, list[str]], gc_off: bool) -> tuple:
         """The peer's seconds, paused seconds (or None) and outcome."""
         return time_peer(spec, orders, gc_off, self.flush, self.timing)
+
+    def counted(self) -> FullCollections | None:
+        """The collections counted by the run they landed in (no more are counted after this)."""
+        if self._collections is not None:
+            self._collections.close()
+        return self._collections
+
+    def close(self) -> None:
+        """Nothing to end here (`OwnProcesses` ends its processes)."""
 
 
 class OwnProcesses:
@@ -518,7 +528,7 @@ class OwnProcesses:
     def peer(self, spec: PeerPosition, orders: dict[str, list[str]], gc_off: bool) -> tuple:
         return self.workers["peer"].call("peer", spec, orders, gc_off)
 
-    def collections(self) -> FullCollections:
+    def counted(self) -> FullCollections:
         """The collections both processes counted, by the run they landed in."""
         merged = FullCollections(watch=False)
         for worker in self.workers.values():
@@ -537,14 +547,10 @@ class _OursChild:
         """Load the board, find the caches, and say what this process holds (its collections counted from here)."""
         board = load_variant("standard")
         caches = find_caches(probe(board))
-        gc.collect()
-        tracked = len(gc.get_objects())
-        if freeze:
-            gc.freeze()
+        tracked, frozen = objects_held(freeze)
         self.collections = FullCollections()
         self.timer = OurTimer(board, caches, CacheFlush(flush_mb) if flush_mb else _nothing, self.collections.timing)
-        return {"tracked": tracked, "frozen": gc.get_freeze_count(), "caches": caches.describe(),
-                "peer": "diplomacy" in sys.modules}
+        return {"tracked": tracked, "frozen": frozen, "caches": caches.describe(), "peer": "diplomacy" in sys.modules}
 
     def new_game(self) -> None:
         self.timer.new_game()
@@ -1205,8 +1211,8 @@ def play(board: Board, stats: Stats, rng: random.Random, years: int, movement_bu
     """One random game: every phase adjudicated by this engine cold, in the game and from order objects, and by
     the peer, from the same position; the game goes on from this engine's result.
 
-    `runs` times them: `OwnProcesses` (each engine in a process of its own) or `HereRuns` (both in this one;
-    the default, with every cache of this engine kept, as `find_caches` would find none)."""
+    `runs` times them: `HereRuns` (both engines in this process; by default one with no caches to empty) or
+    `OwnProcesses` (each engine in a process of its own)."""
     runs = runs if runs is not None else HereRuns(board)
     state = opening_state(board)
     last_year = state.phase.year + years - 1
@@ -1605,13 +1611,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.progress and stats.games % args.progress == 0:
                 print(f"... {stats.games} games, {len(stats.ours['Movement'])} movement phases, unexplained "
                       f"{stats.unexplained}, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
-        if isinstance(runs, OwnProcesses):
-            stats.collections = runs.collections()
-        else:
-            stats.collections.close()  # (the games' collections only)
+        stats.collections = runs.counted()  # (the games' collections only)
     finally:
-        if isinstance(runs, OwnProcesses):
-            runs.close()
+        runs.close()
     memory = {k: peak_memory(board, v, caches) for k, v in stats.samples.items() if v}
     elapsed = time.perf_counter() - started
     for line in report(board, stats, args.out, memory, caches):
@@ -1635,11 +1637,7 @@ def timed_runs(board: Board, caches: Caches, stats: Stats, args: argparse.Namesp
     """Where the timed runs happen (this process, or with `--own-processes` one per engine), set up, and said in
     `stats.where`."""
     if not args.own_processes:
-        gc.collect()
-        tracked = len(gc.get_objects())
-        if args.gc_freeze:
-            gc.freeze()
-            stats.frozen = gc.get_freeze_count()
+        tracked, stats.frozen = objects_held(args.gc_freeze)
         stats.collections = FullCollections()  # (from here: the games' collections only)
         stats.where = (f"both engines in this process, which holds {tracked:,} objects the collector tracks before "
                        "the first game (about 925,000 of them from the peer's import)")

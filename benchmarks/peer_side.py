@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from timing import CacheFlush, FullCollections
+from timing import CacheFlush, FullCollections, objects_held
 
 # ----- names: this project's ids <-> the peer's ---------------------------------------------------------
 _TO_PEER = {"nrg": "NWG", "nat": "NAO", "mid": "MAO", "gol": "LYO"}
@@ -177,12 +177,9 @@ class _Child:
         here)."""
         game_from_spec(PeerPosition("S1901M", {}, {}, {}))
         self.flush: Callable[[], None] = CacheFlush(flush_mb) if flush_mb else lambda: None
-        gc.collect()
-        tracked = len(gc.get_objects())
-        if freeze:
-            gc.freeze()
+        tracked, frozen = objects_held(freeze)
         self.collections = FullCollections()
-        return {"tracked": tracked, "frozen": gc.get_freeze_count(), "ours": "adjudicator" in sys.modules}
+        return {"tracked": tracked, "frozen": frozen, "ours": "adjudicator" in sys.modules}
 
     def peer(self, spec: PeerPosition, orders: dict[str, list[str]], gc_off: bool) -> tuple:
         return time_peer(spec, orders, gc_off, self.flush, self.collections.timing)

@@ -56,6 +56,16 @@ def own_time_by_file(stats: pstats.Stats, lark_files: bool = False, builtins: st
                      if v / whole >= 0.02)
 
 
+def objects_held(freeze: bool) -> tuple[int, int]:
+    """Before the first game: a full collection, then the objects the collector tracks, and with `freeze` those
+    moved into its permanent generation (gc.freeze): (tracked, frozen)."""
+    gc.collect()
+    tracked = len(gc.get_objects())
+    if freeze:
+        gc.freeze()
+    return tracked, gc.get_freeze_count()
+
+
 class FullCollections:
     """The garbage collector's collections, counted with their seconds by the timed run they land in (`timing`).
     Those of the whole heap (generation 2) cost what the process holds: in one that holds the peer (about 925,000
