@@ -73,37 +73,27 @@ POSTSTATE_SAME
     assert report_of(o, "France", "A par S").status == "void"
 
 
-def test_a_support_naming_another_coast_than_the_move_is_void_and_says_so():
-    """DATC 4.B.4: the coast named in a support must match the move's (Calhamer: "allies should be in evident
-    agreement on the moves"); the reason names both coasts, not a move that was not made."""
-    o = judge("""
+_SUPPORT_TO_BULGARIA = """
 PRESTATE
     Turkey: F con
     Turkey: F bla
     Austria: A ser
 ORDERS
     Turkey: F con - bul/ec
-    Turkey: F bla S F con - bul/sc
+    Turkey: F bla S F con - bul/{coast}
     Austria: A ser - bul
-POSTSTATE_SAME
-""")
+"""
+
+
+def test_a_support_naming_another_coast_than_the_move_is_void_and_says_so():
+    """DATC 6.B.9 (issue 4.B.4): the coast named in a support must match the move's (Calhamer: "allies should
+    be in evident agreement on the moves"); the reason names both coasts, not a move that was not made."""
+    o = judge(_SUPPORT_TO_BULGARIA.format(coast="sc") + "POSTSTATE_SAME\n")
     assert o.passed, o.problems
     r = report_of(o, "Turkey", "F bla S")
     assert r.status == "void" and r.reason == "void: Turkey F con moves to bul/ec, not to the sc coast this support names"
-    matched = judge("""
-PRESTATE
-    Turkey: F con
-    Turkey: F bla
-    Austria: A ser
-ORDERS
-    Turkey: F con - bul/ec
-    Turkey: F bla S F con - bul/ec
-    Austria: A ser - bul
-POSTSTATE
-    Turkey: F bul/ec
-    Turkey: F bla
-    Austria: A ser
-""")
+    matched = judge(_SUPPORT_TO_BULGARIA.format(coast="ec")
+                    + "POSTSTATE\n    Turkey: F bul/ec\n    Turkey: F bla\n    Austria: A ser\n")
     assert matched.passed, matched.problems
 
 

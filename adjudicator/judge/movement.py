@@ -301,7 +301,7 @@ class MovementJudge:
             if not matches:
                 moved = self.c.get(c.target)
                 if c.target_coast and moved is not None and moved.kind == MOVE and moved.dest == c.dest:
-                    # DATC 4.B.4: a coast named in a support must match the move's (Calhamer's ruling)
+                    # DATC 6.B.9 (issue 4.B.4): a coast named in a support must match the move's
                     return VOID, (f"void: {what} moves to {moved.dest_location}, not to the "
                                   f"{c.target_coast} coast this support names"), {}
                 doing = "hold" if c.dest is None else f"move to {c.dest}"
