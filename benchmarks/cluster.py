@@ -39,9 +39,9 @@ def haproxy_path() -> str | None:
     return shutil.which("haproxy", path=SBIN)
 
 
-def stop(proc: subprocess.Popen, grace: float = 10.0) -> None:
-    """End a process started by `start` and everything it forked: SIGTERM to its group, SIGKILL after `grace` s."""
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
+def stop(proc: subprocess.Popen, grace: float = 10.0, first: int = signal.SIGTERM) -> None:
+    """End a process started by `start` and everything it forked: `first` to its group, SIGKILL after `grace` s."""
+    for sig, wait in ((first, grace), (signal.SIGKILL, 5.0)):
         if proc.poll() is not None:
             break
         try:
@@ -66,12 +66,12 @@ def start(args: list[str], env: dict[str, str] | None = None, **kw) -> subproces
 
 
 @contextmanager
-def running(proc: subprocess.Popen) -> Iterator[subprocess.Popen]:
-    """The process, stopped when the block ends."""
+def running(proc: subprocess.Popen, first: int = signal.SIGTERM) -> Iterator[subprocess.Popen]:
+    """The process, stopped when the block ends (`first`: the signal that asks it to)."""
     try:
         yield proc
     finally:
-        stop(proc)
+        stop(proc, first=first)
 
 
 def wait_healthy(base: str, proc: subprocess.Popen, seconds: float = 60.0) -> None:
@@ -173,7 +173,7 @@ def deployment(database: str, instances: int = 2, workers: int = 2) -> Iterator[
             port = free_port()
             proc = stack.enter_context(running(start(
                 [sys.executable, "-m", "adjudicator", "serve", "--host", "127.0.0.1", "--port", str(port),
-                 "--workers", str(workers)], env)))
+                 "--workers", str(workers)], env), signal.SIGQUIT))  # gunicorn's quick stop: all is committed
             started.append(Instance(proc, f"http://127.0.0.1:{port}"))
         for instance in started:
             wait_healthy(instance.base, instance.proc)
