@@ -134,6 +134,14 @@ def wrk(base: str, requests_file: Path, seconds: float, concurrency: int) -> Row
     return row
 
 
+def warm(base: str, requests_file: Path) -> None:
+    """Send requests until every worker has answered some: the first ones open the store, build the parser and
+    fill the board caches (seconds on a busy machine), which no row should time."""
+    for _ in range(10):
+        if wrk(base, requests_file, 3, 8)["requests"] >= 100:
+            return
+
+
 def workloads(base: str, games: list[dict[str, Any]], folder: Path) -> dict[str, Path]:
     """The stateless phase and the hosted submissions (each power of each game in turn, shuffled) as request files."""
     state = requests.get(base + "/v1/variants/standard/start", timeout=30).json()
@@ -159,8 +167,8 @@ def table(server: str, args: argparse.Namespace) -> Table:
             for name, url in databases.items():
                 with cluster.deployment(url, count, args.workers) as dep:
                     files = workloads(dep.base, games[name], folder)
-                    for path in files.values():  # warm every worker: imports, board caches, pooled connections
-                        wrk(dep.base, path, 2, 8)
+                    for path in files.values():
+                        warm(dep.base, path)
                     if name == "PostgreSQL":  # the stateless endpoint beside the hosted one, in the same minutes
                         rows[STATELESS, count] = [wrk(dep.base, files["stateless"], args.seconds, c)
                                                   for c in (1, 8, 32)]
@@ -393,8 +401,7 @@ COSTS = {
     "schema migration (Alembic)": ("alembic/",),
     "request schema check (jsonschema)": ("jsonschema/",),
     "JSON encode/decode": ("json/",),
-    "HTTP: gunicorn, gevent, werkzeug, flask": ("gunicorn/", "werkzeug/", "flask/"),
-    "logging (gunicorn access log)": ("logging/", "glogging"),
+    "gunicorn access log": ("glogging",),
 }
 TICK_COSTS = {
     "judgement (play_turn)": ("play_turn",),
@@ -404,44 +411,79 @@ TICK_COSTS = {
     "SQLAlchemy ORM and Core (all statements)": ("sqlalchemy/",),
     "psycopg (driver)": ("psycopg/",),
     "webhook deliveries (claim, send, record)": ("run_due", "_loop"),
-    "start-up: imports, board loading, migration": ("<module>", "load_variant", "migrate"),
 }
 
 
 def print_profile(title: str, stacks: Counter[str], costs: dict[str, tuple[str, ...]]) -> None:
-    """Named costs, then the project's own functions, by inclusive share of the CPU samples."""
+    """Named costs and the project's own functions (inclusive shares of the CPU samples), then self time by
+    package."""
     print(f"profile, {title} ({sum(stacks.values())} samples):")
     for name, share in sorted(spy.shares(stacks, costs).items(), key=lambda x: -x[1]):
         print(f"  {share:6.1%}  {name}")
     print("  the project's functions, inclusive:")
-    for frame, share in spy.top_functions(stacks, "adjudicator/", 14) + spy.top_functions(stacks, "api/", 4):
+    for frame, share in spy.top_functions(stacks, "adjudicator/", 16):
         print(f"  {share:6.1%}  {frame}")
+    print("  self time by package: " + ", ".join(f"{name} {share:.1%}" for name, share in spy.packages(stacks)))
 
 
-def statements_per_request(url: str) -> str:
-    """Statements and connection check-outs of one hosted PUT, counted in process on the same database."""
+IN_PROCESS = {  # (file part, function) -> what it stands for, for the in-process profile of one hosted PUT
+    ("api/hosted.py", "submit"): "the whole PUT (the route)",
+    ("api/hosted.py", "_caller"): "  the token check (rate limit, authenticate, deadline check)",
+    ("hosted/service.py", "authenticate"): "    authenticate: the game and its seats read, every hash compared",
+    ("api/routes.py", "_body"): "  the request's schema check",
+    ("hosted/service.py", "submit"): "  Service.submit",
+    ("hosted/service.py", "_board_state"): "    the position read from its JSON",
+    ("hosted/orders.py", "judge_submission"): "    the statuses: a whole adjudication (judge_submission)",
+    ("hosted/storage.py", "transaction"): "    the write transaction (lock, read, write, commit)",
+    ("sqlalchemy/engine/default.py", "_do_ping_w_event"): "  pool pre-ping round trips (one per check-out)",
+    ("psycopg/connection.py", "wait"): "  waiting on PostgreSQL (every round trip)",
+}
+
+
+def request_profile(url: str, count: int = 200) -> None:
+    """One hosted PUT at a time in process (Flask's test client, the same database): the statements it sends,
+    and cProfile's wall-clock time per request of the parts named in IN_PROCESS."""
+    import cProfile
+    import pstats
+
     from sqlalchemy import event
 
     from api import create_app
 
-    game = create_games(url, 1)[0]
-    app = create_app({"ADJUDICATOR_DATABASE_URL": url})
-    client = app.test_client()
-    put = lambda: client.put(f"/v1/games/{game['id']}/orders", json={"orders": STANDARD_ORDERS["France"]},  # noqa: E731
-                             headers={"Authorization": f"Bearer {game['tokens']['France']}"})
-    put()  # opens the store (migration check) once
+    games = create_games(url, count // 7 + 1)
+    seats = [(g["id"], p, t) for g in games for p, t in g["tokens"].items()][:count]
+    client = create_app({"ADJUDICATOR_DATABASE_URL": url}).test_client()
+
+    def put(seat: tuple[str, str, str]) -> None:
+        gid, power, token = seat
+        answer = client.put(f"/v1/games/{gid}/orders", json={"orders": STANDARD_ORDERS[power]},
+                            headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+
+    put(seats[0])  # opens the store (the migration check) and builds the parser, once per process
     engine = open_store(normalise_url(url)).engine
     seen = Counter[str]()
     listen = [(engine, "before_cursor_execute", lambda *a, **k: seen.update([a[2].split()[0].upper()])),
-              (engine.pool, "checkout", lambda *a: seen.update(["check-out (each pings)"]))]
+              (engine, "commit", lambda *a: seen.update(["COMMIT"])),
+              (engine.pool, "checkout", lambda *a: seen.update(["check-outs (each pinged first)"])),
+              (engine.pool, "reset", lambda *a: seen.update(["ROLLBACK on check-in"]))]
     for target, name, fn in listen:
         event.listen(target, name, fn)
-    try:
-        assert put().status_code == 200
-    finally:
-        for target, name, fn in listen:
-            event.remove(target, name, fn)
-    return ", ".join(f"{n} {what}" for what, n in seen.most_common())
+    put(seats[1])
+    for target, name, fn in listen:
+        event.remove(target, name, fn)
+    print("one hosted PUT (in process, PostgreSQL): " + ", ".join(f"{n} {what}" for what, n in seen.most_common()))
+    prof = cProfile.Profile()
+    prof.enable()
+    for seat in seats:
+        put(seat)
+    prof.disable()
+    stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    print(f"profile, {len(seats)} hosted PUTs one at a time in process (cProfile, wall clock), ms per request:")
+    for (part, function), label in IN_PROCESS.items():
+        total = sum(v[3] for (file, _, name), v in stats.items()
+                    if part in file and name == function)
+        print(f"  {1000 * total / len(seats):7.2f}  {label}")
 
 
 def profile(server: str, args: argparse.Namespace) -> None:
@@ -450,19 +492,22 @@ def profile(server: str, args: argparse.Namespace) -> None:
         sys.exit("--profile needs py-spy: pip install py-spy")
     url = new_database(server, "profile")
     games = create_games(url, 200)
-    print(f"one hosted PUT (in process, same database): {statements_per_request(url)}")
+    request_profile(url)
     with tempfile.TemporaryDirectory(prefix="adjudicator-bench.") as tmp, cluster.deployment(url, 1, args.workers) as dep:
         put = workloads(dep.base, games, Path(tmp))["put"]
-        wrk(dep.base, put, 2, 8)
+        warm(dep.base, put)
         with spy.spying(dep.instances[0].proc.pid) as out:
             row = wrk(dep.base, put, args.seconds * 2, 8)
         print_profile(f"an instance ({args.workers} workers) under hosted PUT on PostgreSQL, concurrency 8, "
                       f"{row['requests']} requests at {row['rps']:.0f} req/s", spy.read(out), COSTS)
     template = create_games(url, 1, settings={"phase_seconds": 86400})[0]
     submit_all(url, template)
-    ids = clone_games(url, template["id"], args.games // 2, deadline_at=time.time() - 1)
+    ids = clone_games(url, template["id"], args.games // 5, deadline_at=time.time() - 1)
     stacks = spy.record([sys.executable, "-m", "adjudicator", "games", "tick", "--database", url])
-    print_profile(f"`games tick` judging {len(ids)} due games (22 orders each), alone", stacks, TICK_COSTS)
+    ticking = spy.within(stacks, "tick (adjudicator/hosted/service.py")  # the batch, without the start-up
+    print(f"`games tick`: start-up (imports, store, migration check) {1 - sum(ticking.values()) / sum(stacks.values()):.0%} "
+          "of its samples; the batch alone:")
+    print_profile(f"`games tick` judging {len(ids)} due games (22 orders each), alone", ticking, TICK_COSTS)
 
 
 # --- main --------------------------------------------------------------------------------------------------

@@ -28,7 +28,9 @@ def spying(pid: int, rate: int = 200) -> Iterator[Path]:
     """Sample process `pid` and its children (CPU only: idle threads are left out) while the block runs."""
     folder = Path(tempfile.mkdtemp(prefix="adjudicator-spy."))
     out = folder / "stacks.txt"
-    proc = subprocess.Popen(["py-spy", "record", "-p", str(pid), "--subprocesses", "-F", "--format", "raw",
+    # --nonblocking: the workers are not paused to be sampled (paused, they served almost nothing on a busy machine).
+    proc = subprocess.Popen(["py-spy", "record", "-p", str(pid), "--subprocesses", "--nonblocking", "-F",
+                             "--format", "raw",
                              "-r", str(rate), "-o", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         yield out
@@ -60,6 +62,21 @@ def read(path: Path) -> Counter[str]:
                 stacks[stack] += int(count)
         shutil.rmtree(path.parent, ignore_errors=True)
     return stacks
+
+
+def within(stacks: Counter[str], word: str) -> Counter[str]:
+    """Only the stacks with a frame containing `word` (e.g. the part of a command after its start-up)."""
+    return Counter({stack: n for stack, n in stacks.items() if word in stack})
+
+
+def packages(stacks: Counter[str], count: int = 10) -> list[tuple[str, float]]:
+    """Where the CPU is spent: the samples' innermost frames by top-level package (self time)."""
+    total = sum(stacks.values()) or 1
+    found: Counter[str] = Counter()
+    for stack, n in stacks.items():
+        leaf = stack.rsplit(";", 1)[-1]
+        found[leaf[leaf.rfind("(") + 1:].split("/")[0].split(".py")[0].split(":")[0]] += n
+    return [(name, n / total) for name, n in found.most_common(count)]
 
 
 def shares(stacks: Counter[str], costs: dict[str, tuple[str, ...]]) -> dict[str, float]:
