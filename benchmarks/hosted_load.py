@@ -319,14 +319,12 @@ def receiver() -> Iterator[tuple[str, Counter[tuple[str, int]]]]:
         def log_message(self, *_: Any) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/hook", got
-    finally:
-        server.shutdown()
-        server.server_close()
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}/hook", got
+        finally:
+            server.shutdown()
 
 
 def tick_batch(url: str, template: str, games: int, tickers: int, kill_after: int | None) -> str:
