@@ -12,7 +12,7 @@ It starts a throw-away PostgreSQL server, `adjudicator serve` instances (one, th
   two at once, two with one killed mid-batch): how long, how many judged twice, the webhooks sent;
 - with `--profile`, where an instance's CPU goes under the hosted PUT workload, and a tick batch's (py-spy).
 
-    python benchmarks/hosted_load.py                              # everything (about 10 minutes)
+    python benchmarks/hosted_load.py --profile                    # everything (17 minutes on a busy 2-core machine)
     python benchmarks/hosted_load.py --parts table --seconds 3  # a quick look
     python benchmarks/hosted_load.py --parts profile              # the profiles alone
 
@@ -28,6 +28,7 @@ import http.server
 import json
 import random
 import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -525,9 +526,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000, help="games due at once (deadlines)")
     args = ap.parse_args()
     parts = set(args.parts.split(",")) | ({"profile"} if args.profile else set())
-    for tool in ("wrk",):
-        if not cluster.shutil.which(tool):
-            sys.exit(f"{tool} is not installed (apt-get install {tool})")
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is not installed (apt-get install wrk)")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # a SIGTERM unwinds the with-blocks: servers stop
     with cluster.postgres() as server:
         if "table" in parts:
