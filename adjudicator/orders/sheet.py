@@ -140,12 +140,12 @@ class _Reader:
             try:
                 order = self.order(part, line, column + at, power)
             except OrderError as exc:
-                if self.adjustment and _bullet_end(part):
-                    try:  # `- Build A par`: a bullet, not a removal sign
+                if _bullet_end(part):
+                    try:  # `- Build A par`, `- A Par - Bur`: a bullet, not a removal sign
                         cut = _bullet_end(part)
                         order = self.order(part[cut:], line, column + at + cut, power)
-                    except OrderError:
-                        order = None
+                    except OrderError as without:
+                        order, exc = None, without  # (what the order says past its bullet is what is wrong)
                     if order is not None:
                         self._add([order], line)
                         continue
@@ -187,8 +187,9 @@ class _Reader:
 
 def read_sheet(board: Board, text: str, file: str | None = None, default_power: str | None = None,
                state: Any = None) -> Sheet:
-    """Read an order sheet; orders carry their power, line and text. With the game's `state`, the phase is
-    known: in an adjustment phase a leading `-` / `+` is a removal / build and a unit alone is refused."""
+    """Read an order sheet; orders carry their power, line and text. A leading `-` / `+` before a unit alone is a
+    removal / build at any phase (judged as such, so refused at a movement phase), and a bullet before a longer
+    order; with the game's `state`, a unit alone is refused in an adjustment phase."""
     reader = _Reader(board, state, file)
     sheet = reader.sheet
     sheet.text = text
@@ -238,7 +239,7 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
             else:
                 line_power = power
                 body = content
-        if not reader.adjustment or body.lstrip()[:1] not in ("-", "+"):
+        if body.lstrip()[:1] not in ("-", "+"):  # (`- F Lon` is a removal at any phase, never a bullet and a hold)
             cut = _bullet_end(body)
             offset += cut
             body = body[cut:]

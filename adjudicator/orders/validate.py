@@ -114,6 +114,11 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     convoys = False
     units, checks = state.units, _CHECKS
     for order in orders:
+        if order.kind not in checks:  # a build, removal or retreat: refused naming the phase, whatever stands there
+            unit = units.get(order.unit.province) if order.unit is not None else None
+            own = unit if unit is not None and unit.power == order.power else None
+            report.append(illegal(order, own, _wrong_phase(order, state), "the unit holds" if own else "it is ignored"))
+            continue
         unit = units.get(order.unit.province)
         if unit is None or unit.power != order.power and order.power is not None or unit.power == NEUTRAL:
             report.append(ignored(order, _not_its_unit(order, unit)))
@@ -175,8 +180,20 @@ def _not_its_unit(order: Order, unit: Unit | None) -> str:
     return f"the unit in {where} is neutral: it takes no orders and holds"  # neutral units hold; no one orders them
 
 
+# What each order that is not a movement order is, and when it is given (for the refusal at a movement phase).
+_OTHER_KINDS = {"build": ("a build", "an adjustment phase"), "waive": ("a waived build", "an adjustment phase"),
+                "remove": ("a removal", "an adjustment phase"), "disband": ("a disband", "a retreat or adjustment phase"),
+                "retreat": ("a retreat", "a retreat phase")}
+
+
+def _wrong_phase(order: Order, state: GameState) -> str:
+    """Why an order of another kind of phase is refused at a movement phase, naming both."""
+    what, when = _OTHER_KINDS.get(order.kind, (f"a {order.kind} order", "another kind of phase"))
+    return f"{what} is ordered at {when}; the game is at {state.phase}"
+
+
 def _not_movement(phase: _Movement, unit: Unit, order: Order) -> Command:
-    raise Illegal(f"a {order.kind} order cannot be given in a movement phase")
+    raise Illegal(_wrong_phase(order, phase.state))
 
 
 # (The hot checks below make their Commands with positional fields and read the season's sets inline: each

@@ -1,0 +1,66 @@
+"""Messages for people (issue 27): each reason says each thing once, no word of an order is dropped, suggestions
+come ranked by closeness and kind of place, and an illegal move hears of the place it may have meant."""
+
+from __future__ import annotations
+
+from adjudicator.catalogue import load_variant
+from adjudicator.orders.sheet import read_sheet
+from adjudicator.phase import adjudicate
+from adjudicator.state import opening_state
+
+
+def judged(variant: str, text: str):
+    """The report lines of the opening phase of `variant` judged with the sheet `text`."""
+    board = load_variant(variant)
+    state = opening_state(board)
+    sheet = read_sheet(board, text, state=state)
+    return sheet, adjudicate(board, state, sheet.orders).report
+
+
+def line_of(report, text: str):
+    return next(r for r in report if r.text == text)
+
+
+def said_twice(reason: str) -> list[str]:
+    """The clauses of a reason (between semicolons) that it says more than once."""
+    clauses = [c.strip() for c in reason.split(";")]
+    return sorted({c for c in clauses if clauses.count(c) > 1})
+
+
+def test_each_reason_says_each_thing_once():
+    # Finding 7: "...; the unit holds; the unit holds". An illegal move, several different orders, an illegal
+    # order of a unit then dislodged: each on the standard and the Arctic board.
+    _, report = judged("standard", """
+France: A Par - Mun
+France: A Mar - Bur
+France: A Mar - Spa
+Germany: F Kie - Ber
+Germany: F Kie - Hol
+Germany: A Mun - Par
+Italy: A Ven - Mun
+Austria: A Vie - Tyr
+""")
+    assert line_of(report, "A Par - Mun").reason == ("Munich is not adjacent to Paris, and no fleets could convoy it "
+                                                     "there; the unit holds")
+    assert line_of(report, "A Mar - Spa").reason == ("the unit was given several different orders; it holds (and "
+                                                     "may receive hold support)")
+    _, arctic = judged("arctic", "Norway: F Osl - NWG\nRussia: A Arc - Kam\n")
+    for r in [*report, *arctic]:
+        assert not said_twice(r.reason), r.reason
+
+
+def test_a_removal_at_a_movement_phase_is_refused_naming_the_phase_not_read_as_a_hold():
+    # Finding 6: `- F Lon` (a removal, as webDiplomacy writes it) was read as `F Lon H`, its `-` dropped.
+    sheet, report = judged("standard", "England:\n- F Lon\n- A Lvp - Yor\n* F Edi - Nth\n+ A Lvp\n")
+    assert [o.kind for o in sheet.orders] == ["remove", "move", "move", "build"]  # a bullet before a whole order
+    removal = line_of(report, "- F Lon")
+    assert removal.status == "illegal"
+    assert "a removal is ordered at an adjustment phase; the game is at Spring 1901 Movement" in removal.reason
+    assert "build is ordered at an adjustment phase" in line_of(report, "+ A Lvp").reason
+
+
+def test_an_adjustment_order_at_a_movement_phase_is_a_report_line_not_a_traceback():
+    _, report = judged("standard", "France: waive\nGermany: Build A Ruh\nFrance: A Par - Bur\n")
+    assert line_of(report, "waive").reason.startswith("a waived build is ordered at an adjustment phase")
+    assert line_of(report, "Build A Ruh").reason.endswith("; it is ignored")  # no German unit stands there
+    assert line_of(report, "A Par - Bur").status == "succeeds"
