@@ -87,6 +87,10 @@ class AmbiguousOrder(OrderError):
     """An order with a name of two places that its units do not settle."""
 
 
+class UnknownPlace(OrderError):
+    """An order naming a place the board does not have (a sheet full of them was written for another board)."""
+
+
 class Word(NamedTuple):
     """One word of an order as read: its code, what it means, where it stands and how it was written."""
 
@@ -618,8 +622,9 @@ class OrderParser:
                     reading = self.read(text, suggest, units)  # not kept: it depends on the position
                     return new_order(*reading[:6], power, text.strip(), line, reading[6])
                 except OrderError as final:
-                    raise OrderError(final.message, file=file, line=line, suggestions=final.suggestions,
-                                     column=(final.column or 1) + column_offset) from None
+                    kind = UnknownPlace if isinstance(final, UnknownPlace) else OrderError
+                    raise kind(final.message, file=file, line=line, suggestions=final.suggestions,
+                               column=(final.column or 1) + column_offset) from None
             if use_cache:
                 if len(self.readings) >= MAX_READINGS:
                     self.readings.clear()
@@ -769,15 +774,15 @@ class OrderParser:
         if word.code == UNKNOWN and word.text[:1].isalnum() and allowed & {"PLACE", "UNIT", "POWER"}:
             name = self._misspelt_name(words, index, with_previous=False) if suggest else None
             # the word is named; the suggestions are for it with the next word when that reads better (`Nrth Sea`)
-            return OrderError(f"unknown place {word.text!r}", column=column, suggestions=name[2] if name else [])
+            return UnknownPlace(f"unknown place {word.text!r}", column=column, suggestions=name[2] if name else [])
         pair = (index - 1 if word.code == UNKNOWN else index) if suggest else -1
         if (pair > 0 and pair + 1 < len(words) and words[pair].code in (PLACE, COAST)
                 and words[pair + 1].code == UNKNOWN and len(words[pair + 1].text) > 1):
             name = self._misspelt_name(words, pair + 1, with_previous=True, cutoff=75, pair=True)
             if name is not None:  # `Mid Atlantik`, `Irish Se`, `North Afirca`: a misspelt name of two words
                 first, shown, hints = name
-                return OrderError(f"unknown place {shown!r}", column=_column(text, words[first].at),
-                                  suggestions=hints)
+                return UnknownPlace(f"unknown place {shown!r}", column=_column(text, words[first].at),
+                                    suggestions=hints)
         if word.code == UNKNOWN and word.text[:1].isalnum():
             return OrderError(f"unexpected {word.text!r}; expected {expected}", column=column)
         if index > 0 and words[index - 1].code == LPAR:
