@@ -64,3 +64,41 @@ def test_an_adjustment_order_at_a_movement_phase_is_a_report_line_not_a_tracebac
     assert line_of(report, "waive").reason.startswith("a waived build is ordered at an adjustment phase")
     assert line_of(report, "Build A Ruh").reason.endswith("; it is ignored")  # no German unit stands there
     assert line_of(report, "A Par - Bur").status == "succeeds"
+
+
+def test_an_illegal_move_hears_of_the_adjacent_place_spelt_like_its_destination():
+    # Finding 9: `F Osl - NWG` (Northwest Greenland) was "not adjacent", with no word of Nwg (Norwegian Sea).
+    _, report = judged("arctic", "Norway: F Osl - NWG\nRussia: A Arc - Kam\n")
+    assert line_of(report, "F Osl - NWG").reason == ("Northwest Greenland is not adjacent to Oslo, but Nwg (Norwegian "
+                                                     "Sea) is: did you mean it?; the unit holds")
+    assert "did you mean" not in line_of(report, "A Arc - Kam").reason  # nothing there is spelt like Kamchatka
+    _, standard = judged("standard", "France: A Par - Mun\n")
+    assert "did you mean" not in line_of(standard, "A Par - Mun").reason
+
+
+def suggestions(variant: str, line: str) -> list[str]:
+    board = load_variant(variant)
+    (problem,) = read_sheet(board, line, state=opening_state(board)).problems
+    return problem.suggestions
+
+
+def test_suggestions_are_ranked_by_closeness_and_kind_of_place():
+    # Finding 9: `Uar` suggested Europe before Ural Mountains (two letters swapped are one slip, not two).
+    assert suggestions("arctic", "Russia: A Arc - Uar")[0] == "Ural Mountains (Ura)"
+    assert suggestions("arctic", "Russia: A Pev - Uar")[0] == "Ural Mountains (Ura)"
+    # the kind of place, when none is within reach: for an army, land before a sea spelt as closely
+    assert suggestions("standard", "Russia: A Ukr - Bxr")[0] == "Berlin (ber)"
+    assert suggestions("standard", "Russia: F Sev - Bxr")[0] == "Barents Sea (bar)"
+
+
+def test_an_unknown_variant_gets_a_did_you_mean():
+    import pytest
+
+    from adjudicator.errors import AdjudicatorError
+
+    with pytest.raises(AdjudicatorError) as caught:
+        load_variant("artic")
+    assert caught.value.suggestions[0] == "arctic"
+    with pytest.raises(AdjudicatorError) as caught:
+        load_variant("standrad")
+    assert caught.value.suggestions == ["standard"]

@@ -810,16 +810,23 @@ class OrderParser:
             ends = [index, index + 1] if wordlike(index + 1) else [index]
         best: tuple[float, int, int] | None = None
         for a in starts:
-            prefer = self._near(words[:a])
+            prefer, fits = self._near(words[:a]), self._fitting(words[:a])
             for b in ends:
-                ranked = self.board.names.rank(" ".join(w.text for w in words[a:b + 1]), prefer)
+                ranked = self.board.names.rank(" ".join(w.text for w in words[a:b + 1]), prefer, fits=fits)
                 if ranked and ranked[0][1] >= cutoff and (best is None or ranked[0][1] > best[0]):
                     best = (ranked[0][1], a, b)
         if best is None:
             return None
         _, a, b = best
         shown = " ".join(w.text for w in words[a:b + 1])
-        return a, shown, self.board.names.suggest(shown, prefer=self._near(words[:a]))
+        return a, shown, self.board.names.suggest(shown, prefer=self._near(words[:a]), fits=self._fitting(words[:a]))
+
+    def _fitting(self, before: list[Word]) -> frozenset[str]:
+        """The places where the order's unit could stand, when the words before an unknown one name its type."""
+        unit_type = next((w.meaning for w in before if w.code == UNIT), None)
+        if unit_type is None:
+            return frozenset()
+        return self.reach.army_stand if unit_type == ARMY else self.reach.fleet_stand
 
     def _near(self, before: list[Word]) -> set[str]:
         """The places the order's unit could reach, from the words before an unknown one."""
