@@ -102,3 +102,28 @@ def test_an_unknown_variant_gets_a_did_you_mean():
     with pytest.raises(AdjudicatorError) as caught:
         load_variant("standrad")
     assert caught.value.suggestions == ["standard"]
+
+
+STATE = {"variant": "standard", "phase": "Spring 1901 Movement", "units": {"France": ["A Par"]}}
+
+
+def test_the_apis_schema_errors_are_told_in_words():
+    # Finding 13: `/orders: {'France': 'A Par - Bur'} is not valid under any of the given schemas`.
+    from api import create_app
+
+    client = create_app().test_client()
+    cases = [
+        ({"state": STATE, "orders": {"France": "A Par - Bur"}}, "/orders",
+         '/orders: expected a string, an object mapping names to lists of strings or a list of order objects, '
+         'but came an object: {"France": "A Par - Bur"}; /orders/France: expected a list of strings, but came a '
+         'string: "A Par - Bur"'),
+        ({"state": {"phase": "Spring 1901 Movement"}}, "/state", "/state: the field `variant` or `board` is missing"),
+        ({"orders": []}, "", "the body: the field `state` is missing"),
+        ({"state": STATE, "lenient": "yes"}, "/lenient", '/lenient: expected true or false, but came a string: "yes"'),
+        ({"state": STATE, "colour": 1}, "", "the body: unknown field `colour`; the fields are `history`, `lenient`, "
+                                             "`orders`, `state`"),
+    ]
+    for body, pointer, detail in cases:
+        answer = client.post("/v1/adjudicate", json=body).get_json()
+        assert (answer["status"], answer["pointer"], answer["detail"]) == (400, pointer, detail)
+        assert "{'" not in answer["detail"]  # no Python repr
