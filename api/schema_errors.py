@@ -10,6 +10,8 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
+from adjudicator.grammar_tools import or_list
+
 _SHOWN = 60  # characters of a value quoted back
 _TYPES = {"string": ("a string", "strings"), "integer": ("a whole number", "whole numbers"),
           "number": ("a number", "numbers"), "boolean": ("true or false", "true or false values"),
@@ -97,6 +99,5 @@ def _shown(value: Any) -> str:
 
 
 def _or(options: list[str]) -> str:
-    """`a, b or c`."""
-    unique = list(dict.fromkeys(options))
-    return unique[0] if len(unique) == 1 else ", ".join(unique[:-1]) + " or " + unique[-1]
+    """`a, b or c`, each once."""
+    return or_list(list(dict.fromkeys(options)))
