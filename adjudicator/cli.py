@@ -96,6 +96,16 @@ def _refuse_overwrite(output: str | None, force: bool) -> None:
         fail(AdjudicatorError("the file exists; use --force to overwrite it", file=output))
 
 
+def _keep_backup(game: str) -> None:
+    """GAME.bak: the game file as it was before the command that replaces it."""
+    import shutil
+
+    try:
+        shutil.copy2(game, game + ".bak")
+    except OSError as exc:
+        fail(AdjudicatorError(f"cannot keep a backup: {exc.strerror or exc}; nothing was written", file=game))
+
+
 def _write(path: str, data: str | bytes) -> None:
     from adjudicator.gamefile import write_atomic
 
@@ -162,7 +172,6 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
     nothing: a sheet for another kind of phase (naming the game's phase), a sheet from which no order was read,
     one that mostly names places the board does not have, and the sheet the phase before was judged with."""
     import json
-    import shutil
     from pathlib import Path
 
     from adjudicator import slips
@@ -201,7 +210,7 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
         report = turn.report_json() if as_json else turn.report_text()
         next_text = dump_game(board, turn.next_state, game if in_place else output)
     except SheetRefused as exc:
-        for p in sheet.problems if strict or not sheet.orders or exc.line else []:
+        for p in sheet.problems:  # (the lines behind the refusal, or beside it)
             click.echo(f"{where}:{p}", err=True)
         fail(exc)
     except AdjudicatorError as exc:
@@ -213,10 +222,7 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
     target = game if in_place else output
     if target:
         if in_place:
-            try:
-                shutil.copy2(game, game + ".bak")
-            except OSError as exc:
-                fail(AdjudicatorError(f"cannot keep a backup: {exc.strerror or exc}; nothing was written", file=game))
+            _keep_backup(game)
         _write(target, next_text)
         if not as_json:
             click.echo(f"wrote {target}" + (f" (backup: {game}.bak; undo with: adjudicator rewind {game})"
@@ -232,8 +238,6 @@ def rewind(game: str, phase: str | None) -> None:
 
     The history keeps the position each phase was judged from; the file is replaced atomically and GAME.bak
     keeps it as it was, so a rewind is undone by copying GAME.bak back."""
-    import shutil
-
     from adjudicator.gamefile import dump_game
     from adjudicator.rewind import rewind as rewound
 
@@ -243,10 +247,7 @@ def rewind(game: str, phase: str | None) -> None:
         text = dump_game(board, before, game)
     except AdjudicatorError as exc:
         fail(exc.located(file=exc.file or game))
-    try:
-        shutil.copy2(game, game + ".bak")
-    except OSError as exc:
-        fail(AdjudicatorError(f"cannot keep a backup: {exc.strerror or exc}; nothing was written", file=game))
+    _keep_backup(game)
     _write(game, text)
     click.echo(f"rewound {game}: back at {label}, as it was before that phase was judged (backup: {game}.bak)")
 
