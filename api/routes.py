@@ -51,8 +51,8 @@ def _body(schema: str, allow_text: bool = False) -> Any:
 def _board(name: str, pointer: str = "/variant") -> Any:
     try:
         return load_variant(name)
-    except AdjudicatorError as exc:
-        raise Problem(404, "Unknown variant", exc.message, pointer=pointer) from None
+    except AdjudicatorError as exc:  # (with its did-you-mean)
+        raise from_adjudicator_error(exc, 404, "Unknown variant", prefix=pointer) from None
 
 
 def _inline_board(data: Any, pointer: str) -> Any:
