@@ -101,13 +101,19 @@ def wait_for(url: str, process: subprocess.Popen, seconds: float = 60) -> None:
     raise AssertionError(f"no answer from {url} within {seconds} s")
 
 
+def start(command: list[str], cwd: Path | None = None) -> subprocess.Popen:
+    """A server in a session of its own, so `stop` ends it and its workers at once."""
+    return subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+
+
 def stop(process: subprocess.Popen) -> None:
-    process.send_signal(signal.SIGINT)  # gunicorn's quick shutdown (SIGTERM waits for its workers' grace time)
+    """End a process `start` started, with every process of its session (a test server needs no grace time)."""
     try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
 
 
 @pytest.fixture(scope="module")
@@ -134,8 +140,7 @@ def project(tmp_path_factory) -> Path:
 def server(project):
     """`adjudicator serve` on a free port, run from the copy (its hosted games' SQLite file lands there)."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "adjudicator", "serve", "--port", str(port), "--workers", "1"],
-                               cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = start([sys.executable, "-m", "adjudicator", "serve", "--port", str(port), "--workers", "1"], project)
     try:
         wait_for(f"http://127.0.0.1:{port}/healthz", process)
         yield f"http://127.0.0.1:{port}"
@@ -148,9 +153,13 @@ def warm(tmp_path_factory) -> str:
     """The shell function that runs `adjudicator` in the warm process (see `warm_cli.py`)."""
     helper = Path(__file__).parent / "warm_cli.py"
     sock = tmp_path_factory.mktemp("warm") / "cli.sock"
-    process = subprocess.Popen([sys.executable, str(helper), "serve", str(sock)], stdout=subprocess.PIPE, text=True)
+    process = start([sys.executable, str(helper), "serve", str(sock)])
     try:
-        assert process.stdout.readline().strip() == "ready"
+        for line in process.stdout:  # (a warning may come first: stderr is merged)
+            if line.strip() == "ready":
+                break
+        else:
+            raise AssertionError("the warm adjudicator did not start")
         yield f'adjudicator() {{ "{sys.executable}" "{helper}" call "{sock}" "$@"; }}\n'
     finally:
         stop(process)
@@ -184,8 +193,7 @@ def test_every_readme_block_runs_as_written(project, warm, request):
             port = free_port()
             line = next(x for x in text.splitlines() if x.lstrip().startswith("adjudicator serve"))
             command = line.split("#")[0].replace("--port 8000", f"--port {port}").replace("0.0.0.0", "127.0.0.1")
-            process = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=project, stdout=subprocess.PIPE,
-                                       stderr=subprocess.STDOUT, text=True)
+            process = start(["bash", "-c", f"exec {command}"], project)
             try:
                 wait_for(f"http://127.0.0.1:{port}/healthz", process)
             finally:
