@@ -25,7 +25,7 @@ def serve(path: str) -> None:
     for name in ("arctic", "standard"):  # the README's boards, built once (a board is a pure, cached value)
         load_variant(name)
 
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are not waited for: no zombies
+    signal.signal(signal.SIGCHLD, _reap)  # (so no child is left a zombie, and its CPU time is counted)
     listener = socket.socket(socket.AF_UNIX)
     listener.bind(path)
     listener.listen(16)
@@ -60,6 +60,15 @@ def serve(path: str) -> None:
         for fd in fds:
             os.close(fd)
         conn.close()
+
+
+def _reap(*_: object) -> None:
+    """Wait for every child that has ended."""
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
 
 
 def call(path: str, argv: list[str]) -> int:
