@@ -15,6 +15,7 @@ from typing import Any
 
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.games import get_rules
+from adjudicator.names import closest
 from adjudicator.resources import data_dir
 from adjudicator.textio import decode_text
 from adjudicator.yamlio import LineDict, LineList, LineStr, load_yaml_file, load_yaml_text
@@ -116,7 +117,8 @@ def load_variant(name: str) -> Any:
     if canonical is not None:
         return _shipped_board(canonical)
     shown = repr(name) if len(name) <= 60 else repr(name[:60]) + "..."  # a request may send a megabyte of name
-    raise AdjudicatorError(f"unknown variant {shown}; known variants: {', '.join(variant_names())}")
+    raise AdjudicatorError(f"unknown variant {shown}; known variants: {', '.join(variant_names())}",
+                           suggestions=closest(name, variant_names()))
 
 
 @functools.lru_cache(maxsize=1)

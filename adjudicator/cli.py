@@ -53,11 +53,38 @@ def datc(paths: tuple[str, ...], verbose: bool) -> None:
     sys.exit(2 if errors else 0 if failed == 0 else 1)  # 2: a file that could not be read at all
 
 
-def _load_game(path: str):
+def _load_game(path: str, sheet: str | None = None):
+    """The game file's board and state; when it is no game file but `sheet` (the argument after it) is one, the
+    error says the two were given the wrong way round."""
     from adjudicator.gamefile import read_game_file
 
     try:
         return read_game_file(path)
+    except AdjudicatorError as exc:
+        if sheet not in (None, "-") and _is_game_file(sheet):
+            fail(AdjudicatorError(f"this is not a game file, but {sheet} is: the game file comes first, then the "
+                                  f"order sheet ({exc.message})", file=path))
+        fail(exc)
+
+
+def _is_game_file(path: str) -> bool:
+    from adjudicator.gamefile import read_game_file
+
+    try:
+        read_game_file(path)
+    except AdjudicatorError:
+        return False
+    return True
+
+
+def _sheet_text(path: str) -> str:
+    """An order sheet's text, from a file or (`-`) from standard input."""
+    from adjudicator.textio import decode_text, read_text
+
+    try:
+        if path == "-":
+            return decode_text(sys.stdin.buffer.read(), "<stdin>")
+        return read_text(path)
     except AdjudicatorError as exc:
         fail(exc)
 
@@ -67,6 +94,16 @@ def _refuse_overwrite(output: str | None, force: bool) -> None:
 
     if output and Path(output).exists() and not force:
         fail(AdjudicatorError("the file exists; use --force to overwrite it", file=output))
+
+
+def _keep_backup(game: str) -> None:
+    """GAME.bak: the game file as it was before the command that replaces it."""
+    import shutil
+
+    try:
+        shutil.copy2(game, game + ".bak")
+    except OSError as exc:
+        fail(AdjudicatorError(f"cannot keep a backup: {exc.strerror or exc}; nothing was written", file=game))
 
 
 def _write(path: str, data: str | bytes) -> None:
@@ -113,27 +150,35 @@ def new(variant_name: str, output: str | None, force: bool, seed: int | None, se
 
 @main.command()
 @click.argument("game", type=click.Path())
-@click.argument("orders", type=click.Path(), required=False)
+@click.argument("orders", type=click.Path(allow_dash=True), required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("-o", "--output", type=click.Path(), help="Write the next game file here.")
 @click.option("--force", is_flag=True, help="With -o: overwrite an existing file.")
-@click.option("--in-place", is_flag=True, help="Replace the game file with the next one (keeps GAME.bak).")
+@click.option("--in-place", is_flag=True, help="Replace the game file with the next one (keeps GAME.bak; "
+              "`adjudicator rewind` undoes any number of steps).")
 @click.option("--strict", is_flag=True, help="Refuse the sheet, writing nothing, if any line is not an order "
               "(by default such lines are reported and the other orders are judged).")
+@click.option("--no-orders", is_flag=True, help="Judge the phase with no orders at all, without a sheet (every unit "
+              "holds, no retreat, no build): a phase is never judged so by accident.")
+@click.option("--same-sheet", is_flag=True, help="Judge the sheet even though the phase before was judged with "
+              "the same one (refused otherwise, as a slip).")
 def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None, force: bool, in_place: bool,
-               strict: bool) -> None:
-    """Judge the game's current phase with an order sheet; print the report and write the next position.
+               strict: bool, no_orders: bool, same_sheet: bool) -> None:
+    """Judge the game's current phase with an order sheet (`-`: standard input); print the report and write the
+    next position.
 
     Lines of the sheet that are not orders are reported with line, column and reason, and the other orders
-    are judged; with --strict any such line refuses the sheet and nothing is written. A sheet for another
-    kind of phase (movement orders at an adjustment phase) is always refused, naming the game's phase."""
+    are judged; with --strict any such line refuses the sheet and nothing is written. Refused whole, writing
+    nothing: a sheet for another kind of phase (naming the game's phase), a sheet from which no order was read,
+    one that mostly names places the board does not have, and the sheet the phase before was judged with."""
     import json
-    import shutil
     from pathlib import Path
 
+    from adjudicator import slips
+    from adjudicator.games import rules_of
     from adjudicator.gamefile import dump_game
-    from adjudicator.textio import read_text
-    from adjudicator.turn import SheetRefused, play_turn, read_sheet
+    from adjudicator.rewind import keep_for_rewind
+    from adjudicator.turn import SheetRefused, check_sheet, play_turn, read_sheet
 
     if output and in_place:
         fail(AdjudicatorError("use either -o/--output or --in-place, not both"))
@@ -141,21 +186,32 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
         fail(AdjudicatorError("-o would overwrite the game file; use --in-place to replace it (a backup is kept)",
                               file=output))
     _refuse_overwrite(output, force)
-    board, state = _load_game(game)
-    text = ""
-    if orders is not None:
-        try:
-            text = read_text(orders)
-        except AdjudicatorError as exc:
-            fail(exc)
+    board, state = _load_game(game, orders)
+    if orders is None and not no_orders:
+        phase = rules_of(board).phase_name(state) or "the game's turn"
+        fail(AdjudicatorError(f"no order sheet: give it after the game file (adjudicator adjudicate {game} "
+                              f"orders.txt), or `-` to read it from standard input; to judge {phase} with no "
+                              "orders at all, add --no-orders"))
+    if orders is not None and no_orders:
+        fail(AdjudicatorError("--no-orders judges the phase without a sheet: leave out the sheet, or the flag"))
+    text = _sheet_text(orders) if orders is not None else ""
+    where = orders if orders != "-" else "<stdin>"
+    digest = slips.sheet_digest(text) if orders is not None else None
     try:
-        sheet = read_sheet(board, state, text, orders)
-        turn = play_turn(board, state, sheet, strict=strict, file=orders)
+        sheet = read_sheet(board, state, text, where)
+        if orders is not None:  # (the slips first that say most: a repeated sheet also holds another phase's orders)
+            if not same_sheet:
+                slips.check_not_repeated(board, state, digest, where)
+            slips.check_board_fits(board, sheet, where)
+            check_sheet(sheet, strict, where)
+            slips.check_something_read(board, state, sheet, where)
+        turn = play_turn(board, state, sheet, strict=strict, file=where)
+        keep_for_rewind(board, state, turn.next_state, digest)
         report = turn.report_json() if as_json else turn.report_text()
         next_text = dump_game(board, turn.next_state, game if in_place else output)
     except SheetRefused as exc:
-        for p in sheet.problems if strict else []:
-            click.echo(f"{orders or '<no sheet>'}:{p}", err=True)
+        for p in sheet.problems:  # (the lines behind the refusal, or beside it)
+            click.echo(f"{where}:{p}", err=True)
         fail(exc)
     except AdjudicatorError as exc:
         fail(exc.located(file=exc.file or game))
@@ -166,33 +222,54 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
     target = game if in_place else output
     if target:
         if in_place:
-            try:
-                shutil.copy2(game, game + ".bak")
-            except OSError as exc:
-                fail(AdjudicatorError(f"cannot keep a backup: {exc.strerror or exc}; nothing was written", file=game))
+            _keep_backup(game)
         _write(target, next_text)
         if not as_json:
-            click.echo(f"wrote {target}" + (f" (backup: {game}.bak)" if in_place else ""))
+            click.echo(f"wrote {target}" + (f" (backup: {game}.bak; undo with: adjudicator rewind {game})"
+                                            if in_place else ""))
+
+
+@main.command()
+@click.argument("game", type=click.Path())
+@click.option("--to", "phase", help="Go back to before this judged phase (as the report names it, e.g. "
+              "'Fall 2010 Movement'); default: the last one.")
+def rewind(game: str, phase: str | None) -> None:
+    """Put the game back as it was before its last judged phase (or before --to PHASE), in place.
+
+    The history keeps the position each phase was judged from; the file is replaced atomically and GAME.bak
+    keeps it as it was, so a rewind is undone by copying GAME.bak back."""
+    from adjudicator.gamefile import dump_game
+    from adjudicator.rewind import rewind as rewound
+
+    board, state = _load_game(game)
+    try:
+        before, label = rewound(board, state, phase, game)
+        text = dump_game(board, before, game)
+    except AdjudicatorError as exc:
+        fail(exc.located(file=exc.file or game))
+    _keep_backup(game)
+    _write(game, text)
+    click.echo(f"rewound {game}: back at {label}, as it was before that phase was judged (backup: {game}.bak)")
 
 
 @main.command("parse")
 @click.argument("game", type=click.Path())
-@click.argument("orders", type=click.Path())
+@click.argument("orders", type=click.Path(allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def parse_sheet(game: str, orders: str, as_json: bool) -> None:
-    """Read an order sheet against the game's position, judging and writing nothing.
+    """Read an order sheet (`-`: standard input) against the game's position, judging and writing nothing.
 
     Prints each order as understood and each line that is not one; exits 1 if there are such lines."""
     import json
 
     from adjudicator.games import rules_of
-    from adjudicator.textio import read_text
     from adjudicator.turn import read_sheet
 
-    board, state = _load_game(game)
+    board, state = _load_game(game, orders)
     rules = rules_of(board)
+    text = _sheet_text(orders)
     try:
-        sheet = read_sheet(board, state, read_text(orders), orders)
+        sheet = read_sheet(board, state, text, orders)
     except AdjudicatorError as exc:
         fail(exc)
     if sheet.refusal:

@@ -65,7 +65,16 @@ def or_list(items: list[str]) -> str:
     """`a, b or c`."""
     if not items:
         return "something else"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+    return _listed(items, "or")
+
+
+def and_list(items: list[str]) -> str:
+    """`a, b and c`."""
+    return _listed(items, "and")
+
+
+def _listed(items: list[str], word: str) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
 class GrammarParser:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import OSA
 
 from adjudicator.errors import AdjudicatorError
 
@@ -66,6 +67,28 @@ def spelling_score(word: str, spelling: str) -> float:
 
 def _consonants(text: str) -> str:
     return "".join(ch for ch in text if ch.isalnum() and ch not in "aeiouy")
+
+
+def typing_closeness(word: str, spellings: Iterable[str]) -> tuple[float, int]:
+    """What breaks a tie of `spelling_score`s, as a typist slips: fewest edits when two swapped letters count as
+    one (`Uar` is one slip from `Ura`, two from `Eur`), then the longest run of first letters kept."""
+    w = word.casefold()
+    best = (0.0, 0)
+    for spelling in spellings:
+        s = spelling.casefold()
+        same = 0
+        while same < min(len(w), len(s)) and w[same] == s[same]:
+            same += 1
+        best = max(best, (OSA.normalized_similarity(w, s), same))
+    return best
+
+
+def closest(text: str, choices: Iterable[str], limit: int = 3, cutoff: float = 60.0) -> list[str]:
+    """The choices closest to `text` (a variant's name, a keyword), best first; none when nothing is close."""
+    word = text.strip()[:_LONGEST]
+    scored = [(spelling_score(word, c), typing_closeness(word, [c]), c) for c in choices]
+    return [c for score, tie, c in sorted(scored, key=lambda t: (-t[0], tuple(-x for x in t[1]), t[2]))
+            if score >= cutoff][:limit]
 
 
 @dataclass
@@ -146,9 +169,11 @@ class NameIndex:
                 return spelling
         return ident
 
-    def rank(self, text: str, prefer: Iterable[str] = (), cutoff: float = 60.0) -> list[tuple[str, float]]:
+    def rank(self, text: str, prefer: Iterable[str] = (), cutoff: float = 60.0,
+             fits: Iterable[str] = ()) -> list[tuple[str, float]]:
         """Ids whose spellings are close to `text`, best first: ids in `prefer` (what the unit could reach)
-        before the others, each group by spelling distance; articles (`the`) before the word are skipped."""
+        before the others, then ids in `fits` (places of the kind the unit stands on), each by spelling distance
+        (ties by `typing_closeness`); articles (`the`) before the word are skipped."""
         words = normalise(text).split()
         while len(words) > 1 and words[0].casefold() in ARTICLES:
             words = words[1:]
@@ -160,12 +185,14 @@ class NameIndex:
             score = max(spelling_score(word, s) for s in [*spellings, self.display[ident]])
             if score >= cutoff:
                 best[ident] = score
-        near = set(prefer)
+        near, kind = set(prefer), set(fits)
         # Within reach counts for much, but not for everything: a close spelling of a far place still beats
-        # a poor spelling of a near one.
-        return sorted(best.items(), key=lambda kv: (-(kv[1] + (12 if kv[0] in near else 0)), kv[0]))
+        # a poor spelling of a near one. The right kind of place (land for an army) counts for less.
+        return sorted(best.items(), key=lambda kv: (
+            -(kv[1] + (12 if kv[0] in near else 0) + (5 if kv[0] in kind else 0)),
+            tuple(-x for x in typing_closeness(word, [*self.spellings[kv[0]], self.display[kv[0]]])), kv[0]))
 
-    def suggest(self, text: str, limit: int = 3, prefer: Iterable[str] = ()) -> list[str]:
+    def suggest(self, text: str, limit: int = 3, prefer: Iterable[str] = (), fits: Iterable[str] = ()) -> list[str]:
         """The closest known names, each shown with what it names (none once a reader's budget is spent)."""
         budget = _BUDGET.get()
         if budget is not None:
@@ -173,7 +200,7 @@ class NameIndex:
                 return []
             budget[0] -= 1
         out = []
-        for ident, _ in self.rank(text, prefer)[:limit]:
+        for ident, _ in self.rank(text, prefer, fits=fits)[:limit]:
             shown = self.display[ident]
             out.append(shown if shown == ident else f"{shown} ({ident})")
         return out

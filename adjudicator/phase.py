@@ -144,8 +144,8 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
                 r.reason += (f"; disbanded: {board.provinces[r.unit.province].name} is "
                              f"{board.surface(r.unit.province, season)} in {season} and cannot carry it")
             refusal = refused.get(r.unit.province) if r.status in (DEFAULT, FAILS) and r.order is None else None
-            if refusal is not None:
-                refusal.reason += "; the unit holds" + r.reason[len("no order: holds"):]
+            if refusal is not None:  # (its reason already says the unit holds: only what befell it is added)
+                refusal.reason += r.reason[len("no order: holds"):]
                 refusal.cause.update(r.cause)
                 continue
             kept.append(r)

@@ -27,6 +27,7 @@ class SheetProblem:
     reason: str
     suggestions: list[str] = field(default_factory=list)
     pointer: str | None = None  # where the order was in a request's lists (`/France/2`), when it came from one
+    unknown_name: bool = False  # it names a place or power the board does not have (many: another board's sheet)
 
     def __str__(self) -> str:
         where = f"line {self.line}" + (f", column {self.column}" if self.column else "")

@@ -19,6 +19,7 @@ from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.sheets import Sheet
 from adjudicator.turn import Turn, play_turn
 from api.problems import Problem, from_adjudicator_error
+from api.schema_errors import in_words, pointer_of
 from api.schemas import SCHEMAS, openapi_document
 
 bp = Blueprint("v1", __name__)
@@ -41,18 +42,17 @@ def _body(schema: str, allow_text: bool = False) -> Any:
     if data is None:
         raise Problem(400, "Bad request", "the body is not valid JSON")
     errors = sorted(_validator(schema).iter_errors(data), key=lambda e: (len(e.path), list(map(str, e.path))))
-    if errors:
+    if errors:  # told in words (api/schema_errors.py), never the validator's Python repr
         first = errors[0]
-        pointer = "/" + "/".join(str(p) for p in first.absolute_path)
-        raise Problem(400, "Bad request", f"{pointer}: {first.message}", pointer=pointer)
+        raise Problem(400, "Bad request", in_words(first, SCHEMAS), pointer=pointer_of(first))
     return data
 
 
 def _board(name: str, pointer: str = "/variant") -> Any:
     try:
         return load_variant(name)
-    except AdjudicatorError as exc:
-        raise Problem(404, "Unknown variant", exc.message, pointer=pointer) from None
+    except AdjudicatorError as exc:  # (with its did-you-mean)
+        raise from_adjudicator_error(exc, 404, "Unknown variant", prefix=pointer) from None
 
 
 def _inline_board(data: Any, pointer: str) -> Any:

@@ -222,8 +222,33 @@ def build_bot(relay: Relay) -> Any:
     return bot
 
 
+# What the bot reads from its environment: (name, required, what it is).
+SETTINGS = (
+    ("DISCORD_TOKEN", True, "the bot's token, from the Discord developer portal (Bot -> Reset Token)"),
+    ("ADJUDICATOR_URL", False, "the adjudicator service (default http://localhost:8000; `adjudicator serve`)"),
+    ("HOOK_URL", False, "where the service reaches this bot's webhook, e.g. http://this-machine:8090/hook "
+                        "(without it, judged phases are not posted in the channel)"),
+    ("HOOK_PORT", False, "the webhook's port on this machine (default 8090)"),
+)
+
+
+def missing_settings(environ: dict[str, str]) -> str | None:
+    """What the bot needs and was not given, in words (None when it can start)."""
+    missing = [name for name, required, _ in SETTINGS if required and not environ.get(name)]
+    if not missing:
+        return None
+    lines = [f"examples/discord_bot.py needs {', '.join(missing)} in its environment:"]
+    lines += [f"  {name}{'' if required else ' (optional)'}: {what}" for name, required, what in SETTINGS]
+    lines.append("e.g. DISCORD_TOKEN=... ADJUDICATOR_URL=http://localhost:8000 HOOK_URL=http://this-machine:8090/hook "
+                 "python examples/discord_bot.py")
+    return "\n".join(lines)
+
+
 def main() -> None:  # pragma: no cover - needs a Discord connection
-    """Run the bot (DISCORD_TOKEN, ADJUDICATOR_URL, HOOK_URL, HOOK_PORT)."""
+    """Run the bot (DISCORD_TOKEN, ADJUDICATOR_URL, HOOK_URL, HOOK_PORT); without its token it says what it needs."""
+    problem = missing_settings(dict(os.environ))
+    if problem:
+        raise SystemExit(problem)
     relay = Relay(os.environ.get("ADJUDICATOR_URL", "http://localhost:8000"), os.environ.get("HOOK_URL"))
     build_bot(relay).run(os.environ["DISCORD_TOKEN"])
 

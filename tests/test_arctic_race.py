@@ -488,8 +488,9 @@ def test_readme_quickstart_commands_work(tmp_path, monkeypatch, block):
         assert result.exit_code == 0, f"{line}\n{result.output}"
         if " adjudicate " in f" {line} ":
             assert "illegal" not in result.output and "not orders" not in result.output, result.output
-        if line.startswith("adjudicator show"):
-            assert "variant: " in result.output
+        if line.startswith("adjudicator show"):  # the position in words, under the game's title (not YAML)
+            title = load_variant(block.split("--variant ")[1].split()[0]).title
+            assert result.output.startswith(f"{title}: ") and "variant: " not in result.output
 
 
 @pytest.mark.parametrize("variant", ["arctica", "arctic-race"])

@@ -289,7 +289,7 @@ def test_cli_new_and_adjudicate_round_trip(tmp_path):
     assert data["player_state"]["Joelle"]["hand"] == 7
     assert len(data["history"]) == 1 and data["history"][0]["orders"].startswith("Joelle:")
     # The written file is a game again, and a text report names each order.
-    result = runner.invoke(main, ["adjudicate", str(nxt), str(sheet)])
+    result = runner.invoke(main, ["adjudicate", str(nxt), str(sheet), "--same-sheet"])
     assert result.exit_code == 0 and "Joelle: migrate bird from S5" in result.output
 
 

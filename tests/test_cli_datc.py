@@ -69,11 +69,12 @@ def test_unknown_place_in_a_case_is_reported_with_its_line(tmp_path):
     assert f"{f}:4: unknown place 'lxp'" in r.output and "Liverpool" in r.output and "Traceback" not in r.output
 
 
-def test_unreadable_order_is_a_note_not_a_crash(tmp_path):
+def test_unreadable_order_fails_its_case_not_a_crash(tmp_path):
     f = tmp_path / "c.txt"
     f.write_text(GOOD.replace("England: A lvp-edi", "England: A lvp-edi\n    England: F qqq - lon"))
     r = _run("datc", "-v", str(f))
-    assert r.exit_code == 0 and "unreadable order ignored" in r.output and "unknown place 'qqq'" in r.output
+    assert r.exit_code == 1 and "an order could not be read" in r.output and "unknown place 'qqq'" in r.output
+    assert "Traceback" not in r.output
 
 
 def test_missing_file(tmp_path):
@@ -98,3 +99,29 @@ def test_bad_season_impossible_unit_and_unknown_territory_in_an_arctic_case(tmp_
         f.write_text(f"VARIANT_ALL Arctic\nCASE x\n{body}ORDERS\nPOSTSTATE_SAME\nEND\n")
         r = _run("datc", str(f))
         assert r.exit_code == 1 and message in r.output and "Traceback" not in r.output, r.output
+
+
+UNREADABLE_ORDER = """VARIANT_ALL Standard
+CASE a misspelt order
+PRESTATE
+    England: F lon
+ORDERS
+    England: F lon - nrth seaa
+POSTSTATE_SAME
+END
+"""
+
+
+def test_a_case_with_an_unreadable_order_fails_unless_it_expects_it(tmp_path):
+    # Issue 27, finding 14: the case passed, the order shown only under -v as a note.
+    f = tmp_path / "c.txt"
+    f.write_text(UNREADABLE_ORDER)
+    r = _run("datc", str(f))
+    assert r.exit_code == 1 and "an order could not be read" in r.output and "UNREADABLE: England" in r.output
+    expected = UNREADABLE_ORDER.replace("POSTSTATE_SAME", "POSTSTATE_SAME\nPOSTSTATE_RESULTS\n"
+                                                          "    UNREADABLE: England: F Lon -  NRTH seaa")
+    f.write_text(expected)
+    assert _run("datc", str(f)).exit_code == 0
+    f.write_text(GOOD.replace("POSTSTATE\n", "POSTSTATE_RESULTS\n    UNREADABLE: England: A lvp-edi\nPOSTSTATE\n"))
+    r = _run("datc", str(f))
+    assert r.exit_code == 1 and "expected unreadable, but England: A lvp-edi was read" in r.output

@@ -206,8 +206,10 @@ def test_new_refuses_to_overwrite(tmp_path):
 def test_other_games_show_and_orders_do_not_crash(tmp_path, variant):
     game = tmp_path / "g.yaml"
     assert cli("new", "--variant", variant, "-o", game).exit_code == 0
-    r = cli("show", game)
-    assert r.exit_code == 0 and f"variant: {variant}" in r.output
+    r = cli("show", game)  # the position in words under the game's title (issue 27: no longer raw YAML)
+    title = yaml.safe_load(game.read_text())["variant"]
+    assert r.exit_code == 0 and r.output.split(":")[0] == {"arctic2019": "2019", "arctic-race": "Arctic Race",
+                                                          "arctica": "Arctica (reference board)"}[title]
     r = cli("orders", game)
     assert r.exit_code == 2 and "not available" in r.output and "Traceback" not in r.output
 

@@ -287,3 +287,17 @@ def test_an_imported_board_plays_from_its_path(tmp_path):
     result = runner.invoke(main, ["adjudicate", str(game), str(orders), "-o", str(tmp_path / "next.yaml")])
     assert result.exit_code == 0, result.output
     assert "moves to isl" in result.output and "moves to pas" in result.output  # the canal, the army pass
+
+
+@pytest.mark.parametrize("name, text", [
+    ("board.yaml", (Path(__file__).parent.parent / "variants" / "standard.yaml").read_text()),
+    ("map.svg", '<svg xmlns="http://www.w3.org/2000/svg"><g id="provinces"><path d="M0 0"/></g></svg>\n'),
+    ("notes.map", "Paris = par\nsome words\n"),
+])
+def test_a_file_that_is_not_a_dpjudge_map_is_refused_and_nothing_is_written(tmp_path, name, text):
+    # Issue 27, finding 11: it wrote an empty board with 30-60 notes, and left the file behind.
+    source, out = tmp_path / name, tmp_path / "out.yaml"
+    source.write_text(text)
+    r = CliRunner().invoke(main, ["variant", "import", str(source), "-o", str(out)])
+    assert r.exit_code == 2 and "this is not a DPjudge map" in r.output and "nothing was written" in r.output
+    assert not out.exists()

@@ -169,7 +169,7 @@ def test_output_is_not_overwritten_without_force(game, tmp_path):
     out.write_text("keep me\n")
     r = cli("adjudicate", game, "-o", out)
     assert r.exit_code == 2 and "--force" in r.output and out.read_text() == "keep me\n"
-    assert cli("adjudicate", game, "-o", out, "--force").exit_code == 0 and "variant: standard" in out.read_text()
+    assert cli("adjudicate", game, "--no-orders", "-o", out, "--force").exit_code == 0 and "variant: standard" in out.read_text()
     picture = tmp_path / "board.svg"
     picture.write_text("x")
     assert cli("render", game, "-o", picture).exit_code == 2 and picture.read_text() == "x"
@@ -299,7 +299,7 @@ def test_show_and_the_report_list_neutral_units(tmp_path):
     assert cli("new", "--variant", board, "-o", game).exit_code == 0, "new"
     shown = cli("show", game)
     assert shown.exit_code == 0 and "Neutral units: A neu" in shown.output
-    r = cli("adjudicate", game)
+    r = cli("adjudicate", game, "--no-orders")
     assert r.exit_code == 0 and "  Neutral units: A neu" in r.output
 
 

@@ -22,6 +22,8 @@ SECTIONS = (
     "ORDERS", "POSTSTATE_DISLODGED", "POSTSTATE_SUPPLYCENTER_OWNERS", "POSTSTATE_RESULTS", "POSTSTATE",
 )
 SINGLE = ("POSTSTATE_SAME", "END")
+UNREADABLE = "UNREADABLE"  # a POSTSTATE_RESULTS status: an order of the case that must not be read (a project extension)
+RESULT_STATUSES = ("SUCCESS", "FAILURE", UNREADABLE)
 VALUE = ("PRESTATE_SETPHASE", "POSTSTATE_SETPHASE", "POSTSTATE_WINNER", "VARIANT_ALL", "CASE")
 KEYWORDS = frozenset(SECTIONS + SINGLE + VALUE)
 _KNOWN = ", ".join(("VARIANT_ALL", "CASE", "PRESTATE_SETPHASE", *SECTIONS, "POSTSTATE_SAME", "POSTSTATE_SETPHASE",
@@ -40,7 +42,7 @@ class Line:
     power: str
     text: str
     line: int
-    status: str | None = None  # SUCCESS / FAILURE in results sections
+    status: str | None = None  # SUCCESS / FAILURE (/ UNREADABLE) in results sections
     column: int = 1  # where `text` starts
 
 
@@ -112,7 +114,7 @@ def data_line(content: str, number: int, raw: str) -> Line | str:
     text = content.strip()
     status = None
     head, colon, tail = text.partition(":")
-    if colon and head.strip().upper() in ("SUCCESS", "FAILURE"):
+    if colon and head.strip().upper() in RESULT_STATUSES:
         status, text = head.strip().upper(), tail.strip()
     head, colon, tail = text.partition(":")
     if colon and head.strip() and " " not in head.strip():
@@ -204,7 +206,12 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             trouble(line, number)
             continue
         if section in ("PRESTATE_RESULTS", "POSTSTATE_RESULTS") and line.status is None:
-            trouble("a results line must start with SUCCESS: or FAILURE:", number)
+            trouble("a results line must start with SUCCESS: or FAILURE:" + (
+                " (or UNREADABLE:, for an order the case gives unreadable on purpose)"
+                if section == "POSTSTATE_RESULTS" else ""), number)
+            continue
+        if line.status == UNREADABLE and section != "POSTSTATE_RESULTS":
+            trouble("UNREADABLE: lines belong in POSTSTATE_RESULTS (the orders a case expects not to be read)", number)
             continue
         current.sections[section].append(line)
     if current is not None:

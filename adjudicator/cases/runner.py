@@ -8,7 +8,7 @@ from typing import Iterable
 
 from adjudicator.board import ARMY, NEUTRAL, Board
 from adjudicator.catalogue import board_for_file
-from adjudicator.cases.datc import Case, Line, read_cases
+from adjudicator.cases.datc import UNREADABLE, Case, Line, read_cases
 from adjudicator.cases.verdict import CaseOutcome
 from adjudicator.errors import AdjudicatorError
 from adjudicator.games import TEXT_CASES, rules_of
@@ -45,17 +45,38 @@ def _units(board: Board, lines: list[Line], notes: list[str], what: str) -> dict
     return units
 
 
-def _orders(board: Board, lines: list[Line], notes: list[str], file: str) -> list[Order]:
+def _orders(board: Board, case: Case, notes: list[str], problems: list[str]) -> list[Order]:
+    """The case's orders. An order that cannot be read fails the case (a suite must not pass a case it could not
+    read) unless the case expects it, with an `UNREADABLE: Power: order` line in POSTSTATE_RESULTS; such a line
+    whose order was read fails it too."""
+    expected = {(_power(board, line, notes), _folded(line.text)): line for line in case.get("POSTSTATE_RESULTS")
+                if line.status == UNREADABLE}
     orders = []
-    for line in lines:
+    for line in case.get("ORDERS"):
         power = _power(board, line, notes)
+        key = (power, _folded(line.text))
         try:
-            order = parse_order(board, line.text, line=line.line, file=file, column_offset=line.column - 1, power=power)
+            order = parse_order(board, line.text, line=line.line, file=case.file, column_offset=line.column - 1,
+                                power=power)
         except AdjudicatorError as exc:
-            notes.append(f"unreadable order ignored: {exc}")
+            if expected.pop(key, None) is not None:
+                notes.append(f"unreadable, as the case expects: {exc}")
+            else:
+                problems.append(f"an order could not be read: {exc} (write `UNREADABLE: {power}: {line.text}` in "
+                                "POSTSTATE_RESULTS if the case means it)")
             continue
+        if key in expected:
+            problems.append(f"line {expected.pop(key).line}: expected unreadable, but {power}: {line.text} was read "
+                            f"as {order.describe()}")
         orders.append(order)
+    for (power, _), line in expected.items():
+        problems.append(f"line {line.line}: the case expects {power}: {line.text} unreadable, but no such order is given")
     return orders
+
+
+def _folded(text: str) -> str:
+    """An order's text as compared with an UNREADABLE line: blanks and letter case do not count."""
+    return " ".join(text.split()).casefold()
 
 
 def _retreat_context(board: Board, case: Case, units: dict[str, Unit], dislodged: dict[str, Unit],
@@ -67,9 +88,8 @@ def _retreat_context(board: Board, case: Case, units: dict[str, Unit], dislodged
         _power(board, line, notes)
         try:
             order = parse_order(board, line.text, line=line.line, file=case.file)
-        except AdjudicatorError as exc:
-            notes.append(f"unreadable result ignored: {exc}")
-            continue
+        except AdjudicatorError as exc:  # who dislodged whom is the case's position: it cannot be run without
+            raise exc.located(file=exc.file or case.file, line=line.line) from None
         if order.kind != "move":
             continue
         origin = order.unit.province
@@ -137,13 +157,13 @@ def run_case(case: Case, boards: dict[str, Board] | None = None) -> CaseOutcome:
         if TEXT_CASES not in rules_of(board).capabilities:
             return CaseOutcome(case, False, [f"{board.title} cases are written as YAML case files"], notes)
         state = build_state(board, case, notes)
-        orders = _orders(board, case.get("ORDERS"), notes, case.file)
+        problems: list[str] = []
+        orders = _orders(board, case, notes, problems)
         result = adjudicate(board, state, orders)
     except AdjudicatorError as exc:
         where = exc.located(file=exc.file or case.file)
         return CaseOutcome(case, False, [f"cannot run the case: {where}"], notes)
 
-    problems: list[str] = []
     nxt = result.next_state
     if case.same:
         expected_units = _fmt(state.units.values())
@@ -179,6 +199,8 @@ def _check_results(board: Board, case: Case, result: PhaseResult, notes: list[st
         if r.order is not None and r.applied:
             outcomes[(r.power, r.order.describe())] = r
     for line in case.get("POSTSTATE_RESULTS"):
+        if line.status == UNREADABLE:  # (checked as the orders were read)
+            continue
         power = _power(board, line, notes)
         order = parse_order(board, line.text, line=line.line, file=case.file)
         key = (power, order.describe())

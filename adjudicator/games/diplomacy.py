@@ -7,6 +7,7 @@ Everything specific lives in the Diplomacy layers (`board`, `orders`, `judge`, `
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from adjudicator.board import Board, board_from_data
@@ -20,6 +21,10 @@ _PHASE_KINDS = {
     "Retreat": frozenset({"retreat", "move", "disband", "remove"}),
     "Adjustment": frozenset({"build", "remove", "disband", "waive"}),
 }
+# The phase each kind of order is written for (a removal is an adjustment's, though a retreat phase reads it).
+_PHASE_OF = {"hold": "Movement", "move": "Movement", "support": "Movement", "convoy": "Movement",
+             "retreat": "Retreat", "disband": "Retreat", "build": "Adjustment", "remove": "Adjustment",
+             "waive": "Adjustment"}
 _PHASE_WORDS = {"Movement": "movement orders (hold, move, support, convoy)",
                 "Retreat": "retreat orders (retreat or disband)",
                 "Adjustment": "adjustment orders (build, remove or waive)"}
@@ -34,7 +39,7 @@ def check_phase(state: GameState | None, sheet: Sheet) -> Sheet:
     phase = state.phase.type
     wanted = _PHASE_KINDS[phase]
     if sheet.orders and all(o.kind not in wanted for o in sheet.orders):
-        other = next(k for k, v in _PHASE_KINDS.items() if k != phase and any(o.kind in v for o in sheet.orders))
+        other = Counter(_PHASE_OF[o.kind] for o in sheet.orders).most_common(1)[0][0]
         sheet.refusal = (f"this sheet holds {_PHASE_WORDS[other]}, but the game is at {state.phase}: "
                          f"send {_PHASE_WORDS[phase]}")
     return sheet

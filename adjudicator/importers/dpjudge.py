@@ -372,6 +372,11 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
     path = Path(path)
     reader = _MapReader()
     reader.read_file(path)
+    if not reader.records:  # a board YAML, an SVG, any text: the DPjudge would read each line as a power's name
+        raise AdjudicatorError("this is not a DPjudge map: no line places a space (`LAND PAR ABUTS BRE PIC ...`, "
+                               "`WATER ...`, `COAST ...`); nothing was written. A board already in this project's "
+                               "format needs no import: play it by its path, or check it with `adjudicator variant "
+                               "check`", file=str(path))
     moves = _Moves(reader.records)
     file = path.name
     notes = reader.notes

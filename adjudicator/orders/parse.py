@@ -87,6 +87,10 @@ class AmbiguousOrder(OrderError):
     """An order with a name of two places that its units do not settle."""
 
 
+class UnknownPlace(OrderError):
+    """An order naming a place the board does not have (a sheet full of them was written for another board)."""
+
+
 class Word(NamedTuple):
     """One word of an order as read: its code, what it means, where it stands and how it was written."""
 
@@ -618,8 +622,9 @@ class OrderParser:
                     reading = self.read(text, suggest, units)  # not kept: it depends on the position
                     return new_order(*reading[:6], power, text.strip(), line, reading[6])
                 except OrderError as final:
-                    raise OrderError(final.message, file=file, line=line, suggestions=final.suggestions,
-                                     column=(final.column or 1) + column_offset) from None
+                    kind = UnknownPlace if isinstance(final, UnknownPlace) else OrderError
+                    raise kind(final.message, file=file, line=line, suggestions=final.suggestions,
+                               column=(final.column or 1) + column_offset) from None
             if use_cache:
                 if len(self.readings) >= MAX_READINGS:
                     self.readings.clear()
@@ -769,15 +774,15 @@ class OrderParser:
         if word.code == UNKNOWN and word.text[:1].isalnum() and allowed & {"PLACE", "UNIT", "POWER"}:
             name = self._misspelt_name(words, index, with_previous=False) if suggest else None
             # the word is named; the suggestions are for it with the next word when that reads better (`Nrth Sea`)
-            return OrderError(f"unknown place {word.text!r}", column=column, suggestions=name[2] if name else [])
+            return UnknownPlace(f"unknown place {word.text!r}", column=column, suggestions=name[2] if name else [])
         pair = (index - 1 if word.code == UNKNOWN else index) if suggest else -1
         if (pair > 0 and pair + 1 < len(words) and words[pair].code in (PLACE, COAST)
                 and words[pair + 1].code == UNKNOWN and len(words[pair + 1].text) > 1):
             name = self._misspelt_name(words, pair + 1, with_previous=True, cutoff=75, pair=True)
             if name is not None:  # `Mid Atlantik`, `Irish Se`, `North Afirca`: a misspelt name of two words
                 first, shown, hints = name
-                return OrderError(f"unknown place {shown!r}", column=_column(text, words[first].at),
-                                  suggestions=hints)
+                return UnknownPlace(f"unknown place {shown!r}", column=_column(text, words[first].at),
+                                    suggestions=hints)
         if word.code == UNKNOWN and word.text[:1].isalnum():
             return OrderError(f"unexpected {word.text!r}; expected {expected}", column=column)
         if index > 0 and words[index - 1].code == LPAR:
@@ -805,16 +810,23 @@ class OrderParser:
             ends = [index, index + 1] if wordlike(index + 1) else [index]
         best: tuple[float, int, int] | None = None
         for a in starts:
-            prefer = self._near(words[:a])
+            prefer, fits = self._near(words[:a]), self._fitting(words[:a])
             for b in ends:
-                ranked = self.board.names.rank(" ".join(w.text for w in words[a:b + 1]), prefer)
+                ranked = self.board.names.rank(" ".join(w.text for w in words[a:b + 1]), prefer, fits=fits)
                 if ranked and ranked[0][1] >= cutoff and (best is None or ranked[0][1] > best[0]):
                     best = (ranked[0][1], a, b)
         if best is None:
             return None
         _, a, b = best
         shown = " ".join(w.text for w in words[a:b + 1])
-        return a, shown, self.board.names.suggest(shown, prefer=self._near(words[:a]))
+        return a, shown, self.board.names.suggest(shown, prefer=self._near(words[:a]), fits=self._fitting(words[:a]))
+
+    def _fitting(self, before: list[Word]) -> frozenset[str]:
+        """The places where the order's unit could stand, when the words before an unknown one name its type."""
+        unit_type = next((w.meaning for w in before if w.code == UNIT), None)
+        if unit_type is None:
+            return frozenset()
+        return self.reach.army_stand if unit_type == ARMY else self.reach.fleet_stand
 
     def _near(self, before: list[Word]) -> set[str]:
         """The places the order's unit could reach, from the words before an unknown one."""

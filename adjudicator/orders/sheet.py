@@ -15,7 +15,7 @@ from adjudicator.board import Board
 from adjudicator.errors import AdjudicatorError, OrderError
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.orders.model import Order
-from adjudicator.orders.parse import UNIT, parser_for
+from adjudicator.orders.parse import UNIT, UnknownPlace, parser_for
 from adjudicator.sheets import MAX_LINES, MAX_SUGGESTED, Sheet, SheetProblem, json_pointer
 
 MAX_PER_LINE = 100  # orders on one line (`;` or `,` between them)
@@ -93,9 +93,11 @@ class _Reader:
         self.suggested = 0
         self.unit_words = {k for k, v in self.parser.lexicon.single.items() if v[0] == UNIT}
 
-    def problem(self, line: int, column: int | None, raw: str, reason: str, suggestions: list[str] | None = None) -> None:
+    def problem(self, line: int, column: int | None, raw: str, reason: str, suggestions: list[str] | None = None,
+                unknown_name: bool = False) -> None:
         """Report a line (suggestions kept for the first MAX_SUGGESTED problems)."""
-        self.sheet.problems.append(SheetProblem(line, column, raw, reason, list(suggestions or [])))
+        self.sheet.problems.append(SheetProblem(line, column, raw, reason, list(suggestions or []),
+                                                unknown_name=unknown_name))
 
     def suggest(self) -> bool:
         """Whether the next problem may still have suggestions worked out (bounded work per sheet)."""
@@ -140,17 +142,17 @@ class _Reader:
             try:
                 order = self.order(part, line, column + at, power)
             except OrderError as exc:
-                if self.adjustment and _bullet_end(part):
-                    try:  # `- Build A par`: a bullet, not a removal sign
+                if _bullet_end(part):
+                    try:  # `- Build A par`, `- A Par - Bur`: a bullet, not a removal sign
                         cut = _bullet_end(part)
                         order = self.order(part[cut:], line, column + at + cut, power)
-                    except OrderError:
-                        order = None
+                    except OrderError as without:
+                        order, exc = None, without  # (what the order says past its bullet is what is wrong)
                     if order is not None:
                         self._add([order], line)
                         continue
                 suggestions = exc.suggestions if self.suggest() else []
-                self.problem(line, exc.column, raw, exc.message, suggestions)
+                self.problem(line, exc.column, raw, exc.message, suggestions, isinstance(exc, UnknownPlace))
                 continue
             self._add([order], line)
 
@@ -187,8 +189,9 @@ class _Reader:
 
 def read_sheet(board: Board, text: str, file: str | None = None, default_power: str | None = None,
                state: Any = None) -> Sheet:
-    """Read an order sheet; orders carry their power, line and text. With the game's `state`, the phase is
-    known: in an adjustment phase a leading `-` / `+` is a removal / build and a unit alone is refused."""
+    """Read an order sheet; orders carry their power, line and text. A leading `-` / `+` before a unit alone is a
+    removal / build at any phase (judged as such, so refused at a movement phase), and a bullet before a longer
+    order; with the game's `state`, a unit alone is refused in an adjustment phase."""
     reader = _Reader(board, state, file)
     sheet = reader.sheet
     sheet.text = text
@@ -197,6 +200,7 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
         sheet.refusal = f"the sheet has {count:,} lines; at most {MAX_LINES:,} are read: send it in parts"
         return sheet
     power = default_power
+    unknown_header: tuple[int, str] | None = None  # the last header, when it named no power: (line, name)
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or _is_comment(stripped):
@@ -212,7 +216,7 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
             if len(candidate) <= _LONGEST_NAME and _looks_like_name(candidate) and candidate.lower() != "waive":
                 name, note = _power_of(board, candidate, lenient=bool(colon))
                 if name is not None:
-                    power = name
+                    power, unknown_header = name, None
                     if note:
                         sheet.notes.append(f"line {number}: {note}")
                     continue
@@ -223,7 +227,9 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
                 hint = board.power_names.suggest(head.strip()) if reader.suggest() else []
                 reader.problem(number, len(head) - len(head.lstrip()) + 1, raw,
                                f"{head.strip()!r} is not a power of the {board.title} board ({', '.join(board.powers)})",
-                               hint)
+                               hint, unknown_name=True)
+                if not rest.strip():  # a header: the lines under it are no other power's
+                    power, unknown_header = None, (number, head.strip())
                 continue
             if note:
                 sheet.notes.append(f"line {number}: {note}")
@@ -238,13 +244,18 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
             else:
                 line_power = power
                 body = content
-        if not reader.adjustment or body.lstrip()[:1] not in ("-", "+"):
+        if body.lstrip()[:1] not in ("-", "+"):  # (`- F Lon` is a removal at any phase, never a bullet and a hold)
             cut = _bullet_end(body)
             offset += cut
             body = body[cut:]
         if not body.strip():
             if name_before_colon:
                 power = line_power  # "Russia:" followed by nothing is a header
+            continue
+        if line_power is None and unknown_header is not None:
+            reader.problem(number, 1, raw, f"no power for this order: the header {unknown_header[1]!r} on line "
+                                           f"{unknown_header[0]} is not a power of the {board.title} board",
+                           unknown_name=True)
             continue
         if line_power is None:
             reader.problem(number, 1, raw, "no power for this order: put 'Power:' before it or a 'Power:' header line "

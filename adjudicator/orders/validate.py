@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, SeasonView, join_location
 from adjudicator.judge.outcome import IGNORED, ILLEGAL, OrderResult
+from adjudicator.names import spelling_score
 from adjudicator.orders.model import Order
 from adjudicator.state import GameState, Unit
 
@@ -64,7 +65,36 @@ def resolve_destination(board: Board, unit_type: str, origin: str, dest: str, co
     raise Illegal(f"{p.name} has two coasts this fleet can reach ({', '.join(reachable)}); the order must name one")
 
 
-def _why_not_adjacent(board: Board, unit_type: str, origin: str, dest: str, season: str) -> str:
+def _why_not_adjacent(board: Board, unit_type: str, origin: str, dest: str, season: str,
+                      no_convoy: bool = False) -> str:
+    """Why a unit cannot move to `dest` (`no_convoy`: nor be convoyed there), and the place it can reach that is
+    spelt like `dest`, when there is one (the Arctic's NWG for Nwg, A17)."""
+    why = _why_not_reached(board, unit_type, origin, dest, season)
+    if no_convoy:
+        why += ", and no fleets could convoy it there"
+    return why + _spelt_alike(board, unit_type, origin, dest, season)
+
+
+def _spelt_alike(board: Board, unit_type: str, origin: str, dest: str, season: str) -> str:
+    """`, but Nwg (Norwegian Sea) is: did you mean it?` when a place the unit can reach has a spelling of `dest` in
+    other letter case, or one very close to it; else nothing."""
+    written = [*board.names.spellings.get(dest, ()), board.provinces[dest].name]
+    meant = []
+    for place in sorted(board.season(season).reach[unit_type].get(origin, ())):
+        if place == dest:
+            continue
+        theirs = [*board.names.spellings.get(place, ()), board.provinces[place].name]
+        if any(a.casefold() == b.casefold() or spelling_score(a, b) >= _ALIKE for a in written for b in theirs):
+            meant.append(f"{place} ({board.provinces[place].name})" if place != board.provinces[place].name else place)
+    if not meant:
+        return ""
+    return f", but {' and '.join(meant)} {'is' if len(meant) == 1 else 'are'}: did you mean {'it' if len(meant) == 1 else 'one'}?"
+
+
+_ALIKE = 90  # `spelling_score` from which two places' names are close enough that one may be written for the other
+
+
+def _why_not_reached(board: Board, unit_type: str, origin: str, dest: str, season: str) -> str:
     o = origin.split("/")[0]
     surface = board.surface(dest, season)
     if unit_type == ARMY and surface == "sea":
@@ -114,6 +144,11 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     convoys = False
     units, checks = state.units, _CHECKS
     for order in orders:
+        if order.kind not in checks:  # a build, removal or retreat: refused naming the phase, whatever stands there
+            unit = units.get(order.unit.province) if order.unit is not None else None
+            own = unit if unit is not None and unit.power == order.power else None
+            report.append(illegal(order, own, _wrong_phase(order, state), "the unit holds" if own else "it is ignored"))
+            continue
         unit = units.get(order.unit.province)
         if unit is None or unit.power != order.power and order.power is not None or unit.power == NEUTRAL:
             report.append(ignored(order, _not_its_unit(order, unit)))
@@ -175,8 +210,20 @@ def _not_its_unit(order: Order, unit: Unit | None) -> str:
     return f"the unit in {where} is neutral: it takes no orders and holds"  # neutral units hold; no one orders them
 
 
+# What each order that is not a movement order is, and when it is given (for the refusal at a movement phase).
+_OTHER_KINDS = {"build": ("a build", "an adjustment phase"), "waive": ("a waived build", "an adjustment phase"),
+                "remove": ("a removal", "an adjustment phase"), "disband": ("a disband", "a retreat or adjustment phase"),
+                "retreat": ("a retreat", "a retreat phase")}
+
+
+def _wrong_phase(order: Order, state: GameState) -> str:
+    """Why an order of another kind of phase is refused at a movement phase, naming both."""
+    what, when = _OTHER_KINDS.get(order.kind, (f"a {order.kind} order", "another kind of phase"))
+    return f"{what} is ordered at {when}; the game is at {state.phase}"
+
+
 def _not_movement(phase: _Movement, unit: Unit, order: Order) -> Command:
-    raise Illegal(f"a {order.kind} order cannot be given in a movement phase")
+    raise Illegal(_wrong_phase(order, phase.state))
 
 
 # (The hot checks below make their Commands with positional fields and read the season's sets inline: each
@@ -197,10 +244,8 @@ def _move_command(phase: _Movement, unit: Unit, order: Order) -> Command:
             return Command(unit, "move", dest, dest, None, None, True, order)
         if adjacent:  # "via convoy" with no fleets to carry it: the army is not kidnapped into a land move
             raise Illegal(f"no fleets stand where they could convoy {unit.location} to {_name(board, dest)}")
-        reason = _why_not_adjacent(board, ARMY, unit.location, dest, season)
-        if board.surface(dest, season) != "sea":
-            reason += ", and no fleets could convoy it there"
-        raise Illegal(reason)
+        raise Illegal(_why_not_adjacent(board, ARMY, unit.location, dest, season,
+                                        no_convoy=board.surface(dest, season) != "sea"))
     loc = resolve_destination(board, FLEET, unit.location, dest, order.dest_coast, season)
     return Command(unit, "move", dest, loc, None, None, False, order)
 

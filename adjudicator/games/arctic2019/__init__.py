@@ -61,4 +61,23 @@ class Arctic2019Rules(GameRules):
         return _resolve.adjudicate(board, state, sheet.orders)
 
 
+    def phase_name(self, state: State) -> str:
+        """`turn 2, law A`, or the game's end."""
+        return f"the game is over (turn {state.turn})" if state.ended else f"turn {state.turn}, law {state.law}"
+
+    def report_text(self, board: Board, state: State, sheet: Sheet, result: GameResult) -> str:
+        """Each step with its outcome, what happened, then the turn and law that come next."""
+        from adjudicator.games.report import game_result_text
+
+        from .show import summary_lines
+
+        return game_result_text(board, result, sheet, summary_lines(board, result.next_state))
+
+    def position_text(self, board: Board, state: State) -> str:
+        """The countries' treasuries, votes, conflicts and ships; ships by sector; control; platforms; money."""
+        from .show import position_text
+
+        return position_text(board, state)
+
+
 RULES = Arctic2019Rules()

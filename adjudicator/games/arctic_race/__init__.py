@@ -116,5 +116,19 @@ class ArcticRaceRules(GameRules):
         """Resolve the steps in order; refused steps change nothing."""
         return _resolve.adjudicate(board, state, sheet.orders)
 
+    def report_text(self, board: _board.RaceBoard, state: _state.RaceState, sheet: Sheet, result: GameResult) -> str:
+        """Each step with its outcome, what happened, then the points, the ranking and whose turn is next."""
+        from adjudicator.games.report import game_result_text
+
+        from .show import standings_lines
+
+        return game_result_text(board, result, sheet, standings_lines(board, result.next_state))
+
+    def position_text(self, board: _board.RaceBoard, state: _state.RaceState) -> str:
+        """The players' cards, each racer's place, the river and the pile (counted, never shown), the standings."""
+        from .show import position_text
+
+        return position_text(board, state, self.phase_name(state))
+
 
 RULES = ArcticRaceRules()

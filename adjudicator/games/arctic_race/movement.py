@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from adjudicator.grammar_tools import and_list
+
 from .board import FIN, WATER, RaceBoard
 from .orders import Roll, Turn
 from .state import Racer, RaceState, racer_name
@@ -28,8 +30,8 @@ def ordinal(n: int) -> str:
 
 
 def where(space: Any) -> str:
-    """A position in words."""
-    return "the start" if space == 0 else "the finish" if space == FIN else str(space)
+    """A position in words: `the start`, `space 12`, `the finish`."""
+    return "the start" if space == 0 else "the finish" if space == FIN else f"space {space}"
 
 
 class Inputs:
@@ -97,34 +99,35 @@ class Resolution:
                 break
             occupant = state.occupant(space)
             if occupant is not None:  # any colour, the mover's own too: on to the next free space (R17)
-                hops.append(f"{space} ({racer_name(occupant)} is there)")
+                hops.append(f"over {racer_name(occupant)} on {space}")
                 space = board.ahead(space, 1)
                 continue
             icon = self.icon(space)
             if icon != WATER and board.icons[icon].kind == "move_on":  # +N acts at every landing, so +N chains
-                hops.append(f"{space} ({icon})")
+                hops.append(f"carried by the {icon} on {space}")
                 space = board.ahead(space, board.icons[icon].spaces)
                 continue
             break
-        path = f"{name} moves {steps} from {where(start)}: " + " -> ".join(hops + [where(space)])
+        path = (f"{name} moves {steps} space{'s' if steps != 1 else ''} from {where(start)} to {where(space)}"
+                + (f" ({', '.join(hops)})" if hops else ""))
         if space == FIN:  # beyond the last space: the excess is ignored, no icon acts (R19)
             del state.racers[racer]
             order = state.finished.setdefault(racer[1], [])
             order.append(racer[0])
             state.finished = dict(sorted(state.finished.items()))
-            self.events.append(f"{path}: finishes, {ordinal(len(order))} in race {racer[1]}")
+            self.events.append(f"{path}: {ordinal(len(order))} home in race {racer[1]}")
             return FIN
         icon = self.icon(space)
         if icon == WATER:  # it stopped on open water: it falls in and starts again (R23)
             state.racers[racer] = 0
-            self.events.append(f"{path}: open water, {name} falls in and goes back to the start")
+            self.events.append(f"{path}: open water there, so {name} falls in and goes back to the start")
             return space
         state.racers[racer] = space
         spec = board.icons[icon]
         if spec.kind != "action":
-            self.events.append(f"{path}, and stops")
+            self.events.append(path)
             return space
-        self.events.append(f"{path}, and stops on {icon}")
+        self.events.append(f"{path} and stops on the {icon} icon")
         self.act(racer[0], spec.action)  # one action icon, on the final space, for the mover's owner (R18)
         return space
 
@@ -174,7 +177,7 @@ class Resolution:
         tile = state.river[last]
         gone = f"{tile} leaves the game" if tile != WATER else "open water flows off"
         self.events.append(f"the river is pushed: {gone}" + (
-            f", and {', '.join(racer_name(r) for r in leaving)} go{'es' if len(leaving) == 1 else ''} back to the "
+            f", and {and_list([racer_name(r) for r in leaving])} go{'es' if len(leaving) == 1 else ''} back to the "
             f"start with it" if leaving else ""))
         if tile != WATER:
             state.out.append(tile)
@@ -183,7 +186,7 @@ class Resolution:
             if space in slot_of:
                 index, place = slot_of[space]
                 state.racers[racer] = board.slots[index + 1][place]
-                carried.append(f"{racer_name(racer)} {space} -> {state.racers[racer]}")
+                carried.append(f"{racer_name(racer)} from {space} to {state.racers[racer]}")
         if carried:
             self.events.append("carried with their tiles: " + ", ".join(carried))
         if state.pile:

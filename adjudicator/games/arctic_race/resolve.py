@@ -76,7 +76,7 @@ def set_up(board: RaceBoard, state: RaceState, parts: list[SetupPart]) -> tuple[
     new = setup_state(board, players, start, order)
     new.history = list(state.history)
     seeded = f" (shuffled by seed {state.seed})" if state.tile_order else ""
-    return new, [head, f"{removed} tiles removed unseen" + (f" ({', '.join(new.removed)})" if removed else ""),
+    return new, [head, f"{removed} tiles removed unseen",  # (which: in the game file, never in a report)
                  f"river {' '.join(new.river)}; {len(new.pile)} tiles in the pile{seeded}"]
 
 

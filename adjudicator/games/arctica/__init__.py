@@ -66,4 +66,19 @@ class ArcticaRules(GameRules):
         return _adjudicate(board, state, sheet.orders)
 
 
+    def report_text(self, board: _board.Board, state: _state.State, sheet: Sheet, result: GameResult) -> str:
+        """Each step with its outcome, what happened, then the Biodiversity Points and majorities scored."""
+        from adjudicator.games.arctica.show import summary_lines
+        from adjudicator.games.report import game_result_text
+
+        return game_result_text(board, result, sheet, summary_lines(result.next_state, result.summary))
+
+    def position_text(self, board: _board.Board, state: _state.State) -> str:
+        """The players' counters, the circle, the tokens on the board, the Event tiles and Double Region tokens
+        (counted while face down)."""
+        from adjudicator.games.arctica.show import position_text
+
+        return position_text(board, state, self.phase_name(state))
+
+
 RULES = ArcticaRules()

@@ -1,0 +1,129 @@
+"""Messages for people (issue 27): each reason says each thing once, no word of an order is dropped, suggestions
+come ranked by closeness and kind of place, and an illegal move hears of the place it may have meant."""
+
+from __future__ import annotations
+
+from adjudicator.catalogue import load_variant
+from adjudicator.orders.sheet import read_sheet
+from adjudicator.phase import adjudicate
+from adjudicator.state import opening_state
+
+
+def judged(variant: str, text: str):
+    """The report lines of the opening phase of `variant` judged with the sheet `text`."""
+    board = load_variant(variant)
+    state = opening_state(board)
+    sheet = read_sheet(board, text, state=state)
+    return sheet, adjudicate(board, state, sheet.orders).report
+
+
+def line_of(report, text: str):
+    return next(r for r in report if r.text == text)
+
+
+def said_twice(reason: str) -> list[str]:
+    """The clauses of a reason (between semicolons) that it says more than once."""
+    clauses = [c.strip() for c in reason.split(";")]
+    return sorted({c for c in clauses if clauses.count(c) > 1})
+
+
+def test_each_reason_says_each_thing_once():
+    # Finding 7: "...; the unit holds; the unit holds". An illegal move, several different orders, an illegal
+    # order of a unit then dislodged: each on the standard and the Arctic board.
+    _, report = judged("standard", """
+France: A Par - Mun
+France: A Mar - Bur
+France: A Mar - Spa
+Germany: F Kie - Ber
+Germany: F Kie - Hol
+Germany: A Mun - Par
+Italy: A Ven - Mun
+Austria: A Vie - Tyr
+""")
+    assert line_of(report, "A Par - Mun").reason == ("Munich is not adjacent to Paris, and no fleets could convoy it "
+                                                     "there; the unit holds")
+    assert line_of(report, "A Mar - Spa").reason == ("the unit was given several different orders; it holds (and "
+                                                     "may receive hold support)")
+    _, arctic = judged("arctic", "Norway: F Osl - NWG\nRussia: A Arc - Kam\n")
+    for r in [*report, *arctic]:
+        assert not said_twice(r.reason), r.reason
+
+
+def test_a_removal_at_a_movement_phase_is_refused_naming_the_phase_not_read_as_a_hold():
+    # Finding 6: `- F Lon` (a removal, as webDiplomacy writes it) was read as `F Lon H`, its `-` dropped.
+    sheet, report = judged("standard", "England:\n- F Lon\n- A Lvp - Yor\n* F Edi - Nth\n+ A Lvp\n")
+    assert [o.kind for o in sheet.orders] == ["remove", "move", "move", "build"]  # a bullet before a whole order
+    removal = line_of(report, "- F Lon")
+    assert removal.status == "illegal"
+    assert "a removal is ordered at an adjustment phase; the game is at Spring 1901 Movement" in removal.reason
+    assert "build is ordered at an adjustment phase" in line_of(report, "+ A Lvp").reason
+
+
+def test_an_adjustment_order_at_a_movement_phase_is_a_report_line_not_a_traceback():
+    _, report = judged("standard", "France: waive\nGermany: Build A Ruh\nFrance: A Par - Bur\n")
+    assert line_of(report, "waive").reason.startswith("a waived build is ordered at an adjustment phase")
+    assert line_of(report, "Build A Ruh").reason.endswith("; it is ignored")  # no German unit stands there
+    assert line_of(report, "A Par - Bur").status == "succeeds"
+
+
+def test_an_illegal_move_hears_of_the_adjacent_place_spelt_like_its_destination():
+    # Finding 9: `F Osl - NWG` (Northwest Greenland) was "not adjacent", with no word of Nwg (Norwegian Sea).
+    _, report = judged("arctic", "Norway: F Osl - NWG\nRussia: A Arc - Kam\n")
+    assert line_of(report, "F Osl - NWG").reason == ("Northwest Greenland is not adjacent to Oslo, but Nwg (Norwegian "
+                                                     "Sea) is: did you mean it?; the unit holds")
+    assert "did you mean" not in line_of(report, "A Arc - Kam").reason  # nothing there is spelt like Kamchatka
+    _, standard = judged("standard", "France: A Par - Mun\n")
+    assert "did you mean" not in line_of(standard, "A Par - Mun").reason
+
+
+def suggestions(variant: str, line: str) -> list[str]:
+    board = load_variant(variant)
+    (problem,) = read_sheet(board, line, state=opening_state(board)).problems
+    return problem.suggestions
+
+
+def test_suggestions_are_ranked_by_closeness_and_kind_of_place():
+    # Finding 9: `Uar` suggested Europe before Ural Mountains (two letters swapped are one slip, not two).
+    assert suggestions("arctic", "Russia: A Arc - Uar")[0] == "Ural Mountains (Ura)"
+    assert suggestions("arctic", "Russia: A Pev - Uar")[0] == "Ural Mountains (Ura)"
+    # the kind of place, when none is within reach: for an army, land before a sea spelt as closely
+    assert suggestions("standard", "Russia: A Ukr - Bxr")[0] == "Berlin (ber)"
+    assert suggestions("standard", "Russia: F Sev - Bxr")[0] == "Barents Sea (bar)"
+
+
+def test_an_unknown_variant_gets_a_did_you_mean():
+    import pytest
+
+    from adjudicator.errors import AdjudicatorError
+
+    with pytest.raises(AdjudicatorError) as caught:
+        load_variant("artic")
+    assert caught.value.suggestions[0] == "arctic"
+    with pytest.raises(AdjudicatorError) as caught:
+        load_variant("standrad")
+    assert caught.value.suggestions == ["standard"]
+
+
+STATE = {"variant": "standard", "phase": "Spring 1901 Movement", "units": {"France": ["A Par"]}}
+
+
+def test_the_apis_schema_errors_are_told_in_words():
+    # Finding 13: `/orders: {'France': 'A Par - Bur'} is not valid under any of the given schemas`.
+    from api import create_app
+
+    client = create_app().test_client()
+    cases = [
+        ({"state": STATE, "orders": {"France": "A Par - Bur"}}, "/orders",
+         '/orders: expected a string, an object mapping names to lists of strings or a list of order objects, '
+         'but came an object: {"France": "A Par - Bur"}; /orders/France: expected a list of strings, but came a '
+         'string: "A Par - Bur"'),
+        ({"state": {"phase": "Spring 1901 Movement"}}, "/state", "/state: the field `variant` or `board` is missing"),
+        ({"orders": []}, "", "the body: the field `state` is missing"),
+        ({"state": STATE, "lenient": "yes"}, "/lenient", '/lenient: expected true or false, but came a string: "yes"'),
+        ({"state": STATE, "colour": 1}, "", "the body: unknown field `colour`; the fields are `history`, `lenient`, "
+                                             "`orders`, `state`"),
+    ]
+    for body, pointer, detail in cases:
+        answer = client.post("/v1/adjudicate", json=body).get_json()
+        assert (answer["status"], answer["pointer"], answer["detail"]) == (400, pointer, detail)
+        assert "{'" not in answer["detail"]  # no Python repr
