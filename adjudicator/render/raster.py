@@ -1,18 +1,35 @@
-"""SVG to PNG: the document rasterised by Skia (skia-python), a strip of rows at a time, and each strip
-compressed as it is drawn, so a picture's memory is a few strips whatever its width and however many are drawn
-at once (a 4000 px picture holds one 4000 x 256 strip, not its 70 MB of pixels)."""
+"""A picture to PNG: its SVG layers rasterised by Skia (skia-python), a strip of rows at a time, each strip
+compressed as it is drawn, so a picture's memory is a strip whatever its width (a 4000 px picture holds one
+4000 x 300 strip, not its 70 MB of pixels).
+
+The board's own layers are the same in every picture of a board and season: the first of them is kept drawn
+(at widths up to KEEP_WIDTH, a few pictures' worth) and the others kept read, so a phase's picture reads and
+draws only its own layers. One picture is rasterised at a time per process: its memory does not grow with the
+number of requests drawn at once."""
 
 from __future__ import annotations
 
 import re
 import struct
+import threading
 import zlib
+from collections import OrderedDict
+from typing import Any
 
 import numpy as np
+from isal import isal_zlib
 
-STRIP = 256  # rows drawn at a time
-ZLIB_LEVEL = 3  # the pictures are mostly flat colour: level 3 is about as small as 9, in a fraction of the time
+from adjudicator.render.svg import Layer, Picture, document
+
+STRIP_PIXELS = 1_200_000  # pixels drawn at a time: a 1000 px picture in one strip, a 4000 px one in strips of 300 rows
+ZLIB_LEVEL = 2  # ISA-L's deflate: a fifth of zlib's time at level 1, about as small (the pictures are flat colour)
+KEEP_WIDTH = 2000  # board layers are kept drawn for pictures up to this wide
+KEPT_DRAWN = 4  # drawn board layers kept (at 1000 px, 4 MB each)
+KEPT_READ = 16  # read (parsed) board layers kept
 _SIZE = re.compile(r'<svg[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"')
+_LOCK = threading.Lock()
+_drawn: OrderedDict[tuple, Any] = OrderedDict()
+_read: OrderedDict[tuple, Any] = OrderedDict()
 
 
 def svg_size(svg: str) -> tuple[float, float]:
@@ -24,23 +41,88 @@ def svg_size(svg: str) -> tuple[float, float]:
 
 
 def png_from_svg(svg: str, width: int) -> bytes:
-    """The SVG document as a PNG image `width` pixels wide (white background, RGB)."""
+    """An SVG document as a PNG image `width` pixels wide (on white)."""
+    w, h = svg_size(svg)
+    with _LOCK:
+        return _png([_parse(svg)], None, w, h, width)
+
+
+def png_from_picture(picture: Picture, width: int) -> bytes:
+    """A picture as a PNG image `width` pixels wide; its board layers kept drawn or read for the next one."""
+    runs: list[tuple[tuple | None, list[Layer]]] = []
+    for layer in picture.layers:  # consecutive layers of the same kind (kept or not) are read as one document
+        kind = layer.key is not None
+        if runs and (runs[-1][0] is not None) == kind:
+            runs[-1][1].append(layer)
+        else:
+            runs.append((layer.key, [layer]))
+
+    def text(run: list[Layer]) -> str:
+        return document(picture.width, picture.height, picture.defs, [layer.svg for layer in run])
+
+    with _LOCK:
+        base = None
+        if runs and runs[0][0] is not None and width <= KEEP_WIDTH:
+            key = (tuple(layer.key for layer in runs[0][1]), width)
+            base = _kept(_drawn, key, KEPT_DRAWN, lambda: _draw_whole(_parse(text(runs[0][1])), picture, width))
+            runs = runs[1:]
+        doms = []
+        for key, run in runs:
+            if key is None:
+                doms.append(_parse(text(run)))
+            else:
+                doms.append(_kept(_read, tuple(layer.key for layer in run), KEPT_READ, lambda run=run: _parse(text(run))))
+        return _png(doms, base, picture.width, picture.height, width)
+
+
+def _kept(cache: OrderedDict, key: tuple, size: int, make: Any) -> Any:
+    """A bounded cache, least recently used first out."""
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    value = cache[key] = make()
+    while len(cache) > size:
+        cache.popitem(last=False)
+    return value
+
+
+def _parse(svg: str) -> Any:
     import skia
 
-    w0, h0 = svg_size(svg)
-    scale = width / w0
-    height = max(1, round(h0 * scale))
-    data = skia.Data.MakeWithCopy(svg.encode("utf-8"))  # a copy: the stream must outlive the Python bytes
-    dom = skia.SVGDOM.MakeFromStream(skia.MemoryStream(data))
+    data = skia.Data.MakeWithCopy(svg.encode("utf-8"))
+    stream = skia.MemoryStream(data)  # both held until the document is read: the stream does not own them
+    dom = skia.SVGDOM.MakeFromStream(stream)
     if dom is None:
         raise ValueError("the SVG document could not be read by the rasteriser")
-    dom.setContainerSize(skia.Size(w0, h0))
-    rows = min(STRIP, height)
+    dom.setContainerSize(skia.Size(*svg_size(svg)))
+    return dom
+
+
+def _draw_whole(dom: Any, picture: Picture, width: int) -> Any:
+    """A document drawn at a width, as an image (transparent where it draws nothing)."""
+    import skia
+
+    scale = width / picture.width
+    surface = skia.Surface(width, max(1, round(picture.height * scale)))
+    with surface as canvas:
+        canvas.clear(skia.ColorTRANSPARENT)
+        canvas.scale(scale, scale)
+        dom.render(canvas)
+    return surface.makeImageSnapshot()
+
+
+def _png(doms: list[Any], base: Any, w0: float, h0: float, width: int) -> bytes:
+    """The documents drawn in order over a white ground (and the kept image, when given), strip by strip."""
+    import skia
+
+    scale = width / w0
+    height = max(1, round(h0 * scale))
+    rows = max(1, min(height, STRIP_PIXELS // width))
     surface = skia.Surface(width, rows)
-    pixels = np.empty((rows, width, 4), dtype=np.uint8)
+    pixels = np.empty((rows, width * 4), dtype=np.uint8)
     info = skia.ImageInfo.Make(width, rows, skia.kRGBA_8888_ColorType, skia.kUnpremul_AlphaType)
-    line = np.zeros((rows, 1 + 3 * width), dtype=np.uint8)  # each row: its filter byte (0: none), then RGB
-    packer = zlib.compressobj(ZLIB_LEVEL)
+    line = np.zeros((rows, 1 + 4 * width), dtype=np.uint8)  # each row: its filter byte (0: none), then RGBA
+    packer = isal_zlib.compressobj(ZLIB_LEVEL)
     chunks = []
     for top in range(0, height, rows):
         n = min(rows, height - top)
@@ -48,19 +130,22 @@ def png_from_svg(svg: str, width: int) -> bytes:
             canvas.resetMatrix()  # the surface's canvas keeps its transform from one strip to the next
             canvas.clear(skia.ColorWHITE)
             canvas.translate(0, -top)
+            if base is not None:
+                canvas.drawImage(base, 0, 0)
             canvas.scale(scale, scale)
-            dom.render(canvas)
+            for dom in doms:
+                dom.render(canvas)
         surface.readPixels(info, pixels)
-        line[:n, 1:] = pixels[:n, :, :3].reshape(n, 3 * width)
-        chunks.append(packer.compress(line[:n].tobytes()))
+        line[:n, 1:] = pixels[:n]  # (RGBA, opaque: copying whole rows is cheaper than dropping the alpha)
+        chunks.append(packer.compress(line[:n].data))
     chunks.append(packer.flush())
-    return _png(width, height, b"".join(chunks))
+    return _png_file(width, height, b"".join(chunks))
 
 
-def _png(width: int, height: int, compressed: bytes) -> bytes:
-    """The PNG file around compressed 8-bit RGB rows."""
+def _png_file(width: int, height: int, compressed: bytes) -> bytes:
+    """The PNG file around compressed 8-bit RGBA rows."""
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, RGB, deflate, no interlace
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8 bits, RGBA, deflate, no interlace
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", compressed) + chunk(b"IEND", b"")

@@ -6,20 +6,24 @@ id a test or a script can find; the board's own layers are written once per boar
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from xml.sax.saxutils import quoteattr
 
 XMLNS = 'xmlns="http://www.w3.org/2000/svg"'
 
 
 def num(v: float) -> str:
-    """A coordinate with two decimals at most (a hundredth of a pixel at 1000 px)."""
-    s = f"{v:.2f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
+    """A coordinate to a tenth of a unit (of a pixel at 1000 px wide, under half a pixel at 4000)."""
+    return f"{v:.1f}"
+
+
+_SPECIAL = frozenset('<>&"\'')
 
 
 def escape(text: str) -> str:
     """Text made safe inside an attribute value or an element."""
-    return quoteattr(str(text))[1:-1]
+    text = str(text)
+    return quoteattr(text)[1:-1] if not _SPECIAL.isdisjoint(text) else text
 
 
 def ident(*parts: str) -> str:
@@ -60,12 +64,44 @@ def group(element_id: str | None, children: Iterable[str], **attrs: object) -> s
 
 def attributes(attrs: dict[str, object]) -> str:
     """` name="value"` for each attribute given (`stroke_width` is written `stroke-width`; None is left out)."""
-    return "".join(f' {k.replace("_", "-")}="{num(v) if isinstance(v, float) else escape(str(v))}"'
+    return "".join(f' {_NAMES.get(k) or _name(k)}="{num(v) if isinstance(v, float) else escape(v)}"'
                    for k, v in attrs.items() if v is not None)
+
+
+_NAMES: dict[str, str] = {}
+
+
+def _name(key: str) -> str:
+    _NAMES[key] = key.replace("_", "-")  # a few dozen attribute names, ever
+    return _NAMES[key]
 
 
 def _id(element_id: str | None) -> str:
     return f' id="{element_id}"' if element_id else ""
+
+
+@dataclass
+class Layer:
+    """One top-level group of a picture; `key` marks a layer that is the same in every picture with that key
+    (the board's own layers), which the rasteriser may keep drawn or read."""
+
+    svg: str
+    key: tuple | None = None
+
+
+@dataclass
+class Picture:
+    """A picture before it is written out: its size in user units, its definitions and its layers in order."""
+
+    width: float
+    height: float
+    defs: str
+    layers: list[Layer] = field(default_factory=list)
+    title: str = ""
+
+    def svg(self) -> str:
+        """The SVG document."""
+        return document(self.width, self.height, self.defs, [layer.svg for layer in self.layers], self.title)
 
 
 def document(width: float, height: float, defs: str, layers: Iterable[str], title: str = "") -> str:
