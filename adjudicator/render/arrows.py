@@ -90,12 +90,12 @@ def cut(line: list[Point], start: list[Shape], end: list[Shape]) -> list[Point]:
     return list(reversed(_cut_start(list(reversed(line)), end)))
 
 
-def point_at(line: list[Point], t: float) -> Point:
-    """The point `t` of the way along a polyline (0 its start, 1 its end)."""
-    goal = length(line) * t
+def point_at(line: list[Point], t: float, steps: list[float] | None = None) -> Point:
+    """The point `t` of the way along a polyline (0 its start, 1 its end); `steps`: its segments' lengths."""
+    steps = steps if steps is not None else [math.dist(a, b) for a, b in zip(line, line[1:])]
+    goal = sum(steps) * t
     run = 0.0
-    for a, b in zip(line, line[1:]):
-        step = math.dist(a, b)
+    for a, b, step in zip(line, line[1:], steps):
         if run + step >= goal and step > 0:
             f = (goal - run) / step
             return (a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]))
@@ -109,28 +109,36 @@ class Arrow:
 
     shaft: list[Point]
     head: list[Point] | None
+    _steps: list[float] | None = None
 
     def at(self, t: float) -> Point:
         """A point `t` of the way along the shaft."""
-        return point_at(self.shaft, t)
+        if self._steps is None:
+            self._steps = [math.dist(a, b) for a, b in zip(self.shaft, self.shaft[1:])]
+        return point_at(self.shaft, t, self._steps)
 
-    def points_at(self, ts: tuple[float, ...]) -> list[Point]:
-        """The points at several fractions of the way."""
-        return [point_at(self.shaft, t) for t in ts]
+
 
 
 def arrow(p: Point, q: Point, *, start: list[Shape], end: list[Shape], avoid_end: list[Shape] = (),
           bend: float = 0.12, head: float = 10.0, width: float = 3.0, minimum: float = 14.0) -> Arrow:
-    """An arrow from p to q: it starts outside `start`, its tip stops outside `end` and `avoid_end` (labels),
-    and its head is `head` long. When that leaves a shaft shorter than `minimum`, the labels are let go
-    (the label layer is drawn above the orders, so the label stays readable) and then the head shrinks."""
-    line = curve(p, q, bend)
-    drawn = cut(line, start, list(end) + list(avoid_end))
-    if length(drawn) < minimum + head and avoid_end:
-        drawn = cut(line, start, list(end))
-    size = min(head, max(length(drawn) * 0.45, 4.0))
-    if head <= 0:
-        return Arrow(drawn, None)
+    """An arrow from p to q: it starts outside `start`, and its tip stops outside `end` and `avoid_end` (labels
+    near its end), with a head `head` long. Where that leaves a shaft shorter than `minimum` (a short move, or
+    one coming at its place from under the label), the curve bends more, to come in from the side; failing
+    that, the head shrinks. The tip never enters a label."""
+    stops = list(end) + list(avoid_end)
+    drawn: list[Point] = []
+    drawn_length = -1.0
+    for b in (bend, bend * 2.5 + 0.2, -(bend * 2.5 + 0.2)):
+        candidate = cut(curve(p, q, b), start, stops)
+        candidate_length = length(candidate)
+        if candidate_length > drawn_length:
+            drawn, drawn_length = candidate, candidate_length
+        if drawn_length >= minimum + head:
+            break
+    if head <= 0 or len(drawn) < 2:
+        return Arrow(drawn if len(drawn) >= 2 else [p, p], None)
+    size = min(head, max(drawn_length * 0.45, 4.0))
     tip = drawn[-1]
     # The head's base: where the line is `size` from the tip, walking back.
     base_index = len(drawn) - 1

@@ -40,7 +40,7 @@ class BoardLayers:
     """A board's layers for one season, and what the phase layers need of them."""
 
     map: str  # frame, spaces, boundaries, border features
-    labels: str  # drawn above the orders, so no arrowhead covers a label
+    labels: str  # over the units and orders (arrowheads and marks are placed off them besides)
     label_boxes: dict[str, Box]  # by province
     centre_spots: dict[str, tuple[float, float]]
     features: list[str] = field(default_factory=list)  # legend keys: land, sea, ice, impassable, canal...

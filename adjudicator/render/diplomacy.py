@@ -85,8 +85,8 @@ def diplomacy_picture(board: Board, state: GameState, results: Any = None) -> Pi
                                   _legend_sections(board, state, layers.features, painter.used, colour))
     phase_layers = "".join([group("centres", centres), group("orders-under", painter.under), group("units", units),
                             group("dislodged", shaken), group("orders", painter.over)])
-    body = [Layer(layers.map, layers.key + ("map",)), Layer(phase_layers), Layer(layers.labels, layers.key + ("labels",)),
-            Layer(group("marks", painter.marks) + legend_svg)]
+    body = [Layer(layers.map, layers.key + ("map",)), Layer(phase_layers),
+            Layer(layers.labels, layers.key + ("labels",)), Layer(group("marks", painter.marks) + legend_svg)]
     return Picture(WIDTH, top + legend_h, DEFS, body, title=f"{board.title}, {phase}")
 
 

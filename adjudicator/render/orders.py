@@ -1,10 +1,12 @@
 """A phase's orders drawn on a Diplomacy picture: moves and retreats as arrows, supports as dashed lines ending
 in a dot (never like a boundary: power colour, dark casing, a dot), convoys dotted, holds as rings, builds as
 dashed units, removals as crosses. A failed order is faded and carries one red cross, on its own line and off the
-labels; an illegal order is not drawn across the board, only crossed at its unit."""
+labels; an illegal order is not drawn across the board, only crossed at its unit. No arrowhead or mark is
+placed on a label (and the labels are drawn over the units and order lines)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +43,7 @@ def cross(x: float, y: float, size: float, colour: str, element_id: str | None =
                               path(d, stroke=colour, stroke_width=width, stroke_linecap="round")])
 
 
+@functools.lru_cache(maxsize=256)
 def faded(colour: str) -> str:
     """A colour washed towards white: how a failed order is drawn (solid, so it costs no transparency layer)."""
     from adjudicator.render.palette import hex_colour
@@ -89,9 +92,10 @@ class OrderPainter:
         if key not in self.used:
             self.used.append(key)
 
-    def _label_box(self, location: str | None) -> list[Box]:
-        box = self.labels.get(split_location(location)[0]) if location else None
-        return [box] if box else []
+    def _labels_near(self, x: float, y: float, reach: float = 40.0) -> list[Box]:
+        """The label boxes within `reach` of a point (those an arrowhead ending there could cover)."""
+        return [b for b in self.labels.values()
+                if b.x0 - reach < x < b.x1 + reach and b.y0 - reach < y < b.y1 + reach]
 
     def draw(self, orders: list[DrawnOrder], marks: list[Mark]) -> None:
         """Draw every order (moves first, so supports and convoys can reach their lines) and every mark."""
@@ -133,7 +137,7 @@ class OrderPainter:
         dest = split_location(o.dest)[0] if o.unit_type == ARMY else o.dest  # armies ignore coasts
         end = self.spot(dest)
         a = arrow(start, end, start=[Disc(*start, UNIT * 1.05)], end=[Disc(*end, UNIT * 0.95)],
-                  avoid_end=self._label_box(dest), bend=0.14, head=13.0, width=MOVE_WIDTH)
+                  avoid_end=self._labels_near(*end), bend=0.14, head=13.0, width=MOVE_WIDTH)
         if o.kind == "move":
             self.moves[split_location(o.origin)[0]] = a
         width = MOVE_WIDTH if o.kind == "move" else 2.6
@@ -214,8 +218,8 @@ class OrderPainter:
             return
         x, y = self.spot(o.origin)
         self._use("illegal")
-        self.marks.append(cross(x + UNIT * 1.1, y - UNIT * 0.9, 4.0, FAILED, ident("order", str(o.number), o.kind,
-                                                                                     "illegal")))
+        corner = self._free([(x + UNIT * 1.1, y - UNIT * 0.9), (x - UNIT * 1.1, y - UNIT * 0.9), (x, y - UNIT * 1.5)])
+        self.marks.append(cross(*corner, 4.0, FAILED, ident("order", str(o.number), o.kind, "illegal")))
 
     def _mark(self, m: Mark) -> None:
         """What befell a unit: a snowflake for the ice, a grey disc with a cross for civil disorder, a red

@@ -26,6 +26,7 @@ def _colour(text: str):
     return Color(text)
 
 
+@functools.lru_cache(maxsize=1024)
 def hex_colour(text: str) -> str | None:
     """`#RRGGBB` of any CSS colour (`royalblue`, `#b9a61c`), or None when it is not one."""
     try:

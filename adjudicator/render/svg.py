@@ -5,6 +5,8 @@ id a test or a script can find; the board's own layers are written once per boar
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from xml.sax.saxutils import quoteattr
@@ -26,15 +28,18 @@ def escape(text: str) -> str:
     return quoteattr(text)[1:-1] if not _SPECIAL.isdisjoint(text) else text
 
 
+_NOT_ID = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+@functools.lru_cache(maxsize=8192)  # the ids of a board's spaces, units and orders recur picture after picture
 def ident(*parts: str) -> str:
     """An id from parts: `stp/nc` -> `stp_nc`; anything but letters, digits, `_`, `.` and `-` becomes `_`."""
-    out = "-".join(str(p) for p in parts)
-    return "".join(c if c.isalnum() and c.isascii() or c in "_.-" else "_" for c in out)
+    return _NOT_ID.sub("_", "-".join(str(p) for p in parts))
 
 
 def points(pts: Iterable[tuple[float, float]]) -> str:
-    """Path data of a polyline."""
-    return "M" + " L".join(f"{num(x)} {num(y)}" for x, y in pts)
+    """Path data of a polyline (coordinates to a tenth, as `num`)."""
+    return "M" + " L".join(f"{x:.1f} {y:.1f}" for x, y in pts)
 
 
 def polygon(pts: Iterable[tuple[float, float]]) -> str:
