@@ -121,16 +121,24 @@ class Arrow:
 
 
 def arrow(p: Point, q: Point, *, start: list[Shape], end: list[Shape], avoid_end: list[Shape] = (),
-          bend: float = 0.12, head: float = 10.0, width: float = 3.0, minimum: float = 14.0) -> Arrow:
+          label: Box | None = None, bend: float = 0.12, head: float = 10.0, width: float = 3.0,
+          minimum: float = 14.0) -> Arrow:
     """An arrow from p to q: it starts outside `start`, and its tip stops outside `end` and `avoid_end` (labels
     near its end), with a head `head` long. Where that leaves a shaft shorter than `minimum` (a short move, or
     one coming at its place from under the label), the curve bends more, to come in from the side; failing
-    that, the head shrinks. The tip never enters a label."""
-    stops = list(end) + list(avoid_end)
+    that, it points at the place from beside its `label`; the head shrinks to what is left. The tip never
+    enters a label."""
+    pad = head * 0.6  # the head is as wide as that on each side of the line: its corners keep off the labels too
+    boxes = [Box(b.x0 - pad, b.y0 - pad, b.x1 + pad, b.y1 + pad) for b in avoid_end if isinstance(b, Box)]
+    stops = list(end) + boxes
+    tries = [(q, bend), (q, bend * 2.5 + 0.2), (q, -(bend * 2.5 + 0.2))]
+    if label is not None:  # beside the place's own label, the nearer side first
+        sides = [(label.x0 - pad - 2, (label.y0 + label.y1) / 2), (label.x1 + pad + 2, (label.y0 + label.y1) / 2)]
+        tries += [(side, 0.0) for side in sorted(sides, key=lambda side: math.dist(p, side))]
     drawn: list[Point] = []
     drawn_length = -1.0
-    for b in (bend, bend * 2.5 + 0.2, -(bend * 2.5 + 0.2)):
-        candidate = cut(curve(p, q, b), start, stops)
+    for target, b in tries:
+        candidate = cut(curve(p, target, b), start, stops)
         candidate_length = length(candidate)
         if candidate_length > drawn_length:
             drawn, drawn_length = candidate, candidate_length

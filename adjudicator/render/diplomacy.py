@@ -136,7 +136,7 @@ _FEATURE_WORDS = {"canal": "canal (fleets only)", "river": "river (fleets sail u
 _ORDER_WORDS = {"move": "move", "retreat": "retreat", "support": "support", "convoy": "convoy", "hold": "hold",
                 "build": "build", "disband": "disband / remove"}
 _MARK_WORDS = {"failed": "failed (faded, crossed)", "illegal": "illegal order (not drawn)",
-               "ice": "disbanded by the ice", "civil-disorder": "removed in civil disorder",
+               "ice-disbanded": "disbanded by the ice", "civil-disorder": "removed in civil disorder",
                "destroyed": "destroyed (no retreat)", "dislodged": "dislodged this phase"}
 
 
@@ -186,7 +186,7 @@ def _legend_sections(board: Board, state: GameState, features: list[str], used: 
     marks = {"failed": lambda x, y: _sample_line("#0B4FA8", MOVE_WIDTH, head=True, failed=True)(x, y) + cross(
                  x + 18, y, 5, FAILED),
              "illegal": lambda x, y: cross(x + 11, y, 4.5, FAILED),
-             "ice": lambda x, y: circle(x + 11, y, 10, fill="#FFFFFF", stroke=FEATURE["canal"], stroke_width=1.5) +
+             "ice-disbanded": lambda x, y: circle(x + 11, y, 10, fill="#FFFFFF", stroke=FEATURE["canal"], stroke_width=1.5) +
              path(f"M{num(x + 11)} {num(y - 7)} V{num(y + 7)} M{num(x + 5)} {num(y - 3.5)} L{num(x + 17)} "
                   f"{num(y + 3.5)} M{num(x + 5)} {num(y + 3.5)} L{num(x + 17)} {num(y - 3.5)}",
                   stroke=FEATURE["canal"], stroke_width=2.2),

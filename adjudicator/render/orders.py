@@ -137,7 +137,8 @@ class OrderPainter:
         dest = split_location(o.dest)[0] if o.unit_type == ARMY else o.dest  # armies ignore coasts
         end = self.spot(dest)
         a = arrow(start, end, start=[Disc(*start, UNIT * 1.05)], end=[Disc(*end, UNIT * 0.95)],
-                  avoid_end=self._labels_near(*end), bend=0.14, head=13.0, width=MOVE_WIDTH)
+                  avoid_end=self._labels_near(*end),
+                  label=self.labels.get(split_location(dest)[0]), bend=0.14, head=13.0, width=MOVE_WIDTH)
         if o.kind == "move":
             self.moves[split_location(o.origin)[0]] = a
         width = MOVE_WIDTH if o.kind == "move" else 2.6
@@ -226,7 +227,7 @@ class OrderPainter:
         cross for a unit destroyed, a dashed red ring for a unit dislodged."""
         x, y = self.spot(m.location)
         key = ident(m.kind, m.location)
-        if m.kind == "ice":
+        if m.kind == "ice-disbanded":
             arms = "".join(f"M{num(x - dx)} {num(y - dy)} L{num(x + dx)} {num(y + dy)}"
                            for dx, dy in ((0, 9), (7.8, 4.5), (7.8, -4.5)))
             svg = group(key, [circle(x, y, 12, fill="#FFFFFF", fill_opacity=0.85, stroke=FEATURE["canal"],

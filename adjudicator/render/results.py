@@ -42,7 +42,7 @@ class DrawnOrder:
 
 @dataclass(frozen=True)
 class Mark:
-    """What befell a unit in the phase, drawn on it: `ice` (disbanded by the season's ice), `civil-disorder`
+    """What befell a unit in the phase, drawn on it: `ice-disbanded` (by the season's ice), `civil-disorder`
     (removed, no removal ordered), `destroyed` (dislodged with nowhere to go), `dislodged`."""
 
     kind: str
@@ -61,7 +61,7 @@ def _orders_of(results: Any) -> list[dict]:
     return [r for r in results if isinstance(r, dict)]
 
 
-_MARK_LISTS = {"disbanded_by_terrain": "ice", "destroyed": "destroyed", "dislodged": "dislodged"}
+_MARK_LISTS = {"disbanded_by_terrain": "ice-disbanded", "destroyed": "destroyed", "dislodged": "dislodged"}
 
 
 def parse_marks(board: Board, results: Any) -> list[Mark]:

@@ -1,12 +1,17 @@
-"""Drawings stored beside the shipped boards (`variants/drawings/NAME.json`): each board's geometry in picture
-units, computed once by `python -m adjudicator.render.stored` and read in milliseconds, so the first picture
-of a shipped board costs no geometry. A stored drawing is used only for the board it was made from: it names
-the hash of the board's data, and a board edited since is drawn from a geometry computed anew."""
+"""Drawings stored beside the boards: each board's geometry in picture units, computed once and read in
+milliseconds, so the first picture of a board costs no geometry (computing it takes a second or several).
+
+The shipped boards' drawings are in `variants/drawings/NAME.json`; a board file's own may sit beside it
+(`boards/mine.drawing.json` for `boards/mine.yaml`). `python -m adjudicator.render.stored` writes them again
+(all shipped boards, or the names and board files given). A stored drawing is used only for the board it was
+made from: it names the hash of the board's data, and a board edited since is drawn from a geometry computed
+anew."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +20,7 @@ from adjudicator.render.geometry import Geometry, _build_geometry, to_picture
 from adjudicator.resources import data_dir
 from adjudicator.yamlio import plain
 
+_PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")  # a name that stays in its folder (an inline board's is anything)
 VERSION = 1  # of the geometry computation: a change to it makes every stored drawing stale
 
 
@@ -24,20 +30,29 @@ def board_key(board: Any) -> str:
     return f"v{VERSION}:sha256:{hashlib.sha256(data.encode()).hexdigest()}"
 
 
-def drawing_path(name: str) -> Path:
-    """Where a shipped board's drawing is kept."""
-    return data_dir("variants") / "drawings" / f"{name}.json"
+def drawing_paths(board: Any) -> list[Path]:
+    """Where a board's drawing may be kept: beside its file, and among the shipped boards' by its name."""
+    beside = getattr(board, "board_file", None)
+    name = str(board.name)
+    shipped = [data_dir("variants") / "drawings" / f"{name}.json"] if _PLAIN.fullmatch(name) else []
+    return ([Path(beside).with_suffix(".drawing.json")] if beside else []) + shipped
 
 
 def load_stored(board: Any) -> Geometry | None:
     """The stored geometry of this board, or None (no file, or one made from other data)."""
-    path = drawing_path(str(board.name))
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("board") != board_key(board):
-        return None
+    key = board_key(board)
+    for path in drawing_paths(board):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("board") == key:
+            return _geometry(data)
+    return None
+
+
+def _geometry(data: dict) -> Geometry:
+    """A geometry from its stored form."""
     pair = lambda xy: (float(xy[0]), float(xy[1]))  # noqa: E731
     loops = lambda d: {k: [[pair(xy) for xy in loop] for loop in v] for k, v in d.items()}  # noqa: E731
     g = data["geometry"]
@@ -51,9 +66,9 @@ def load_stored(board: Any) -> Geometry | None:
 
 
 def write_stored(board: Any) -> Path:
-    """Compute a board's geometry and store it beside the shipped boards."""
+    """Compute a board's geometry and store it (beside its file, or among the shipped boards' drawings)."""
     geo = to_picture(_build_geometry(board))
-    path = drawing_path(str(board.name))
+    path = drawing_paths(board)[0]
     path.parent.mkdir(exist_ok=True)
     data = {"board": board_key(board), "geometry": {
         "anchor": geo.anchor, "location": geo.location, "outlines": geo.outlines, "impassable": geo.impassable,
@@ -64,11 +79,11 @@ def write_stored(board: Any) -> Path:
 
 
 def main(names: list[str]) -> None:
-    """Write the drawings of the named shipped boards (all Diplomacy boards when none is named)."""
-    from adjudicator.catalogue import load_variant, variant_names
+    """Write the drawings of the shipped boards and board files named (every shipped Diplomacy board if none)."""
+    from adjudicator.catalogue import board_from_path, is_board_path, load_variant, variant_names
 
     for name in names or variant_names():
-        board = load_variant(name)
+        board = board_from_path(name)[0] if is_board_path(name) else load_variant(name)
         if getattr(board, "rules", "diplomacy") == "diplomacy":
             print(f"wrote {write_stored(board)}")
 
