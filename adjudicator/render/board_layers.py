@@ -163,18 +163,25 @@ def _features(board: Board, geo: Geometry) -> list[tuple[str, str]]:
 
 
 def _bridge(a: str, b: str, p: tuple[float, float], q: tuple[float, float]) -> str:
-    """Two parallel rails with short ends turned out: the map sign of a bridge."""
+    """A ladder of two thin rails and their sleepers: no order line looks like it (orders are thick, cased, in a
+    power's colour)."""
+    return group(ident("bridge", a, b), [bridge_ladder(p, q, 10.0)])
+
+
+def bridge_ladder(p: tuple[float, float], q: tuple[float, float], inset: float = 0.0) -> str:
+    """The bridge's sign between two points (cut back by `inset` at each end)."""
     dx, dy = q[0] - p[0], q[1] - p[1]
     d = math.hypot(dx, dy) or 1.0
-    ux, uy, nx, ny = dx / d, dy / d, -dy / d * 3.5, dx / d * 3.5
-    s, e = (p[0] + ux * 10, p[1] + uy * 10), (q[0] - ux * 10, q[1] - uy * 10)
-    rails = "".join(f"M{num(s[0] + k * nx - ux * 4 + k * nx * 0.8)} {num(s[1] + k * ny - uy * 4 + k * ny * 0.8)} "
-                    f"L{num(s[0] + k * nx)} {num(s[1] + k * ny)} L{num(e[0] + k * nx)} {num(e[1] + k * ny)} "
-                    f"L{num(e[0] + k * nx + ux * 4 + k * nx * 0.8)} {num(e[1] + k * ny + uy * 4 + k * ny * 0.8)}"
+    ux, uy, nx, ny = dx / d, dy / d, -dy / d * 3.2, dx / d * 3.2
+    s, e = (p[0] + ux * inset, p[1] + uy * inset), (q[0] - ux * inset, q[1] - uy * inset)
+    rails = "".join(f"M{num(s[0] + k * nx)} {num(s[1] + k * ny)} L{num(e[0] + k * nx)} {num(e[1] + k * ny)}"
                     for k in (-1, 1))
-    deck = f"M{num(s[0])} {num(s[1])} L{num(e[0])} {num(e[1])}"
-    return group(ident("bridge", a, b), [path(deck, stroke="#FFFFFF", stroke_width=6),
-                                         path(rails, fill="none", stroke=FEATURE["bridge"], stroke_width=1.8)])
+    steps = max(1, int((d - 2 * inset) // 7))
+    sleepers = "".join(
+        f"M{num(s[0] + (e[0] - s[0]) * i / steps - nx * 1.6)} {num(s[1] + (e[1] - s[1]) * i / steps - ny * 1.6)} "
+        f"L{num(s[0] + (e[0] - s[0]) * i / steps + nx * 1.6)} {num(s[1] + (e[1] - s[1]) * i / steps + ny * 1.6)}"
+        for i in range(steps + 1))
+    return path(rails + sleepers, fill="none", stroke=FEATURE["bridge"], stroke_width=1.3)
 
 
 def _one_way(geo: Geometry, a: str, b: str, p: tuple[float, float], q: tuple[float, float]) -> str:

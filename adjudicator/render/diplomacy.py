@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.board import Board, split_location
-from adjudicator.render.board_layers import DEFS, STYLE, board_layers
+from adjudicator.render.board_layers import DEFS, STYLE, board_layers, bridge_ladder
 from adjudicator.render.legend import Entry, legend
 from adjudicator.render.orders import MOVE_WIDTH, SUPPORT_WIDTH, UNIT, OrderPainter, cross, faded, glyph, line_svg
 from adjudicator.render.palette import assign_colours
@@ -119,10 +119,7 @@ def _feature_sample(key: str):
         if key == "river":
             return path(line, stroke=FEATURE["river"], stroke_width=3.2, stroke_linecap="round")
         if key == "bridge":
-            return (path(line, stroke="#FFFFFF", stroke_width=6) +
-                    path(f"M{num(x)} {num(y - 7)} L{num(x + 4)} {num(y - 3.5)} H{num(x + 32)} L{num(x + 36)} "
-                         f"{num(y - 7)} M{num(x)} {num(y + 7)} L{num(x + 4)} {num(y + 3.5)} H{num(x + 32)} "
-                         f"L{num(x + 36)} {num(y + 7)}", fill="none", stroke=FEATURE["bridge"], stroke_width=1.8))
+            return bridge_ladder((x + 2, y), (x + 34, y))
         if key == "one-way":
             return path(f"M{num(x + 24)} {num(y)} L{num(x + 12)} {num(y - 8)} L{num(x + 17)} {num(y)} "
                         f"L{num(x + 12)} {num(y + 8)}Z", fill=FEATURE["one-way"])
