@@ -5,6 +5,7 @@ colour distances between powers."""
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -300,10 +301,20 @@ def test_png_pixels_where_units_stand(phase, standard):
 def test_the_palette_keeps_twenty_powers_apart():
     assert len(PALETTE) == 20 and smallest_difference(list(PALETTE)) >= MIN_DELTA_E
     assert smallest_difference(list(PALETTE)) > 21.5  # the figure the palette's docstring states
-    for deficiency in ("protan", "deutan"):  # the first eight (Okabe-Ito): apart for colour-blind players too
-        assert smallest_difference(list(PALETTE[:8]), deficiency) > 11
     twenty = assign_colours(tuple((f"P{i}", None) for i in range(20)))
     assert smallest_difference(list(twenty.values())) >= MIN_DELTA_E
+
+
+def test_the_colour_measure_is_ciede2000_as_a_colour_library_computes_it():
+    from coloraide import Color
+
+    pairs = list(itertools.combinations(PALETTE + ("#56B4E9", "#0072B2", "#BCD7EC", "#4169E1"), 2))
+    for a, b in pairs:
+        assert delta_e(a, b) == pytest.approx(Color(a).delta_e(b, method="2000"), abs=0.05), (a, b)
+    # ...and the palette's first eight (Okabe-Ito) stay apart as colour-blind players see them
+    for deficiency in ("protan", "deutan"):
+        seen = [Color(c).filter(deficiency) for c in PALETTE[:8]]
+        assert min(x.delta_e(y, method="2000") for x, y in itertools.combinations(seen, 2)) > 11
 
 
 def test_every_shipped_board_draws_its_powers_apart():

@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 Point = tuple[float, float]
 
 
@@ -42,7 +44,7 @@ class Disc:
 
 
 Shape = Box | Disc
-SAMPLES = 24  # points along a curve
+SAMPLES = 16  # points along a curve (a gentle bend: 16 straight pieces look curved)
 
 
 def curve(p: Point, q: Point, bend: float) -> list[Point]:
@@ -64,12 +66,23 @@ def length(line: list[Point]) -> float:
 
 def _cut_start(line: list[Point], shapes: list[Shape]) -> list[Point]:
     """The polyline from where it first leaves every shape (its start lies inside them)."""
-    for i, pt in enumerate(line):
-        if not any(s.contains(pt) for s in shapes):
-            if i == 0:
-                return line
-            return [_edge(line[i - 1], pt, shapes)] + line[i:]
-    return line[-1:]
+    if not shapes:
+        return line
+    pts = np.asarray(line)
+    inside = np.zeros(len(line), dtype=bool)
+    for s in shapes:  # every sample against every shape at once
+        if isinstance(s, Disc):
+            inside |= (pts[:, 0] - s.x) ** 2 + (pts[:, 1] - s.y) ** 2 <= s.r * s.r
+        else:
+            inside |= (s.x0 <= pts[:, 0]) & (pts[:, 0] <= s.x1) & (s.y0 <= pts[:, 1]) & (pts[:, 1] <= s.y1)
+    out = np.flatnonzero(~inside)
+    if not len(out):
+        return line[-1:]
+    i = int(out[0])
+    if i == 0:
+        return line
+    holding = [s for s in shapes if s.contains(line[i - 1])]  # the shapes the line leaves there
+    return [_edge(line[i - 1], line[i], holding)] + line[i:]
 
 
 def _edge(inside: Point, outside: Point, shapes: list[Shape]) -> Point:

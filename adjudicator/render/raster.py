@@ -98,42 +98,53 @@ def _parse(svg: str) -> Any:
     return dom
 
 
-def _draw_whole(dom: Any, picture: Picture, width: int) -> Any:
-    """A document drawn at a width, as an image (transparent where it draws nothing)."""
+def _draw_whole(dom: Any, picture: Picture, width: int) -> np.ndarray:
+    """A document drawn on white at a width: its pixels (RGBA rows), copied under each later picture."""
     import skia
 
     scale = width / picture.width
-    surface = skia.Surface(width, max(1, round(picture.height * scale)))
+    height = max(1, round(picture.height * scale))
+    surface, pixels = _surface(width, height)
     with surface as canvas:
-        canvas.clear(skia.ColorTRANSPARENT)
+        canvas.clear(skia.ColorWHITE)
         canvas.scale(scale, scale)
         dom.render(canvas)
-    return surface.makeImageSnapshot()
+    return pixels.copy()
+
+
+def _surface(width: int, rows: int) -> tuple[Any, np.ndarray]:
+    """A Skia surface and its pixels (RGBA, its own memory: read where they are drawn, no copy)."""
+    import skia
+
+    surface = skia.Surface.MakeRaster(skia.ImageInfo.Make(width, rows, skia.kRGBA_8888_ColorType,
+                                                          skia.kPremul_AlphaType))  # opaque: premultiplied is plain
+    pixmap = skia.Pixmap()
+    surface.peekPixels(pixmap)
+    return surface, np.asarray(pixmap).reshape(rows, width * 4)
 
 
 def _png(doms: list[Any], base: Any, w0: float, h0: float, width: int) -> bytes:
-    """The documents drawn in order over a white ground (and the kept image, when given), strip by strip."""
+    """The documents drawn in order over a white ground (or over the kept board layer's pixels), strip by strip."""
     import skia
 
     scale = width / w0
     height = max(1, round(h0 * scale))
     rows = max(1, min(height, STRIP_PIXELS // width))
-    surface = skia.Surface.MakeRaster(skia.ImageInfo.Make(width, rows, skia.kRGBA_8888_ColorType,
-                                                          skia.kPremul_AlphaType))  # opaque: premultiplied is plain
-    pixmap = skia.Pixmap()
-    surface.peekPixels(pixmap)
-    pixels = np.asarray(pixmap).reshape(rows, width * 4)  # the surface's own memory, read where it is drawn
+    surface, pixels = _surface(width, rows)
     line = np.zeros((rows, 1 + 4 * width), dtype=np.uint8)  # each row: its filter byte (0: none), then RGBA
     packer = isal_zlib.compressobj(ZLIB_LEVEL)
     chunks = []
     for top in range(0, height, rows):
         n = min(rows, height - top)
+        if base is not None:  # the kept board layer, white beneath: copied, not blended (white below its end)
+            kept = max(0, min(n, len(base) - top))
+            pixels[:kept] = base[top:top + kept]
+            pixels[kept:n] = 255
         with surface as canvas:
             canvas.resetMatrix()  # the surface's canvas keeps its transform from one strip to the next
-            canvas.clear(skia.ColorWHITE)
+            if base is None:
+                canvas.clear(skia.ColorWHITE)
             canvas.translate(0, -top)
-            if base is not None:
-                canvas.drawImage(base, 0, 0)
             canvas.scale(scale, scale)
             for dom in doms:
                 dom.render(canvas)
