@@ -7,8 +7,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 Point = tuple[float, float]
 
 
@@ -65,36 +63,33 @@ def length(line: list[Point]) -> float:
 
 
 def _cut_start(line: list[Point], shapes: list[Shape]) -> list[Point]:
-    """The polyline from where it first leaves every shape (its start lies inside them)."""
-    if not shapes:
-        return line
-    pts = np.asarray(line)
-    inside = np.zeros(len(line), dtype=bool)
-    for s in shapes:  # every sample against every shape at once
-        if isinstance(s, Disc):
-            inside |= (pts[:, 0] - s.x) ** 2 + (pts[:, 1] - s.y) ** 2 <= s.r * s.r
-        else:
-            inside |= (s.x0 <= pts[:, 0]) & (pts[:, 0] <= s.x1) & (s.y0 <= pts[:, 1]) & (pts[:, 1] <= s.y1)
-    out = np.flatnonzero(~inside)
-    if not len(out):
-        return line[-1:]
-    i = int(out[0])
-    if i == 0:
-        return line
-    holding = [s for s in shapes if s.contains(line[i - 1])]  # the shapes the line leaves there
-    return [_edge(line[i - 1], line[i], holding)] + line[i:]
+    """The polyline from where it first leaves every shape (its start lies inside them). A line leaves its
+    shapes within a few samples: walking from its start beats testing every sample at once."""
+    for i, pt in enumerate(line):
+        if not any(s.contains(pt) for s in shapes):
+            if i == 0:
+                return line
+            holding = [s for s in shapes if s.contains(line[i - 1])]  # the shapes the line leaves there
+            return [_edge(line[i - 1], pt, holding)] + line[i:]
+    return line[-1:]
 
 
 def _edge(inside: Point, outside: Point, shapes: list[Shape]) -> Point:
-    """The point between two samples where the line crosses out of the shapes (bisection)."""
-    a, b = inside, outside
-    for _ in range(8):  # to 1/256 of a sample's step
-        m = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        if any(s.contains(m) for s in shapes):
-            a = m
-        else:
-            b = m
-    return b
+    """The point between two samples where the line leaves the last of the shapes that hold its first end."""
+    (ax, ay), (bx, by) = inside, outside
+    dx, dy = bx - ax, by - ay
+    t = 0.0
+    for s in shapes:
+        if isinstance(s, Disc):  # the larger root of |a + t (b - a) - c| = r
+            fx, fy = ax - s.x, ay - s.y
+            qa, qb, qc = dx * dx + dy * dy, 2 * (fx * dx + fy * dy), fx * fx + fy * fy - s.r * s.r
+            root = (-qb + math.sqrt(max(qb * qb - 4 * qa * qc, 0.0))) / (2 * qa) if qa else 1.0
+        else:  # where the segment crosses the box's side, leaving it
+            tx = (s.x1 - ax) / dx if dx > 0 else (s.x0 - ax) / dx if dx < 0 else math.inf
+            ty = (s.y1 - ay) / dy if dy > 0 else (s.y0 - ay) / dy if dy < 0 else math.inf
+            root = min(tx, ty)
+        t = max(t, min(1.0, root))
+    return (ax + t * dx, ay + t * dy)
 
 
 def cut(line: list[Point], start: list[Shape], end: list[Shape]) -> list[Point]:

@@ -27,12 +27,15 @@ MOVE_WIDTH, SUPPORT_WIDTH = 3.4, 2.6
 def glyph(unit_type: str | None, x: float, y: float, fill: str, element_id: str | None = None, scale: float = 1.0,
           **attrs: object) -> str:
     """A unit's silhouette (army or fleet) at (x, y) in a power's colour."""
-    size = UNIT * scale
-    shape = FLEET_SHAPE if unit_type == "F" else ARMY_SHAPE
     attrs.setdefault("stroke", CASING)
     attrs.setdefault("stroke_width", 1.4)
-    return path(polygon((x + u * size, y - v * size) for u, v in shape), element_id, fill=fill,
-                stroke_linejoin="round", **attrs)
+    return path(_glyph_d(unit_type == "F", x, y, scale), element_id, fill=fill, stroke_linejoin="round", **attrs)
+
+
+@functools.lru_cache(maxsize=4096)  # units stand on a board's few hundred spots, phase after phase
+def _glyph_d(fleet: bool, x: float, y: float, scale: float) -> str:
+    size = UNIT * scale
+    return polygon((x + u * size, y - v * size) for u, v in (FLEET_SHAPE if fleet else ARMY_SHAPE))
 
 
 def cross(x: float, y: float, size: float, colour: str, element_id: str | None = None, width: float = 3.2) -> str:
@@ -86,7 +89,7 @@ class OrderPainter:
     marks: list[str] = field(default_factory=list)  # failure crosses and what befell units: on top
     used: list[str] = field(default_factory=list)  # legend keys
     moves: dict[str, Arrow] = field(default_factory=dict)  # by the moving unit's province
-    _boxes: Any = None  # the label boxes as an array (x0, y0, x1, y1), made when a cross is first placed
+    _boxes: Any = None  # the label boxes as an array (x0, y0, x1, y1), made when first needed
 
     def _use(self, key: str) -> None:
         if key not in self.used:
@@ -94,8 +97,15 @@ class OrderPainter:
 
     def _labels_near(self, x: float, y: float, reach: float = 40.0) -> list[Box]:
         """The label boxes within `reach` of a point (those an arrowhead ending there could cover)."""
-        return [b for b in self.labels.values()
-                if b.x0 - reach < x < b.x1 + reach and b.y0 - reach < y < b.y1 + reach]
+        b = self._label_array()
+        near = (b[:, 0] - reach < x) & (x < b[:, 2] + reach) & (b[:, 1] - reach < y) & (y < b[:, 3] + reach)
+        return [Box(*row) for row in b[near].tolist()]
+
+    def _label_array(self) -> np.ndarray:
+        """The label boxes as an array of rows (x0, y0, x1, y1), made once."""
+        if self._boxes is None:
+            self._boxes = np.array([(b.x0, b.y0, b.x1, b.y1) for b in self.labels.values()]).reshape(-1, 4)
+        return self._boxes
 
     def draw(self, orders: list[DrawnOrder], marks: list[Mark]) -> None:
         """Draw every order (moves first, so supports and convoys can reach their lines) and every mark."""
@@ -115,16 +125,14 @@ class OrderPainter:
             self._use(o.kind)
             if not o.ok:
                 self._use("failed")
-                self.marks.append(cross(*self._free(failure_at), 5.0, FAILED, ident("order", str(o.number), o.kind,
+                self.marks.append(cross(*self._free(failure_at()), 5.0, FAILED, ident("order", str(o.number), o.kind,
                                                                                      "failed")))
         for m in marks:
             self._mark(m)
 
     def _free(self, candidates: list[tuple[float, float]]) -> tuple[float, float]:
         """The first spot whose cross covers no label (the first one if every one would)."""
-        if self._boxes is None:
-            self._boxes = np.array([(b.x0, b.y0, b.x1, b.y1) for b in self.labels.values()]).reshape(-1, 4)
-        b = self._boxes
+        b = self._label_array()
         for x, y in candidates:
             if not ((b[:, 0] < x + 8) & (x - 8 < b[:, 2]) & (b[:, 1] < y + 8) & (y - 8 < b[:, 3])).any():
                 return x, y
@@ -142,7 +150,7 @@ class OrderPainter:
         if o.kind == "move":
             self.moves[split_location(o.origin)[0]] = a
         width = MOVE_WIDTH if o.kind == "move" else 2.6
-        return arrow_svg(a, fill, width, edge), [a.at(t) for t in (0.5, 0.35, 0.65, 0.25, 0.75)]
+        return arrow_svg(a, fill, width, edge), lambda: [a.at(t) for t in (0.5, 0.35, 0.65, 0.25, 0.75)]
 
     _retreat = _move
 
@@ -174,7 +182,7 @@ class OrderPainter:
                    circle(*end, ring, fill="none", stroke=edge, stroke_width=SUPPORT_WIDTH + 2.4,
                           stroke_dasharray="7 4") +
                    circle(*end, ring, fill="none", stroke=fill, stroke_width=SUPPORT_WIDTH, stroke_dasharray="7 4"))
-        return svg, [a.at(t) for t in (0.3, 0.2, 0.4, 0.5)]  # near the supporter, away from the move it backs
+        return svg, lambda: [a.at(t) for t in (0.3, 0.2, 0.4, 0.5)]  # near the supporter, away from the move it backs
 
     def _convoy(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
         if not (o.origin and o.target and o.target_dest):
@@ -185,7 +193,7 @@ class OrderPainter:
         svg = line_svg(a.shaft, fill, SUPPORT_WIDTH, "0.1 5.5", edge) + path(
             polygon([(a.shaft[-1][0] + dx, a.shaft[-1][1] + dy) for dx, dy in ((0, -5), (5, 0), (0, 5), (-5, 0))]),
             fill=fill, stroke=edge, stroke_width=1.3)
-        return svg, [a.at(t) for t in (0.3, 0.2, 0.4)]
+        return svg, lambda: [a.at(t) for t in (0.3, 0.2, 0.4)]
 
     def _hold(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
         if not o.origin:
@@ -194,7 +202,7 @@ class OrderPainter:
         r = UNIT + 3.5
         svg = (circle(x, y, r, fill="none", stroke=edge, stroke_width=5.0) +
                circle(x, y, r, fill="none", stroke=fill, stroke_width=2.6))
-        return svg, [(x + r, y - r)]
+        return svg, lambda: [(x + r, y - r)]
 
     def _build(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
         if not o.origin:
@@ -204,14 +212,14 @@ class OrderPainter:
                       stroke_dasharray="3 2") +
                glyph(o.unit_type, x, y, fill, stroke=edge, stroke_dasharray="3 2") +
                path(f"M{num(x + UNIT + 2)} {num(y - UNIT - 6)} h8 m-4 -4 v8", stroke=edge, stroke_width=2.2))
-        return svg, [(x + UNIT, y + UNIT)]
+        return svg, lambda: [(x + UNIT, y + UNIT)]
 
     def _disband(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
         if not o.origin:
             return None
         on_dislodged = split_location(o.origin)[0] in self.dislodged
         x, y = self.dislodged_spot(o.origin) if on_dislodged else self.spot(o.origin)
-        return cross(x, y, UNIT * 0.9, edge), [(x + UNIT, y - UNIT)]
+        return cross(x, y, UNIT * 0.9, edge), lambda: [(x + UNIT, y - UNIT)]
 
     def _illegal(self, o: DrawnOrder) -> None:
         """An illegal order is not drawn: its unit gets the failure cross at its corner."""

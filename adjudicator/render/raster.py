@@ -30,6 +30,7 @@ _SIZE = re.compile(r'<svg[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"')
 _LOCK = threading.Lock()
 _drawn: OrderedDict[tuple, Any] = OrderedDict()
 _read: OrderedDict[tuple, Any] = OrderedDict()
+_strips: OrderedDict[tuple, Any] = OrderedDict()  # a strip's surface, its pixels and its PNG rows, by size
 
 
 def svg_size(svg: str) -> tuple[float, float]:
@@ -130,8 +131,10 @@ def _png(doms: list[Any], base: Any, w0: float, h0: float, width: int) -> bytes:
     scale = width / w0
     height = max(1, round(h0 * scale))
     rows = max(1, min(height, STRIP_PIXELS // width))
-    surface, pixels = _surface(width, rows)
-    line = np.zeros((rows, 1 + 4 * width), dtype=np.uint8)  # each row: its filter byte (0: none), then RGBA
+    # The strip's surface, its pixels, and the PNG rows (each: its filter byte, 0 for none, then RGBA), kept for
+    # the next picture of that size: fresh memory costs its page faults, a few ms each time.
+    surface, pixels, line = _kept(_strips, (width, rows), 2, lambda: (
+        *_surface(width, rows), np.zeros((rows, 1 + 4 * width), dtype=np.uint8)))
     packer = isal_zlib.compressobj(ZLIB_LEVEL)
     chunks = []
     for top in range(0, height, rows):
