@@ -45,16 +45,15 @@ Shape = Box | Disc
 SAMPLES = 16  # points along a curve (a gentle bend: 16 straight pieces look curved)
 
 
+_WEIGHTS = [((1 - i / SAMPLES) ** 2, 2 * (1 - i / SAMPLES) * i / SAMPLES, (i / SAMPLES) ** 2)
+            for i in range(SAMPLES + 1)]  # a quadratic Bezier's three weights at each sample
+
+
 def curve(p: Point, q: Point, bend: float) -> list[Point]:
     """A quadratic curve from p to q whose middle stands `bend` x its length to the left of the chord."""
     (x0, y0), (x1, y1) = p, q
     cx, cy = (x0 + x1) / 2 - bend * (y1 - y0), (y0 + y1) / 2 + bend * (x1 - x0)
-    out = []
-    for i in range(SAMPLES + 1):
-        t = i / SAMPLES
-        a, b, c = (1 - t) ** 2, 2 * (1 - t) * t, t * t
-        out.append((a * x0 + b * cx + c * x1, a * y0 + b * cy + c * y1))
-    return out
+    return [(a * x0 + b * cx + c * x1, a * y0 + b * cy + c * y1) for a, b, c in _WEIGHTS]
 
 
 def length(line: list[Point]) -> float:

@@ -8,6 +8,8 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from adjudicator.board import Board, split_location
 from adjudicator.render.arrows import Box
 from adjudicator.render.geometry import Geometry, geometry
@@ -46,6 +48,26 @@ class BoardLayers:
     features: list[str] = field(default_factory=list)  # legend keys: land, sea, ice, impassable, canal...
     geo: Geometry | None = None
     key: tuple = ()  # what the rasteriser keeps these layers under: unique to this board and season
+    _grid: dict | None = None
+    _array: np.ndarray | None = None
+
+    def labels_near(self, x: float, y: float, reach: float = 40.0) -> list[Box]:
+        """The label boxes within `reach` of a point, from a grid of cells `reach` wide that lists each box in
+        every cell its reach touches (made once per board and season)."""
+        if self._grid is None:
+            self._grid = {}
+            for b in self.label_boxes.values():
+                for i in range(int((b.x0 - reach) // reach), int((b.x1 + reach) // reach) + 1):
+                    for j in range(int((b.y0 - reach) // reach), int((b.y1 + reach) // reach) + 1):
+                        self._grid.setdefault((i, j), []).append(b)
+        return [b for b in self._grid.get((int(x // reach), int(y // reach)), ())
+                if b.x0 - reach < x < b.x1 + reach and b.y0 - reach < y < b.y1 + reach]
+
+    def label_array(self) -> np.ndarray:
+        """The label boxes as rows (x0, y0, x1, y1)."""
+        if self._array is None:
+            self._array = np.array([(b.x0, b.y0, b.x1, b.y1) for b in self.label_boxes.values()]).reshape(-1, 4)
+        return self._array
 
 
 _made = itertools.count()

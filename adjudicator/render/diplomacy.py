@@ -56,7 +56,7 @@ def diplomacy_picture(board: Board, state: GameState, results: Any = None) -> Pi
         return x + dx * PX, y - dy * PX
 
     dislodged = {split_location(d.unit.location)[0] for d in state.dislodged.values()}
-    painter = OrderPainter(spot, dislodged_spot, layers.label_boxes, colour, dislodged)
+    painter = OrderPainter(spot, dislodged_spot, layers, colour, dislodged)
     painter.draw(parse_results(board, results), parse_marks(board, results))
 
     centres = []

@@ -9,12 +9,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
 
 from adjudicator.board import ARMY, split_location
-from adjudicator.render.arrows import Arrow, Box, Disc, arrow
+from adjudicator.render.arrows import Arrow, Disc, arrow
+from adjudicator.render.board_layers import BoardLayers
 from adjudicator.render.results import DrawnOrder, Mark
 from adjudicator.render.style import ARMY_SHAPE, CASING, FADED, FAILED, FEATURE, FLEET_SHAPE, PX, MapStyle
 from adjudicator.render.svg import circle, group, ident, num, path, points, polygon
@@ -81,7 +79,7 @@ class OrderPainter:
 
     spot: Callable[[str], tuple[float, float]]
     dislodged_spot: Callable[[str], tuple[float, float]]
-    labels: dict[str, Box]
+    layers: BoardLayers  # the board's, for its labels
     colour: Callable[[str | None], str]
     dislodged: set[str]
     under: list[str] = field(default_factory=list)  # supports, convoys, holds: under the units
@@ -89,23 +87,10 @@ class OrderPainter:
     marks: list[str] = field(default_factory=list)  # failure crosses and what befell units: on top
     used: list[str] = field(default_factory=list)  # legend keys
     moves: dict[str, Arrow] = field(default_factory=dict)  # by the moving unit's province
-    _boxes: Any = None  # the label boxes as an array (x0, y0, x1, y1), made when first needed
 
     def _use(self, key: str) -> None:
         if key not in self.used:
             self.used.append(key)
-
-    def _labels_near(self, x: float, y: float, reach: float = 40.0) -> list[Box]:
-        """The label boxes within `reach` of a point (those an arrowhead ending there could cover)."""
-        b = self._label_array()
-        near = (b[:, 0] - reach < x) & (x < b[:, 2] + reach) & (b[:, 1] - reach < y) & (y < b[:, 3] + reach)
-        return [Box(*row) for row in b[near].tolist()]
-
-    def _label_array(self) -> np.ndarray:
-        """The label boxes as an array of rows (x0, y0, x1, y1), made once."""
-        if self._boxes is None:
-            self._boxes = np.array([(b.x0, b.y0, b.x1, b.y1) for b in self.labels.values()]).reshape(-1, 4)
-        return self._boxes
 
     def draw(self, orders: list[DrawnOrder], marks: list[Mark]) -> None:
         """Draw every order (moves first, so supports and convoys can reach their lines) and every mark."""
@@ -132,7 +117,7 @@ class OrderPainter:
 
     def _free(self, candidates: list[tuple[float, float]]) -> tuple[float, float]:
         """The first spot whose cross covers no label (the first one if every one would)."""
-        b = self._label_array()
+        b = self.layers.label_array()
         for x, y in candidates:
             if not ((b[:, 0] < x + 8) & (x - 8 < b[:, 2]) & (b[:, 1] < y + 8) & (y - 8 < b[:, 3])).any():
                 return x, y
@@ -145,8 +130,8 @@ class OrderPainter:
         dest = split_location(o.dest)[0] if o.unit_type == ARMY else o.dest  # armies ignore coasts
         end = self.spot(dest)
         a = arrow(start, end, start=[Disc(*start, UNIT * 1.05)], end=[Disc(*end, UNIT * 0.95)],
-                  avoid_end=self._labels_near(*end),
-                  label=self.labels.get(split_location(dest)[0]), bend=0.14, head=13.0, width=MOVE_WIDTH)
+                  avoid_end=self.layers.labels_near(*end),
+                  label=self.layers.label_boxes.get(split_location(dest)[0]), bend=0.14, head=13.0, width=MOVE_WIDTH)
         if o.kind == "move":
             self.moves[split_location(o.origin)[0]] = a
         width = MOVE_WIDTH if o.kind == "move" else 2.6
