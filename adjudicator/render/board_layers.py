@@ -146,15 +146,6 @@ def _spot(geo: Geometry, location: str) -> tuple[float, float]:
     return geo.location.get(location) or geo.anchor[split_location(location)[0]]
 
 
-def _shared_boundary(geo: Geometry, a: str, b: str) -> tuple[float, float] | None:
-    """The middle of the boundary two spaces share, when their shapes touch."""
-    lines = [pts for x, y, pts in geo.borders if {x, y} == {a, b}]
-    if not lines:
-        return None
-    line = max(lines, key=len)
-    return line[len(line) // 2]
-
-
 def _features(board: Board, geo: Geometry) -> list[tuple[str, str]]:
     """The border kinds that change who may cross, each with its legend key: a canal (fleets only) as a
     waterway between the two places, a river coast as a river, a bridge (armies only) as a bridge, a one-way
@@ -207,17 +198,21 @@ def bridge_ladder(p: tuple[float, float], q: tuple[float, float], inset: float =
 
 
 def _one_way(geo: Geometry, a: str, b: str, p: tuple[float, float], q: tuple[float, float]) -> str:
-    """A chevron on the boundary between a and b, pointing from a to b."""
-    mid = _shared_boundary(geo, a, b) or ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+    """A chevron pointing from a to b, on their shared boundary where it is nearest the line between their
+    spots (half-way along that line when the shapes do not touch)."""
+    mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+    lines = [pts for x, y, pts in geo.borders if {x, y} == {a, b}]
+    if lines:
+        mid = min((pt for line in lines for pt in line), key=lambda pt: math.dist(pt, mid))
     dx, dy = q[0] - p[0], q[1] - p[1]
     d = math.hypot(dx, dy) or 1.0
     ux, uy = dx / d, dy / d
-    tip = (mid[0] + ux * 7, mid[1] + uy * 7)
-    left = (mid[0] - ux * 5 - uy * 8, mid[1] - uy * 5 + ux * 8)
-    right = (mid[0] - ux * 5 + uy * 8, mid[1] - uy * 5 - ux * 8)
+    tip = (mid[0] + ux * 11, mid[1] + uy * 11)
+    left = (mid[0] - ux * 8 - uy * 12, mid[1] - uy * 8 + ux * 12)
+    right = (mid[0] - ux * 8 + uy * 12, mid[1] - uy * 8 - ux * 12)
     notch = (mid[0] - ux * 1, mid[1] - uy * 1)
     return path(polygon([tip, left, notch, right]), ident("one-way", a, b), fill=FEATURE["one-way"],
-                stroke="#FFFFFF", stroke_width=1.2)
+                stroke="#FFFFFF", stroke_width=1.5, stroke_linejoin="round")
 
 
 def label_spot(geo: Geometry, pid: str) -> tuple[float, float]:
