@@ -13,6 +13,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from PIL import Image
 
+from conftest import benchmark
+
 from adjudicator.board import board_from_data
 from adjudicator.catalogue import board_from_path, load_variant, variant_names
 from adjudicator.gamefile import state_from_data
@@ -87,14 +89,7 @@ def arctic():
     return load_variant("arctic")
 
 
-POSITION = {
-    "variant": "standard", "phase": "Fall 1901 Movement",
-    "centres": {"England": ["lon", "edi", "lvp"], "France": ["par", "bre", "mar"], "Austria": ["vie", "bud", "tri"],
-                "Italy": ["rom", "nap", "ven"], "Russia": ["mos", "war", "sev", "stp"]},
-    "units": {"England": ["F nth", "A yor", "F nrg"], "France": ["A bur", "F mid", "A spa"],
-              "Germany": ["A ruh", "F den"], "Austria": ["A ser", "F alb", "A gal"],
-              "Italy": ["F ion", "A apu"], "Russia": ["F bot", "F bla", "F stp/nc"], "Turkey": ["A bul"]},
-}
+POSITION = benchmark("pictures").POSITION  # the benchmark's phase: the standard board at Fall 1901
 ORDERS = {
     "England": ["F nth C A yor - bel", "A yor - bel", "F nrg - nwy"],
     "France": ["A bur - bel", "F mid - por", "A spa S F mid - por"],
