@@ -275,7 +275,14 @@ def test_unreadable_and_foreign_results_are_skipped(standard):
 
 
 # ----- PNG ---------------------------------------------------------------------------------------------------
-def test_png_pixels_where_units_stand(phase, standard):
+@pytest.mark.parametrize("rasteriser", ["skia", "resvg"])
+def test_png_pixels_where_units_stand(phase, standard, rasteriser, monkeypatch):
+    from adjudicator.render import raster
+
+    if rasteriser == "resvg":  # as on a machine without the libGL and libEGL Skia needs
+        monkeypatch.setattr(raster, "_SKIA", None)
+    else:
+        assert raster.skia_module() is not None, "Skia cannot load: apt-get install libgl1 libegl1"
     state, report, ids = phase
     png = rules_of(standard).render(standard, state, report, "png", 1000)
     image = Image.open(io.BytesIO(png)).convert("RGB")
@@ -289,7 +296,7 @@ def test_png_pixels_where_units_stand(phase, standard):
         got = image.getpixel((round(x), round(y + 3)))  # inside the hull or the body
         assert max(abs(a - b) for a, b in zip(got, want)) <= 12, (unit, got, want)
     half = Image.open(io.BytesIO(rules_of(standard).render(standard, state, report, "png", 500)))
-    assert half.size == (500, round(root_h / 2))
+    assert half.size[0] == 500 and abs(half.size[1] - root_h / 2) <= 1
 
 
 # ----- colours -----------------------------------------------------------------------------------------------

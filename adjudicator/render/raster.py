@@ -2,6 +2,10 @@
 compressed as it is drawn, so a picture's memory is a strip whatever its width (a 4000 px picture holds one
 4000 x 300 strip, not its 70 MB of pixels).
 
+skia-python needs the system's libGL and libEGL on Linux (Debian: `apt-get install libgl1 libegl1`); where they
+are missing, the whole SVG is rasterised by resvg (resvg-py, self-contained) instead: the same picture, drawn
+more slowly and in one piece.
+
 The board's own layers are the same in every picture of a board and season: the first of them is kept drawn
 (at widths up to KEEP_WIDTH, a few pictures' worth) and the others kept read, so a phase's picture reads and
 draws only its own layers. One picture is rasterised at a time per process: its memory does not grow with the
@@ -41,15 +45,42 @@ def svg_size(svg: str) -> tuple[float, float]:
     return float(m.group(1)), float(m.group(2))
 
 
+def skia_module() -> Any:
+    """The skia module, or None where it cannot be loaded (its system libraries missing)."""
+    global _SKIA
+    if _SKIA is False:
+        try:
+            import skia
+        except ImportError:  # e.g. "libEGL.so.1: cannot open shared object file"
+            skia = None
+        _SKIA = skia
+    return _SKIA
+
+
+_SKIA: Any = False  # not looked for yet
+
+
 def png_from_svg(svg: str, width: int) -> bytes:
     """An SVG document as a PNG image `width` pixels wide (on white)."""
+    if skia_module() is None:
+        return _png_by_resvg(svg, width)
     w, h = svg_size(svg)
     with _LOCK:
         return _png([_parse(svg)], None, w, h, width)
 
 
+def _png_by_resvg(svg: str, width: int) -> bytes:
+    import resvg_py
+
+    with _LOCK:  # one picture's pixels at a time, as with Skia
+        return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, background="#FFFFFF",
+                                           skip_system_fonts=True))  # text is drawn as outlines: no fonts
+
+
 def png_from_picture(picture: Picture, width: int) -> bytes:
     """A picture as a PNG image `width` pixels wide; its board layers kept drawn or read for the next one."""
+    if skia_module() is None:
+        return _png_by_resvg(picture.svg(), width)
     runs: list[tuple[tuple | None, list[Layer]]] = []
     for layer in picture.layers:  # consecutive layers of the same kind (kept or not) are read as one document
         kind = layer.key is not None
