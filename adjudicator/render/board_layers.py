@@ -48,6 +48,7 @@ class BoardLayers:
     features: list[str] = field(default_factory=list)  # legend keys: land, sea, ice, impassable, canal...
     geo: Geometry | None = None
     key: tuple = ()  # what the rasteriser keeps these layers under: unique to this board and season
+    centres: tuple[dict[str, str], dict[str, str]] | None = None  # the centre markers, written once (diplomacy.py)
     _grid: dict | None = None
     _array: np.ndarray | None = None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.board import Board, split_location
-from adjudicator.render.board_layers import DEFS, STYLE, board_layers, bridge_ladder
+from adjudicator.render.board_layers import DEFS, STYLE, BoardLayers, board_layers, bridge_ladder
 from adjudicator.render.legend import Entry, legend
 from adjudicator.render.orders import MOVE_WIDTH, SUPPORT_WIDTH, UNIT, OrderPainter, cross, faded, glyph, line_svg
 from adjudicator.render.palette import assign_colours
@@ -59,15 +59,9 @@ def diplomacy_picture(board: Board, state: GameState, results: Any = None) -> Pi
     painter = OrderPainter(spot, dislodged_spot, layers, colour, dislodged)
     painter.draw(parse_results(board, results), parse_marks(board, results))
 
-    centres = []
-    for pid, (x, y) in layers.centre_spots.items():
-        owner = state.owners.get(pid)
-        if owner:
-            centres.append(circle(x, y, CENTRE * 1.2, ident("centre", pid), fill=colour(owner), stroke=CASING,
-                                  stroke_width=1.3))
-        else:
-            centres.append(circle(x, y, CENTRE, ident("centre", pid), fill="#FFFFFF", fill_opacity=0.5,
-                                  stroke=NEUTRAL, stroke_width=2.0))
+    owned, empty = _centre_templates(layers)
+    centres = [owned[pid].format(colour(state.owners[pid])) if pid in state.owners else empty[pid]
+               for pid in layers.centre_spots]
     units = [glyph(u.type, *spot(u.location), colour(u.power), ident("unit", u.power, u.type, u.location))
              for u in sorted(state.units.values(), key=lambda u: u.location)]
     shaken = []
@@ -88,6 +82,17 @@ def diplomacy_picture(board: Board, state: GameState, results: Any = None) -> Pi
     body = [Layer(layers.map, layers.key + ("map",)), Layer(phase_layers),
             Layer(layers.labels, layers.key + ("labels",)), Layer(group("marks", painter.marks) + legend_svg)]
     return Picture(WIDTH, top + legend_h, DEFS, body, title=f"{board.title}, {phase}")
+
+
+def _centre_templates(layers: BoardLayers) -> tuple[dict[str, str], dict[str, str]]:
+    """Each centre's marker, owned (its fill to format in) and neutral: written once per board and season."""
+    if layers.centres is None:
+        owned = {pid: circle(x, y, CENTRE * 1.2, ident("centre", pid), fill="{}", stroke=CASING, stroke_width=1.3)
+                 for pid, (x, y) in layers.centre_spots.items()}
+        empty = {pid: circle(x, y, CENTRE, ident("centre", pid), fill="#FFFFFF", fill_opacity=0.5, stroke=NEUTRAL,
+                             stroke_width=2.0) for pid, (x, y) in layers.centre_spots.items()}
+        layers.centres = ({k: v.replace("{}", "{0}") for k, v in owned.items()}, empty)
+    return layers.centres
 
 
 # ----- the legend --------------------------------------------------------------------------------------------
