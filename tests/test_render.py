@@ -243,14 +243,14 @@ def test_units_disbanded_by_the_ice_and_in_civil_disorder_are_marked(arctic, sta
     report = adjudicate(arctic, summer, orders_from_lists(arctic, {"USA": ["A Bea H"]}).orders).to_json()
     assert report["disbanded_by_terrain"]
     ids = elements(svg_of(arctic, summer, report))
-    assert "ice-disbanded-Bea" in ids and "ice-disbanded" in legend_keys(ids)
+    assert {"ice-disbanded-Bea", "ice-disbanded-Bea-badge"} <= set(ids) and "ice-disbanded" in legend_keys(ids)
     fall = state_from_data({"variant": "standard", "phase": "Fall 1901 Adjustment",
                             "centres": {"France": ["par"]}, "units": {"France": ["A par", "A bur", "F bre"]}},
                            board=standard)
     report = adjudicate(standard, fall, []).to_json()
     ids = elements(svg_of(standard, fall, report))
-    marked = {k for k in ids if k.startswith("civil-disorder-")}
-    assert len(marked) == 2 and "civil-disorder" in legend_keys(ids)
+    marked = {k for k in ids if k.startswith("civil-disorder-") and not k.endswith("-badge")}
+    assert len(marked) == 2 and {f"{k}-badge" for k in marked} <= set(ids) and "civil-disorder" in legend_keys(ids)
 
 
 def test_dislodged_units_and_retreats(standard):

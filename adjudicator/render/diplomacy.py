@@ -14,7 +14,18 @@ from typing import Any
 from adjudicator.board import Board, split_location
 from adjudicator.render.board_layers import DEFS, STYLE, BoardLayers, board_layers, bridge_ladder
 from adjudicator.render.legend import Entry, legend
-from adjudicator.render.orders import MOVE_WIDTH, SUPPORT_WIDTH, UNIT, OrderPainter, cross, faded, glyph, line_svg
+from adjudicator.render.orders import (
+    BADGE,
+    MOVE_WIDTH,
+    SUPPORT_WIDTH,
+    UNIT,
+    OrderPainter,
+    badge,
+    cross,
+    faded,
+    glyph,
+    line_svg,
+)
 from adjudicator.render.palette import assign_colours
 from adjudicator.render.results import parse_marks, parse_results
 from adjudicator.render.style import (
@@ -142,6 +153,11 @@ _MARK_WORDS = {"failed": "failed (faded, crossed)", "illegal": "illegal order (n
                "destroyed": "destroyed (no retreat)", "dislodged": "dislodged this phase"}
 
 
+def _marked_ring(x: float, y: float, kind: str) -> str:
+    return (glyph("A", x + 11, y, "#FFFFFF", scale=0.7) + circle(x + 11, y, 10, fill="none", stroke=BADGE[kind],
+                                                                  stroke_width=2) + badge(x + 20, y - 8, kind))
+
+
 def _legend_sections(board: Board, state: GameState, features: list[str], used: list[str], colour) -> list:
     powers = []
     for name in board.powers:
@@ -188,12 +204,8 @@ def _legend_sections(board: Board, state: GameState, features: list[str], used: 
     marks = {"failed": lambda x, y: _sample_line("#0B4FA8", MOVE_WIDTH, head=True, failed=True)(x, y) + cross(
                  x + 18, y, 5, FAILED),
              "illegal": lambda x, y: cross(x + 11, y, 4.5, FAILED),
-             "ice-disbanded": lambda x, y: circle(x + 11, y, 10, fill="#FFFFFF", stroke=FEATURE["canal"], stroke_width=1.5) +
-             path(f"M{num(x + 11)} {num(y - 7)} V{num(y + 7)} M{num(x + 5)} {num(y - 3.5)} L{num(x + 17)} "
-                  f"{num(y + 3.5)} M{num(x + 5)} {num(y + 3.5)} L{num(x + 17)} {num(y - 3.5)}",
-                  stroke=FEATURE["canal"], stroke_width=2.2),
-             "civil-disorder": lambda x, y: circle(x + 11, y, 10, fill="#6E6E6E", stroke=CASING, stroke_width=1.2) +
-             cross(x + 11, y, 4.5, "#FFFFFF", width=2.4),
+             "ice-disbanded": lambda x, y: _marked_ring(x, y, "ice-disbanded"),
+             "civil-disorder": lambda x, y: _marked_ring(x, y, "civil-disorder"),
              "destroyed": lambda x, y: cross(x + 11, y, 7, FAILED),
              "dislodged": lambda x, y: circle(x + 11, y, 10, fill="none", stroke=FAILED, stroke_width=2.2,
                                               stroke_dasharray="4 3")}

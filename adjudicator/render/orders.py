@@ -44,6 +44,20 @@ def cross(x: float, y: float, size: float, colour: str, element_id: str | None =
                               path(d, stroke=colour, stroke_width=width, stroke_linecap="round")])
 
 
+BADGE = {"ice-disbanded": FEATURE["canal"], "civil-disorder": "#5E5E5E"}
+
+
+def badge(x: float, y: float, kind: str) -> str:
+    """A small disc naming what befell a unit: a snowflake (the ice) or a cross (civil disorder)."""
+    if kind == "ice-disbanded":
+        sign = path("".join(f"M{num(x - dx)} {num(y - dy)} L{num(x + dx)} {num(y + dy)}"
+                            for dx, dy in ((0, 4.6), (4, 2.3), (4, -2.3))), stroke="#FFFFFF", stroke_width=1.6,
+                    stroke_linecap="round")
+    else:
+        sign = cross(x, y, 2.8, "#FFFFFF", width=1.6)
+    return circle(x, y, 6.5, fill=BADGE[kind], stroke=CASING, stroke_width=1) + sign
+
+
 @functools.lru_cache(maxsize=256)
 def faded(colour: str) -> str:
     """A colour washed towards white: how a failed order is drawn (solid, so it costs no transparency layer)."""
@@ -216,22 +230,19 @@ class OrderPainter:
         self.marks.append(cross(*corner, 4.0, FAILED, ident("order", str(o.number), o.kind, "illegal")))
 
     def _mark(self, m: Mark) -> None:
-        """What befell a unit: a snowflake for the ice, a grey disc with a cross for civil disorder, a red
-        cross for a unit destroyed, a dashed red ring for a unit dislodged."""
+        """What befell a unit, drawn round it so the unit still shows (and under the labels): a blue ring with a
+        snowflake badge for the ice, a grey ring with a cross badge for civil disorder, a red cross for a unit
+        destroyed, a dashed red ring for a unit dislodged. The badges go on top, off the labels."""
         x, y = self.spot(m.location)
         key = ident(m.kind, m.location)
-        if m.kind == "ice-disbanded":
-            arms = "".join(f"M{num(x - dx)} {num(y - dy)} L{num(x + dx)} {num(y + dy)}"
-                           for dx, dy in ((0, 9), (7.8, 4.5), (7.8, -4.5)))
-            svg = group(key, [circle(x, y, 12, fill="#FFFFFF", fill_opacity=0.85, stroke=FEATURE["canal"],
-                                     stroke_width=1.5),
-                              path(arms, stroke=FEATURE["canal"], stroke_width=2.6, stroke_linecap="round")])
-        elif m.kind == "civil-disorder":
-            svg = group(key, [circle(x, y, 12, fill="#6E6E6E", fill_opacity=0.85, stroke=CASING, stroke_width=1.2),
-                              cross(x, y, 5.5, "#FFFFFF", width=2.6)])
+        if m.kind in ("ice-disbanded", "civil-disorder"):
+            svg = group(key, [circle(x, y, UNIT * 1.45, fill="none", stroke="#FFFFFF", stroke_width=4.2),
+                              circle(x, y, UNIT * 1.45, fill="none", stroke=BADGE[m.kind], stroke_width=2.2)])
+            corner = self._free([(x + UNIT * 1.2, y - UNIT * 1.1), (x - UNIT * 1.2, y - UNIT * 1.1)])
+            self.marks.append(group(f"{key}-badge", [badge(*corner, m.kind)]))
         elif m.kind == "destroyed":
             svg = cross(x, y, UNIT * 0.9, FAILED, key)
         else:
             svg = circle(x, y, UNIT * 1.4, key, fill="none", stroke=FAILED, stroke_width=2.2, stroke_dasharray="4 3")
         self._use(m.kind)
-        self.marks.append(svg)
+        self.over.append(svg)
