@@ -57,3 +57,11 @@ def test_a_hosted_game_draws_every_board(tmp_path, variant):
                            query=f"?format={fmt}&width=300")
         assert picture.status_code == 200, picture.get_data(as_text=True)[:300]
         _is_picture(picture.data, fmt, b'id="legend"')
+
+
+def test_bad_results_are_refused_naming_the_field():
+    state = CLIENT.get("/v1/variants/standard/start").get_json()
+    for results, pointer in (({"orders": 5}, "/results/orders"), ([{"status": 3}], "/results/0/status"),
+                             ({"destroyed": [{"location": 7}]}, "/results/destroyed/0/location"), ("x", "/results")):
+        r = CLIENT.post("/v1/render", json={"state": state, "results": results, "format": "svg"})
+        assert r.status_code == 400 and r.get_json()["pointer"] == pointer, (results, r.get_json())

@@ -1,11 +1,11 @@
 """Board pictures: an SVG document written directly, in layers with element ids, and a PNG rasterised from it.
 
-    render_svg(board, state, results=None) -> str
-    render_png(board, state, results=None, width=1000) -> bytes
+    rules_of(board).render(board, state, results, "svg" | "png", width) -> str | bytes
 
-Every game draws its own picture (`GameRules.picture`); these two draw a Diplomacy position. `results` is a
-phase's report as JSON: the `orders` list of `PhaseResult.to_json()` (or that whole dict, as `adjudicator
-adjudicate --json` prints it, whose `disbanded_by_terrain`, `destroyed` and `dislodged` lists are marked too).
+Every game draws its own picture (`GameRules.picture`, a `svg.Picture` of layers) and `GameRules.render` writes it
+out or rasterises it (`raster.py`); a Diplomacy position is drawn by `diplomacy.py`. `results` is a phase's report
+as JSON: the `orders` list of `PhaseResult.to_json()` (or that whole dict, as `adjudicator adjudicate --json`
+prints it, whose `disbanded_by_terrain`, `destroyed` and `dislodged` lists are marked too).
 
 The board data gives each space a position (latitude, longitude) and no outline. The positions are projected
 (azimuthal equidistant: about the centre the variant's `drawing:` section names, or about the North Pole when
@@ -29,25 +29,7 @@ rasterised by Skia (`raster.py`). The board's layers are written once per board 
 
 from __future__ import annotations
 
-from typing import Any
-
 from adjudicator.render.geometry import geometry
 from adjudicator.render.style import TERRAIN_FILL
 
-
-def render_svg(board: Any, state: Any, results: Any = None) -> str:
-    """A Diplomacy position (and the report's orders, when given) as an SVG document."""
-    from adjudicator.render.diplomacy import diplomacy_picture
-
-    return diplomacy_picture(board, state, results).svg()
-
-
-def render_png(board: Any, state: Any, results: Any = None, width: int = 1000) -> bytes:
-    """A Diplomacy position (and the report's orders, when given) as a PNG image `width` pixels wide."""
-    from adjudicator.render.diplomacy import diplomacy_picture
-    from adjudicator.render.raster import png_from_picture
-
-    return png_from_picture(diplomacy_picture(board, state, results), width)
-
-
-__all__ = ["TERRAIN_FILL", "geometry", "render_png", "render_svg"]
+__all__ = ["TERRAIN_FILL", "geometry"]
