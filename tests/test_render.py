@@ -286,7 +286,7 @@ def test_png_pixels_where_units_stand(phase, standard, rasteriser, monkeypatch):
     state, report, ids = phase
     png = rules_of(standard).render(standard, state, report, "png", 1000)
     image = Image.open(io.BytesIO(png)).convert("RGB")
-    root_w, root_h = 1000, float(ET.fromstring(svg_of(standard, state, report)).attrib["height"])
+    root_h = float(ET.fromstring(svg_of(standard, state, report)).attrib["height"])
     assert image.size == (1000, round(root_h))
     colours = power_colours(standard)
     geo = geometry(standard)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.board import Board, board_from_data
-from adjudicator.games import LEGAL_ORDERS, PICTURES, TEXT_CASES, GameRules, NotAvailable
+from adjudicator.games import LEGAL_ORDERS, PICTURES, TEXT_CASES, GameRules
 from adjudicator.sheets import Sheet
 from adjudicator.state import GameState
 
