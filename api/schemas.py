@@ -194,13 +194,29 @@ SCHEMAS: dict[str, Any] = {
             "orders": {"$ref": "#/components/schemas/Orders"},
             "results": {"description": "A phase report (the `orders` list of /v1/adjudicate, or the whole response) "
                                        "to draw on the state it was given for",
-                        "oneOf": [{"type": "array", "items": {"type": "object"}}, {"type": "object"}]},
+                        # an array is the `orders` list; an object, the whole report (`items` and `properties`
+                        # each apply to their own type, so a wrong field is named by its pointer)
+                        "type": ["array", "object"], "items": {"$ref": "#/components/schemas/DrawnResult"},
+                        "properties": {"orders": {"type": "array", "items": {"$ref": "#/components/schemas/DrawnResult"}},
+                                       **{k: {"type": "array", "items": {"$ref": "#/components/schemas/DrawnUnit"}}
+                                          for k in ("dislodged", "destroyed", "disbanded_by_terrain", "built",
+                                                    "removed")}}},
             "format": {"enum": ["png", "svg"]},
             "lenient": _LENIENT,
             "width": {"type": "integer", "minimum": 200, "maximum": 4000},
         },
         "required": ["state"],
         "additionalProperties": False,
+    },
+    "DrawnResult": {
+        "type": "object",
+        "description": "One line of a phase report, as a picture reads it (other members are ignored)",
+        "properties": {"power": {"type": ["string", "null"]}, "order": _STR, "status": _STR, "reason": _STR,
+                       "understood_as": _STR, "unit": {"$ref": "#/components/schemas/DrawnUnit"}},
+    },
+    "DrawnUnit": {
+        "type": "object",
+        "properties": {"power": {"type": ["string", "null"]}, "type": _STR, "location": _STR},
     },
     "VariantSummary": {
         "type": "object",

@@ -178,7 +178,7 @@ _OPERATIONS = {  # path -> request schema
 }
 
 
-_WEIGHTS = {"/v1/render": 1}  # a drawing costs ~50 requests' time (matplotlib): drawn 10 times less often
+_WEIGHTS = {"/v1/render": 1}  # a picture costs several requests' time: drawn 10 times less often
 
 
 def _requests(client: Any, rng: random.Random, draw: bool = True) -> Iterator[tuple[str, str, str, str]]:

@@ -177,9 +177,21 @@ class GameRules:
         """Every legal order of each unit of a power (or of all), for bots that offer buttons."""
         raise NotAvailable(f"legal-order lists are not available for {board.title}; see its rules file")
 
+    def picture(self, board: Any, state: Any, results: Any) -> Any:
+        """The board as a picture (`adjudicator.render.svg.Picture`), with a turn's report drawn when given (games
+        with PICTURES)."""
+        raise NotAvailable(f"board pictures are not drawn for {board.title}")
+
     def render(self, board: Any, state: Any, results: Any, fmt: str, width: int) -> bytes | str:
-        """The board picture (PNG bytes or SVG text)."""
-        raise NotAvailable(f"board pictures are drawn for Diplomacy variants, not for {board.title}")
+        """The board picture: SVG text, or PNG bytes `width` pixels wide (the SVG rasterised)."""
+        if fmt not in ("png", "svg"):
+            raise NotAvailable(f"unknown picture format {fmt!r}; use png or svg")
+        picture = self.picture(board, state, results)
+        if fmt == "svg":
+            return picture.svg()
+        from adjudicator.render.raster import png_from_picture
+
+        return png_from_picture(picture, width)
 
 
 def get_rules(name: str, source: str | None = None) -> GameRules:

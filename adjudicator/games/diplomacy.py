@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from adjudicator.board import Board, board_from_data
-from adjudicator.games import LEGAL_ORDERS, PICTURES, TEXT_CASES, GameRules, NotAvailable
+from adjudicator.games import LEGAL_ORDERS, PICTURES, TEXT_CASES, GameRules
 from adjudicator.sheets import Sheet
 from adjudicator.state import GameState
 
@@ -170,15 +170,11 @@ class DiplomacyRules(GameRules):
         return {"phase": phase_json(state.phase), "powers": {p: legal_orders(board, state, p) for p in powers},
                 "adjustments": due}
 
-    def render(self, board: Board, state: GameState, results: Any, fmt: str, width: int) -> bytes | str:
-        """PNG bytes or SVG text of the position, with a phase's orders drawn when given."""
-        from adjudicator.render import render_png, render_svg  # matplotlib is loaded only for pictures
+    def picture(self, board: Board, state: GameState, results: Any) -> Any:
+        """The position as a picture in layers, with a phase's orders drawn when given."""
+        from adjudicator.render.diplomacy import diplomacy_picture
 
-        if fmt == "svg":
-            return render_svg(board, state, results)
-        if fmt != "png":
-            raise NotAvailable(f"unknown picture format {fmt!r}; use png or svg")
-        return render_png(board, state, results, width=width)
+        return diplomacy_picture(board, state, results)
 
 
 RULES = DiplomacyRules()

@@ -10,7 +10,7 @@ import numpy as np
 
 from adjudicator.board import Board, split_location
 from adjudicator.errors import VariantError
-from adjudicator.render.style import FIG_WIDTH_IN
+from adjudicator.render.style import FIG_WIDTH_IN, WIDTH
 
 PROJECTIONS = ("azimuthal-equidistant", "north-polar", "plane")  # plane: `pos` is [x, y] of a picture, y down
 
@@ -98,6 +98,12 @@ class Geometry:
     bridges: list[tuple[str, str]] = field(default_factory=list)
     # what the shapes could not show: bordering spaces that do not touch, touching spaces with no border
     unmatched: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    frame_shape: str = "rectangle"  # or disc
+
+    @property
+    def height(self) -> float:
+        """The map's height in picture units."""
+        return self.bounds[3] - self.bounds[2]
 
 
 _GUARD = "#guard"
@@ -514,11 +520,37 @@ def _drawing(board: Board) -> dict[str, Any]:
 
 
 def geometry(board: Board) -> Geometry:
-    """The board's map geometry (computed once per board)."""
+    """The board's geometry in picture units (WIDTH wide, y down): kept on the board, read from the drawing
+    stored beside a shipped board, or computed (once per board: a second or a few for a large map)."""
     cache = board.__dict__.setdefault("_render_cache", {})
     if "geometry" not in cache:
-        cache["geometry"] = _build_geometry(board)
+        from adjudicator.render.stored import load_stored
+
+        cache["geometry"] = load_stored(board) or to_picture(_build_geometry(board))
     return cache["geometry"]
+
+
+def to_picture(geo: Geometry) -> Geometry:
+    """The geometry in picture units: WIDTH wide, the origin at the top left, y down."""
+    xmin, xmax, ymin, ymax = geo.bounds
+    k = WIDTH / (xmax - xmin)
+
+    def pt(xy) -> tuple[float, float]:
+        return (round((xy[0] - xmin) * k, 2), round((ymax - xy[1]) * k, 2))
+
+    def line(pts) -> list[tuple[float, float]]:
+        return [pt(xy) for xy in pts]
+
+    return Geometry(
+        anchor={p: pt(xy) for p, xy in geo.anchor.items()},
+        location={loc: pt(xy) for loc, xy in geo.location.items()},
+        outlines={p: [line(loop) for loop in loops] for p, loops in geo.outlines.items()},
+        impassable={p: [line(loop) for loop in loops] for p, loops in geo.impassable.items()},
+        borders=[(a, b, line(pts)) for a, b, pts in geo.borders],
+        frame=line(geo.frame),
+        bounds=(0.0, WIDTH, 0.0, round((ymax - ymin) * k, 2)),
+        label_offset=dict(geo.label_offset), labels=dict(geo.labels), bridges=list(geo.bridges),
+        unmatched=dict(geo.unmatched), frame_shape=geo.frame_shape)
 
 
 def _build_geometry(board: Board, debug: bool = False) -> Geometry:
@@ -631,6 +663,6 @@ def _build_geometry(board: Board, debug: bool = False) -> Geometry:
     offsets = {str(k): (float(v[0]), float(v[1])) for k, v in (spec.get("label_offsets") or {}).items()}
     bridges = [(split_location(b.a)[0], split_location(b.b)[0]) for b in board.borders if b.kind == "bridge"]
     return Geometry(anchor, location, outlines, impassable, borders, frame, bounds, offsets, labels, bridges,
-                    unmatched)
+                    unmatched, shape)
 
 

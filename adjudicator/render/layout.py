@@ -17,7 +17,8 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from adjudicator.render.style import FIG_WIDTH_IN, MapStyle, text_width
+from adjudicator.render.style import FIG_WIDTH_IN, MapStyle
+from adjudicator.render.text import text_width
 
 MARGIN = 24.0  # points around the layout
 PAD = 3.0  # points kept free between two footprints
@@ -83,7 +84,7 @@ def _footprints(board: Any, style: Any) -> tuple[np.ndarray, np.ndarray, np.ndar
     centre (the label hangs below the unit)."""
     widths, heights, shift = [], [], []
     for p in board.provinces.values():
-        label = text_width(p.id, style.label, bold=p.centre)
+        label = text_width(p.id, style.label, "bold" if p.centre else "regular")
         right = label / 2 + (2 * style.centre + 2.2 if p.centre else 0.0)
         half = max(style.unit * 1.15, label / 2, right)
         widths.append(2 * half + PAD)

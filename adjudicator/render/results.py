@@ -40,12 +40,51 @@ class DrawnOrder:
         return self.status in ("succeeds", "default")
 
 
+@dataclass(frozen=True)
+class Mark:
+    """What befell a unit in the phase, drawn on it: `ice-disbanded` (by the season's ice), `civil-disorder`
+    (removed, no removal ordered), `destroyed` (dislodged with nowhere to go), `dislodged`."""
+
+    kind: str
+    power: str | None
+    unit_type: str | None
+    location: str
+
+
 def _orders_of(results: Any) -> list[dict]:
     if results is None:
         return []
     if isinstance(results, dict):
         results = results.get("orders") or []
+    if not isinstance(results, list):
+        return []
     return [r for r in results if isinstance(r, dict)]
+
+
+_MARK_LISTS = {"disbanded_by_terrain": "ice-disbanded", "destroyed": "destroyed", "dislodged": "dislodged"}
+
+
+def parse_marks(board: Board, results: Any) -> list[Mark]:
+    """The units the report says were disbanded by the ice, destroyed, dislodged or removed in civil disorder."""
+    out = []
+    if isinstance(results, dict):
+        for key, kind in _MARK_LISTS.items():
+            entries = results.get(key)
+            for u in entries if isinstance(entries, list) else []:
+                if isinstance(u, dict) and isinstance(u.get("location"), str) and _known(board, u["location"]):
+                    out.append(Mark(kind, _text(u.get("power")), _text(u.get("type")), u["location"]))
+    for entry in _orders_of(results):  # a removal the judge made for a power that ordered none
+        unit = entry.get("unit")
+        if (entry.get("status") == "default" and isinstance(unit, dict) and not entry.get("understood_as")
+                and str(entry.get("order", "")).startswith("remove") and isinstance(unit.get("location"), str)
+                and _known(board, unit["location"])):
+            out.append(Mark("civil-disorder", _text(_text(entry.get("power"))), _text(unit.get("type")), unit["location"]))
+    return out
+
+
+def _text(value: Any) -> str | None:
+    """A string field of a report entry, or None (a report from a client may hold anything)."""
+    return value if isinstance(value, str) else None
 
 
 def parse_results(board: Board, results: Any) -> list[DrawnOrder]:
@@ -64,18 +103,9 @@ def parse_results(board: Board, results: Any) -> list[DrawnOrder]:
             if not m:
                 continue
             g = m.groups()
-            if kind == "move":
-                d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0], dest=g[2])
-            elif kind == "hold":
-                d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0])
-            elif kind == "retreat":
-                d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0], dest=g[2])
-            elif kind in ("support", "convoy"):
-                d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0], target=g[3], target_dest=g[4])
-            elif kind == "disband":
-                d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0])
-            else:
-                d = DrawnOrder(kind, entry.get("power"), status, g[1], g[0])
+            dest = g[2] if kind in ("move", "retreat") else None
+            target, target_dest = (g[3], g[4]) if kind in ("support", "convoy") else (None, None)
+            d = DrawnOrder(kind, _text(entry.get("power")), status, g[1], g[0], dest, target, target_dest)
             d.number = number
             if unit.get("location") and kind != "build":
                 d.origin = str(unit["location"])

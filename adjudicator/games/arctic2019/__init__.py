@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games import GameResult, GameRules
+from adjudicator.games import PICTURES, GameResult, GameRules
 from adjudicator.sheets import Sheet, read_bounded
 
 from . import board as _board
@@ -27,6 +27,7 @@ class Arctic2019Rules(GameRules):
     """The GameRules of 2019: The ARCTIC."""
 
     name = "arctic2019"
+    capabilities = frozenset({PICTURES})
 
     def load_board(self, data: dict, source: str | None) -> Board:
         """The board from the variant file's data (VariantError with the YAML line)."""
@@ -59,6 +60,12 @@ class Arctic2019Rules(GameRules):
     def adjudicate(self, board: Board, state: State, sheet: Sheet) -> GameResult:
         """Resolve the steps in order; refused steps change nothing."""
         return _resolve.adjudicate(board, state, sheet.orders)
+
+    def picture(self, board: Board, state: State, results: Any) -> Any:
+        """The board and its pieces as a picture in layers (`picture.py`)."""
+        from .picture import arctic2019_picture
+
+        return arctic2019_picture(board, state, results)
 
 
     def phase_name(self, state: State) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games import GameResult, GameRules
+from adjudicator.games import PICTURES, GameResult, GameRules
 from adjudicator.sheets import Sheet, read_bounded
 
 from . import board as _board
@@ -24,6 +24,7 @@ class ArcticRaceRules(GameRules):
     """The GameRules of Arctic Race."""
 
     name = "arctic-race"
+    capabilities = frozenset({PICTURES})
 
     def load_board(self, data: dict, source: str | None) -> _board.RaceBoard:
         """The board of a variant file (VariantError with the line of a problem)."""
@@ -129,6 +130,12 @@ class ArcticRaceRules(GameRules):
         from .show import position_text
 
         return position_text(board, state, self.phase_name(state))
+
+    def picture(self, board: _board.RaceBoard, state: _state.RaceState, results: Any) -> Any:
+        """The board and its pieces as a picture in layers (`picture.py`)."""
+        from .picture import race_picture
+
+        return race_picture(board, state, results)
 
 
 RULES = ArcticRaceRules()

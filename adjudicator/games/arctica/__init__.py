@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games import GameResult, GameRules
+from adjudicator.games import PICTURES, GameResult, GameRules
 from adjudicator.sheets import Sheet, read_bounded
 from adjudicator.games.arctica import board as _board
 from adjudicator.games.arctica import state as _state
@@ -25,6 +25,7 @@ class ArcticaRules(GameRules):
     """The GameRules of Arctica."""
 
     name = "arctica"
+    capabilities = frozenset({PICTURES})
 
     def load_board(self, data: dict, source: str | None) -> _board.Board:
         """The board of a variant file (VariantError with the line of any problem)."""
@@ -64,6 +65,12 @@ class ArcticaRules(GameRules):
     def adjudicate(self, board: _board.Board, state: _state.State, sheet: Sheet) -> GameResult:
         """Resolve the orders in the order written; refused ones change nothing."""
         return _adjudicate(board, state, sheet.orders)
+
+    def picture(self, board: _board.Board, state: _state.State, results: Any) -> Any:
+        """The board and its pieces as a picture in layers (`picture.py`)."""
+        from .picture import arctica_picture
+
+        return arctica_picture(board, state, results)
 
 
     def report_text(self, board: _board.Board, state: _state.State, sheet: Sheet, result: GameResult) -> str:

@@ -1,0 +1,92 @@
+"""Drawings stored beside the boards: each board's geometry in picture units, computed once and read in
+milliseconds, so the first picture of a board costs no geometry (computing it takes a second or several).
+
+The shipped boards' drawings are in `variants/drawings/NAME.json`; a board file's own may sit beside it
+(`boards/mine.drawing.json` for `boards/mine.yaml`). `python -m adjudicator.render.stored` writes them again
+(all shipped boards, or the names and board files given). A stored drawing is used only for the board it was
+made from: it names the hash of the board's data, and a board edited since is drawn from a geometry computed
+anew."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from adjudicator.render.geometry import Geometry, _build_geometry, to_picture
+from adjudicator.resources import data_dir
+from adjudicator.yamlio import plain
+
+_PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")  # a name that stays in its folder (an inline board's is anything)
+VERSION = 1  # of the geometry computation: a change to it makes every stored drawing stale
+
+
+def board_key(board: Any) -> str:
+    """What a stored drawing must match: the geometry's version and the hash of the board's data."""
+    data = json.dumps(plain(getattr(board, "raw", {}) or {}), sort_keys=True, separators=(",", ":"))
+    return f"v{VERSION}:sha256:{hashlib.sha256(data.encode()).hexdigest()}"
+
+
+def drawing_paths(board: Any) -> list[Path]:
+    """Where a board's drawing may be kept: beside its file, and among the shipped boards' by its name."""
+    beside = getattr(board, "board_file", None)
+    name = str(board.name)
+    shipped = [data_dir("variants") / "drawings" / f"{name}.json"] if _PLAIN.fullmatch(name) else []
+    return ([Path(beside).with_suffix(".drawing.json")] if beside else []) + shipped
+
+
+def load_stored(board: Any) -> Geometry | None:
+    """The stored geometry of this board, or None (no file, or one made from other data)."""
+    key = board_key(board)
+    for path in drawing_paths(board):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("board") == key:
+            return _geometry(data)
+    return None
+
+
+def _geometry(data: dict) -> Geometry:
+    """A geometry from its stored form."""
+    pair = lambda xy: (float(xy[0]), float(xy[1]))  # noqa: E731
+    loops = lambda d: {k: [[pair(xy) for xy in loop] for loop in v] for k, v in d.items()}  # noqa: E731
+    g = data["geometry"]
+    return Geometry(
+        anchor={k: pair(v) for k, v in g["anchor"].items()}, location={k: pair(v) for k, v in g["location"].items()},
+        outlines=loops(g["outlines"]), impassable=loops(g["impassable"]),
+        borders=[(a, b, [pair(xy) for xy in pts]) for a, b, pts in g["borders"]], frame=[pair(xy) for xy in g["frame"]],
+        bounds=tuple(g["bounds"]), label_offset={k: pair(v) for k, v in g["label_offset"].items()},
+        labels=dict(g["labels"]), bridges=[tuple(b) for b in g["bridges"]],
+        unmatched={k: [tuple(p) for p in v] for k, v in g["unmatched"].items()}, frame_shape=g["frame_shape"])
+
+
+def write_stored(board: Any) -> Path:
+    """Compute a board's geometry and store it (beside its file, or among the shipped boards' drawings)."""
+    geo = to_picture(_build_geometry(board))
+    path = drawing_paths(board)[0]
+    path.parent.mkdir(exist_ok=True)
+    data = {"board": board_key(board), "geometry": {
+        "anchor": geo.anchor, "location": geo.location, "outlines": geo.outlines, "impassable": geo.impassable,
+        "borders": geo.borders, "frame": geo.frame, "bounds": geo.bounds, "label_offset": geo.label_offset,
+        "labels": geo.labels, "bridges": geo.bridges, "unmatched": geo.unmatched, "frame_shape": geo.frame_shape}}
+    path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    return path
+
+
+def main(names: list[str]) -> None:
+    """Write the drawings of the shipped boards and board files named (every shipped Diplomacy board if none)."""
+    from adjudicator.catalogue import board_from_path, is_board_path, load_variant, variant_names
+
+    for name in names or variant_names():
+        board = board_from_path(name)[0] if is_board_path(name) else load_variant(name)
+        if getattr(board, "rules", "diplomacy") == "diplomacy":
+            print(f"wrote {write_stored(board)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
