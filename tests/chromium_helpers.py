@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -83,7 +82,7 @@ def logged_server(folder: Path) -> Iterator[tuple[str, Path]]:
             time.sleep(0.1)
         yield base, log
     finally:
-        proc.send_signal(signal.SIGINT)  # gunicorn's quick shutdown: no wait for the browser's idle connections
+        proc.terminate()  # graceful: gunicorn waits (5 s at most) for open connections, so close browsers first
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:

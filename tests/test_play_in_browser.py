@@ -26,7 +26,7 @@ def served(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(served):  # started after the server, so closed (with its connections) before the server stops
     with chromium() as driver:
         yield driver
 
@@ -35,7 +35,16 @@ def browser():
 def page(browser):
     browser.set_window_size(1000, 1200)
     block_pictures(browser)
-    return browser
+    console_errors(browser)  # only this test's count
+    yield browser
+    assert not console_errors(browser), "the page's script failed or broke its policy"
+
+
+def console_errors(driver) -> list[str]:
+    """Script errors and policy violations since the last call. Answers the API refused (a 422 for a game without
+    pictures) are the page's to explain, and the tests check it does."""
+    return [e["message"] for e in driver.get_log("browser")
+            if e["level"] == "SEVERE" and "Failed to load resource" not in e["message"]]
 
 
 def picture_shown(driver, selector: str) -> bool:

@@ -82,6 +82,10 @@ class App {
     this.panel ??= master ? new MasterPanel(this) : new OrdersPanel(this);
     this.phases ??= new Phases(this);
     byId(master ? "master" : "orders").hidden = false;
+    // A finished game has nothing left to send: its forms go, its phases stay readable.
+    for (const id of ["orders-form", "ready-line", "judge-line", "deadline-form", "steps-form"]) {
+      byId(id).hidden = view.status !== "active";
+    }
     byId("skip").href = master ? "#master" : "#orders";
     byId("skip").textContent = master ? "Skip to the game master's controls" : "Skip to your orders";
     showSeats(view);
