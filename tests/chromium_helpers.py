@@ -89,11 +89,12 @@ def logged_server(folder: Path) -> Iterator[tuple[str, Path]]:
             proc.kill()
 
 
-PICTURES = ["*/v1/render", "*/picture?*"]  # the endpoints that draw the board
+CURRENT_BOARD, PHASE_PICTURES = "*/v1/render", "*/picture?*"  # the endpoints that draw the board
 
 
-def block_pictures(driver, blocked: bool = True) -> None:
-    """Have the browser refuse (or again ask for) the board pictures: drawing one costs the server a second of
+def block_pictures(driver, allow: tuple[str, ...] = ()) -> None:
+    """Have the browser refuse the board pictures but those of `allow`: drawing one costs the server a second of
     CPU, which tests of orders and reports need not wait behind. The page says the picture could not be had."""
     driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": PICTURES if blocked else []})
+    blocked = [url for url in (CURRENT_BOARD, PHASE_PICTURES) if url not in allow]
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": blocked})

@@ -10,7 +10,7 @@ import time
 
 import pytest
 import requests
-from chromium_helpers import block_pictures, chromium, logged_server
+from chromium_helpers import CURRENT_BOARD, PHASE_PICTURES, block_pictures, chromium, logged_server
 
 By = pytest.importorskip("selenium.webdriver.common.by", reason="Selenium is in the `test` extra").By
 from selenium.webdriver.common.keys import Keys  # noqa: E402 - after the import check
@@ -107,7 +107,7 @@ def test_the_page_shows_the_powers_units_after_its_script_runs(page, served):
     base, _ = served
     game = new_game(base, variant="arctic")
     token = game["tokens"]["Russia"]
-    block_pictures(page, False)
+    block_pictures(page, allow=(CURRENT_BOARD,))
     open_play(page, base, game["id"], token)
     until(page, lambda d: unit_labels(d))
     view = api(base, "GET", f"/v1/games/{game['id']}", token).json()
@@ -182,7 +182,7 @@ def test_two_powers_and_the_game_master_play_a_whole_arctic_phase(page, served):
     units = judged["position_after"]["units"]
     assert sorted(units["Russia"]) == ["A Ura", "A Yak", "F Kam"] and sorted(units["Norway"]) == ["A Lyb", "F Bar",
                                                                                                   "F Osl"]
-    block_pictures(page, False)
+    block_pictures(page, allow=(PHASE_PICTURES,))
     open_play(page, base, gid, tokens["Russia"])
     until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#phase-list details[open] pre.report")
           and d.find_element(By.CSS_SELECTOR, "#phase-list details[open] pre.report").text)
@@ -198,7 +198,7 @@ def test_another_game_is_played_in_its_own_syntax_with_the_same_answers(page, se
     base, _ = served
     game = new_game(base, variant="arctic2019")
     gid, token = game["id"], game["tokens"]["Russia"]
-    block_pictures(page, False)
+    block_pictures(page, allow=(CURRENT_BOARD,))
     open_play(page, base, gid, token)
     until(page, lambda d: d.find_element(By.ID, "no-lists").is_displayed())
     assert "not available for 2019: The ARCTIC" in page.find_element(By.ID, "no-lists").text

@@ -95,21 +95,19 @@ export class OrdersPanel {
       else typed.push(entry.order);
     }
     this.typed.value = typed.join("\n");
-    this.showAnswer(own, this.lines());
+    this.showAnswer(own);
   }
 
-  /** The lines to send, each with the row it came from (null: typed). */
+  /** The lines to send: the orders picked, then those typed. */
   lines() {
-    const picked = this.rows.filter((r) => r.select.value !== NO_ORDER).map((r) => ({text: r.select.value, row: r}));
-    const typed = this.typed.value.split("\n").map((t) => t.trim()).filter(Boolean).map((text) => ({text, row: null}));
-    return [...picked, ...typed];
+    const picked = this.rows.map((r) => r.select.value).filter((value) => value !== NO_ORDER);
+    return [...picked, ...this.typed.value.split("\n").map((t) => t.trim()).filter(Boolean)];
   }
 
   async send() {
-    const lines = this.lines();
     try {
-      const answer = await this.app.client.json("PUT", `${this.path}/orders`, {body: {orders: lines.map((l) => l.text)}});
-      this.showAnswer(answer, lines);
+      const answer = await this.app.client.json("PUT", `${this.path}/orders`, {body: {orders: this.lines()}});
+      this.showAnswer(answer);
       say(`Orders sent for ${answer.phase}: ${tally(answer.orders)}.`);
       if (answer.adjudicated) await this.app.reload(true);
     } catch (error) {
@@ -122,7 +120,7 @@ export class OrdersPanel {
       const answer = await this.app.client.json("DELETE", `${this.path}/orders`);
       for (const row of this.rows) row.select.value = NO_ORDER;
       this.typed.value = "";
-      this.showAnswer(answer, []);
+      this.showAnswer(answer);
       say("Your orders are withdrawn.");
     } catch (error) {
       this.app.fail(error);
@@ -142,15 +140,16 @@ export class OrdersPanel {
   }
 
   /** The service's answer: each line's status in the list, and beside the unit it was picked for. */
-  showAnswer(answer, lines) {
+  showAnswer(answer) {
+    const unanswered = new Set(this.rows);
     for (const row of this.rows) row.status.textContent = "";
-    answer.orders.forEach((entry, i) => {
-      const row = lines[i] && lines[i].text === entry.order ? lines[i].row : null;
-      if (row) {
-        row.status.textContent = statusWords(entry);
-        row.status.className = `unit-status status-${/^[a-z]+$/.test(entry.status) ? entry.status : "other"}`;
-      }
-    });
+    for (const entry of answer.orders) {
+      const row = [...unanswered].find((r) => r.select.value === entry.order);
+      if (!row) continue; // a typed line
+      unanswered.delete(row);
+      row.status.textContent = statusWords(entry);
+      row.status.className = `unit-status status-${/^[a-z]+$/.test(entry.status) ? entry.status : "other"}`;
+    }
     const list = byId("statuses");
     list.replaceChildren(...answer.orders.map(statusItem));
     list.dataset.answers = String(Number(list.dataset.answers || 0) + 1); // a new answer is shown (tests wait on it)

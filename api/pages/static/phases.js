@@ -1,5 +1,5 @@
 // The judged phases, newest first: each opens to the judge's report and the picture of the phase with its orders
-// drawn, fetched when it is first opened.
+// drawn, both fetched when it is first opened.
 
 import {byId, el} from "./dom.js";
 import {PictureViewer} from "./picture.js";
@@ -10,57 +10,64 @@ export class Phases {
   /** The list of the `app`'s game (app: client, gameId, fail()). */
   constructor(app) {
     this.app = app;
+    this.entries = [];
+    this.drawing = false; // pictures wait for pictures(): the page's words come first
   }
 
-  /** Show every judged phase; `openNewest` opens the latest one's report (its picture comes with pictures()). */
+  get path() {
+    return `/v1/games/${this.app.gameId}/phases`;
+  }
+
+  /** Show every judged phase; `openNewest` opens the latest one with its report. */
   async load(openNewest) {
-    const phases = await this.app.client.json("GET", `/v1/games/${this.app.gameId}/phases`);
+    const phases = await this.app.client.json("GET", this.path);
     byId("phases").hidden = false;
     byId("no-phases").hidden = phases.length > 0;
-    const items = phases.slice().reverse().map((phase) => this.item(phase));
-    byId("phase-list").replaceChildren(...items.map((i) => i.node));
-    this.pending = [];
-    if (openNewest && items.length) {
-      items[0].details.open = true;
-      await items[0].report();
+    this.drawing = false;
+    this.entries = phases.slice().reverse().map((phase) => this.entry(phase));
+    byId("phase-list").replaceChildren(...this.entries.map((entry) => entry.item));
+    if (openNewest && this.entries.length) {
+      this.entries[0].details.open = true;
+      await this.report(this.entries[0]);
     }
   }
 
-  /** Draw the pictures of the phases opened so far. */
+  /** Draw the pictures of the phases open now, and from now on of each phase as it is opened. */
   async pictures() {
-    const drawing = this.pending;
-    this.pending = [];
-    await Promise.all(drawing.map((draw) => draw()));
+    this.drawing = true;
+    await Promise.all(this.entries.filter((entry) => entry.details.open).map((entry) => this.picture(entry)));
   }
 
-  item(phase) {
-    const body = el("div", {class: "phase-body"}, el("p", {class: "note", text: "Loading the report…"}));
+  entry(phase) {
     const when = phase.adjudicated_at ? `, ${new Date(phase.adjudicated_at).toLocaleString()}` : "";
-    const summary = el("summary", {},
-      el("span", {class: "phase-name", text: phase.phase}),
-      ` (phase ${phase.phase_no}, judged ${TRIGGERS[phase.trigger] || phase.trigger}${when})`);
-    const details = el("details", {"data-phase": phase.phase_no}, summary, body);
-    let loading = null;
-    // The report is fetched when the phase is first opened; its picture after it (or with pictures()).
-    const report = () => (loading ??= this.fill(phase, body));
-    details.addEventListener("toggle", () => {
-      if (details.open && !loading) {
-        report().then((draw) => draw()).catch((error) => this.app.fail(error));
-      }
-    });
-    return {node: el("li", {}, details), details, report: () => report().then((draw) => this.pending.push(draw))};
-  }
-
-  /** Show a phase's report; answers the function that draws its picture. */
-  async fill(phase, body) {
-    const path = `/v1/games/${this.app.gameId}/phases/${phase.phase_no}`;
+    const summary = el("summary", {}, el("span", {class: "phase-name", text: phase.phase}),
+                       ` (phase ${phase.phase_no}, judged ${TRIGGERS[phase.trigger] || phase.trigger}${when})`);
     const report = el("pre", {class: "report", tabindex: 0, "aria-label": `The report of ${phase.phase}`});
     const picture = el("div");
-    body.replaceChildren(el("h3", {text: `Report: ${phase.phase}`}), report, picture);
-    report.textContent = await this.app.client.request("GET", `${path}/report`).then((r) => r.text());
+    const body = el("div", {class: "phase-body"}, el("h3", {text: `Report: ${phase.phase}`}), report, picture);
+    const details = el("details", {"data-phase": phase.phase_no}, summary, body);
     const viewer = new PictureViewer(picture, `The board of ${phase.phase} with its orders`);
-    viewer.note.textContent = "The picture is drawn after the report.";
-    return () => viewer.show(() => this.app.client.request("GET", `${path}/picture?format=svg`).then((r) => r.blob()),
-                             `The board before ${phase.phase}, with the orders given`);
+    const entry = {phase, details, report, viewer, item: el("li", {value: phase.phase_no}, details), reported: null, drawn: null};
+    details.addEventListener("toggle", () => {
+      if (!details.open) return;
+      this.report(entry).then(() => this.drawing && this.picture(entry)).catch((error) => this.app.fail(error));
+    });
+    return entry;
+  }
+
+  /** The phase's report, fetched once. */
+  report(entry) {
+    entry.reported ??= this.app.client.request("GET", `${this.path}/${entry.phase.phase_no}/report`)
+      .then((answer) => answer.text())
+      .then((text) => { entry.report.textContent = text; });
+    return entry.reported;
+  }
+
+  /** The phase's picture, drawn once. */
+  picture(entry) {
+    const url = `${this.path}/${entry.phase.phase_no}/picture?format=svg`;
+    entry.drawn ??= entry.viewer.show(() => this.app.client.request("GET", url).then((answer) => answer.blob()),
+                                      `The board before ${entry.phase.phase}, with the orders given`);
+    return entry.drawn;
   }
 }

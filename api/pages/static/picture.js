@@ -20,7 +20,9 @@ export class PictureViewer {
     this.controls = el("div", {class: "zoom", role: "group", "aria-label": `Zoom: ${label}`, hidden: true},
                        this.zoomIn, this.zoomOut);
     this.note = el("p", {class: "note"});
-    container.replaceChildren(this.controls, this.frame, this.note);
+    this.retry = el("button", {type: "button", text: "Draw it again", hidden: true});
+    container.replaceChildren(this.controls, this.frame, this.note, this.retry);
+    this.retry.addEventListener("click", () => this.show(this.load, this.image.alt));
     this.zoomIn.addEventListener("click", () => this.setZoom(this.zoom + 1));
     this.zoomOut.addEventListener("click", () => this.setZoom(this.zoom - 1));
     this.frame.addEventListener("keydown", (event) => this.key(event));
@@ -28,22 +30,25 @@ export class PictureViewer {
 
   /** Show the picture `load()` fetches (a Blob); a game without pictures says so instead. */
   async show(load, alt) {
+    this.load = load;
+    this.image.alt = alt;
     this.note.textContent = "Drawing the board…";
+    this.retry.hidden = true;
     let blob;
     try {
       blob = await load();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       this.frame.hidden = this.controls.hidden = true;
-      this.note.textContent = [404, 422].includes(error.status)
-        ? `No picture of this board: ${error.problem.detail || error.problem.title}.`
-        : `The picture could not be drawn: ${error.text}`;
+      const none = [404, 422].includes(error.status); // the game (or its board) has no pictures: nothing to retry
+      this.note.textContent = none ? `No picture of this board: ${error.problem.detail || error.problem.title}.`
+                                   : `The picture could not be drawn: ${error.text}`;
+      this.retry.hidden = none;
       return;
     }
     if (this.url) URL.revokeObjectURL(this.url);
     this.url = URL.createObjectURL(blob);
     this.image.src = this.url;
-    this.image.alt = alt;
     this.image.hidden = this.frame.hidden = this.controls.hidden = false;
     this.note.textContent = "";
     this.setZoom(this.zoom);

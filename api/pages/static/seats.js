@@ -3,8 +3,11 @@
 
 import {byId, el} from "./dom.js";
 
-const yesNo = (value) => (value === undefined ? el("span", {class: "hidden-value", text: "not shown"})
-                                              : value ? "yes" : "no");
+// What the service leaves out is a dash to the eye and "not shown" to a screen reader.
+const yesNo = (value) => (value === undefined
+  ? [el("span", {"aria-hidden": "true", class: "hidden-value", text: "–"}), el("span", {class: "visually-hidden",
+                                                                                          text: "not shown"})]
+  : value ? "yes" : "no");
 
 /** Fill the table from the game view. */
 export function showSeats(view) {
