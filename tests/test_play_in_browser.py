@@ -10,7 +10,8 @@ import time
 
 import pytest
 import requests
-from chromium_helpers import CURRENT_BOARD, PHASE_PICTURES, block_pictures, chromium, logged_server
+from api_helpers import logged_server
+from chromium_helpers import CURRENT_BOARD, PHASE_PICTURES, block_pictures, chromium, require_browser
 
 By = pytest.importorskip("selenium.webdriver.common.by", reason="Selenium is in the `test` extra").By
 from selenium.webdriver.common.keys import Keys  # noqa: E402 - after the import check
@@ -21,6 +22,7 @@ WAIT = 30  # seconds: the first picture a server worker draws imports the plotti
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
+    require_browser()  # before the server starts: a machine without a browser skips at once
     with logged_server(tmp_path_factory.mktemp("play")) as (base, log):
         yield base, log
 

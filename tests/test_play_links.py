@@ -13,7 +13,7 @@ import requests
 from werkzeug.serving import make_server
 
 from api import create_app
-from chromium_helpers import logged_server
+from api_helpers import logged_server
 from conftest import ROOT
 
 pytest.importorskip("discord", reason="the example bot needs discord.py (the `test` extra installs it)")
