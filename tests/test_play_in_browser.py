@@ -264,3 +264,16 @@ def test_the_token_never_reaches_the_servers_log(page, served):
     assert f"GET /play/{game['id']} " in text and f"PUT /v1/games/{game['id']}/orders" in text  # it logs requests
     leaked = [t for t in tokens if t in text or t[4:] in text]
     assert not leaked, "a token is in the server's log"
+
+
+def test_when_the_countdown_runs_out_the_page_shows_the_judged_phase(page, served):
+    base, _ = served
+    game = new_game(base, variant="arctic")
+    gid, token = game["id"], game["tokens"]["Denmark"]
+    api(base, "PUT", f"/v1/games/{gid}/deadline", game["game_master_token"], json={"in_seconds": 3})
+    open_play(page, base, gid, token)
+    until(page, lambda d: "left" in d.find_element(By.ID, "countdown").text)
+    # No one touches the game: the page asks again when its countdown ends, and that request has it judged.
+    until(page, lambda d: "(phase 2)" in d.find_element(By.ID, "summary").text, timeout=15)
+    assert "at the deadline" in page.find_element(By.CSS_SELECTOR, "#phase-list summary").text
+    assert page.find_element(By.ID, "deadline-line").get_attribute("hidden") is not None  # no phase_seconds

@@ -13,8 +13,11 @@ export class Countdown {
 
   /** Show the deadline `iso` (null: none). */
   set(iso) {
-    this.at = iso ? Date.parse(iso) : null;
-    this.expired = false;
+    const at = iso ? Date.parse(iso) : null;
+    // Asked once a deadline passes: a phase the service cannot judge then waits for the game master, and the
+    // page's poll goes on at its own pace.
+    if (at !== this.at) this.expired = false;
+    this.at = at;
     byId("deadline-line").hidden = this.at === null;
     const time = byId("deadline");
     time.dateTime = iso || "";

@@ -11,9 +11,7 @@ export class MasterPanel {
     byId("judge").addEventListener("click", () => this.judge());
     byId("deadline-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      const value = byId("deadline-at").value;
-      if (value) this.moveDeadline(new Date(value).toISOString());
-      else this.app.fail(new Error("choose the new deadline's date and time first"));
+      this.moveDeadline(new Date(byId("deadline-at").value).toISOString()); // the browser asks for a value first
     });
     for (const button of document.querySelectorAll("#deadline-form [data-add]")) {
       button.addEventListener("click", () => this.later(Number(button.dataset.add)));
