@@ -75,6 +75,11 @@ def until(driver, condition, timeout: float = WAIT):
     return WebDriverWait(driver, timeout).until(lambda d: condition(d))
 
 
+def orders_shown(driver) -> bool:
+    """Has the orders panel shown the seat's units and pending orders (the service's first answer)?"""
+    return bool(driver.find_element(By.ID, "statuses").get_attribute("data-answers"))
+
+
 def unit_labels(driver) -> list[str]:
     return [label.text for label in driver.find_elements(By.CSS_SELECTOR, "#units .unit label")]
 
@@ -111,7 +116,7 @@ def test_the_page_shows_the_powers_units_after_its_script_runs(page, served):
     token = game["tokens"]["Russia"]
     block_pictures(page, allow=(CURRENT_BOARD,))
     open_play(page, base, game["id"], token)
-    until(page, lambda d: unit_labels(d))
+    until(page, orders_shown)
     view = api(base, "GET", f"/v1/games/{game['id']}", token).json()
     assert unit_labels(page) == view["state"]["units"]["Russia"] == ["A Arc", "F Okh", "A Pev"]
     assert "You play Russia" in page.find_element(By.ID, "summary").text
@@ -131,7 +136,7 @@ def test_two_powers_and_the_game_master_play_a_whole_arctic_phase(page, served):
 
     # Russia picks two orders from the lists, types the third with a slip, reads the answer and fixes it.
     open_play(page, base, gid, tokens["Russia"])
-    until(page, lambda d: unit_labels(d))
+    until(page, orders_shown)
     pick(page, "A Arc", "A Arc - Ura")
     pick(page, "F Okh", "F Okh - Kam")
     type_orders(page, "A Pev - Yakk")
@@ -148,7 +153,7 @@ def test_two_powers_and_the_game_master_play_a_whole_arctic_phase(page, served):
 
     # Norway gives an illegal order and sees why; it is not ready.
     open_play(page, base, gid, tokens["Norway"])
-    until(page, lambda d: unit_labels(d))
+    until(page, orders_shown)
     pick(page, "F Tro", "F Tro - Bar")
     type_orders(page, "F Osl - Ura")
     norway = send_and_read(page, 2)
@@ -190,7 +195,7 @@ def test_two_powers_and_the_game_master_play_a_whole_arctic_phase(page, served):
           and d.find_element(By.CSS_SELECTOR, "#phase-list details[open] pre.report").text)
     assert page.find_element(By.CSS_SELECTOR, "#phase-list pre.report").get_attribute("textContent") == report
     assert judged["phase"] in page.find_element(By.CSS_SELECTOR, "#phase-list summary").text
-    until(page, lambda d: unit_labels(d))
+    until(page, orders_shown)
     assert unit_labels(page) == api(base, "GET", f"/v1/games/{gid}", tokens["Russia"]).json()["state"]["units"]["Russia"]
     assert not page.find_elements(By.CSS_SELECTOR, "#statuses li")  # a new phase: nothing sent yet
     until(page, lambda d: picture_shown(d, "#phase-list details[open]"))  # the judged phase, its orders drawn
@@ -202,7 +207,7 @@ def test_another_game_is_played_in_its_own_syntax_with_the_same_answers(page, se
     gid, token = game["id"], game["tokens"]["Russia"]
     block_pictures(page, allow=(CURRENT_BOARD,))
     open_play(page, base, gid, token)
-    until(page, lambda d: d.find_element(By.ID, "no-lists").is_displayed())
+    until(page, orders_shown)
     assert "not available for 2019: The ARCTIC" in page.find_element(By.ID, "no-lists").text
     type_orders(page, "move 1 ship from KOL to BAR\nmove 1 ship from KOL to BRA\nmove 9 ships from KOL to BAR")
     shown = send_and_read(page, 3)
@@ -222,7 +227,7 @@ def test_keyboard_alone_at_phone_width(page, served):
     game = new_game(base, variant="arctic")
     page.set_window_size(375, 800)
     open_play(page, base, game["id"], game["tokens"]["Canada"])
-    until(page, lambda d: unit_labels(d))
+    until(page, orders_shown)
     width = page.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width[0] <= width[1], f"the page is wider than a phone: {width}"
     for control in page.find_elements(By.CSS_SELECTOR, "button, select, textarea, input, [tabindex='0']"):
@@ -254,7 +259,7 @@ def test_the_token_never_reaches_the_servers_log(page, served):
     game = new_game(base, variant="arctic")
     tokens = [game["game_master_token"], game["tokens"]["USA"]]
     open_play(page, base, game["id"], tokens[1])
-    until(page, lambda d: unit_labels(d))
+    until(page, orders_shown)
     type_orders(page, "A Anc - Nowhere")
     send_and_read(page, 1)
     open_play(page, base, game["id"], tokens[0])
@@ -270,10 +275,11 @@ def test_when_the_countdown_runs_out_the_page_shows_the_judged_phase(page, serve
     base, _ = served
     game = new_game(base, variant="arctic")
     gid, token = game["id"], game["tokens"]["Denmark"]
-    api(base, "PUT", f"/v1/games/{gid}/deadline", game["game_master_token"], json={"in_seconds": 3})
+    api(base, "PUT", f"/v1/games/{gid}/deadline", game["game_master_token"], json={"in_seconds": 6})
     open_play(page, base, gid, token)
-    until(page, lambda d: "left" in d.find_element(By.ID, "countdown").text)
+    until(page, lambda d: orders_shown(d) and d.find_element(By.ID, "countdown").text)
+    assert "(phase 1)" in page.find_element(By.ID, "summary").text
     # No one touches the game: the page asks again when its countdown ends, and that request has it judged.
-    until(page, lambda d: "(phase 2)" in d.find_element(By.ID, "summary").text, timeout=15)
-    assert "at the deadline" in page.find_element(By.CSS_SELECTOR, "#phase-list summary").text
+    until(page, lambda d: "at the deadline" in d.find_element(By.ID, "phase-list").text)
+    assert "(phase 2)" in page.find_element(By.ID, "summary").text
     assert page.find_element(By.ID, "deadline-line").get_attribute("hidden") is not None  # no phase_seconds

@@ -3,6 +3,10 @@
 
 import {byId} from "./dom.js";
 
+// The service states a deadline to the second, cut down: the real one may be up to a second later, so the page
+// asks a moment after the stated time (the players see the stated one).
+const GRACE_MS = 1500;
+
 export class Countdown {
   constructor(client, onExpired) {
     this.client = client;
@@ -29,7 +33,7 @@ export class Countdown {
     if (this.at === null) return;
     const left = this.at - this.client.now();
     byId("countdown").textContent = left > 0 ? `(${duration(left)} left)` : "(passed: the phase is being judged)";
-    if (left <= 0 && !this.expired) {
+    if (left <= -GRACE_MS && !this.expired) {
       this.expired = true;
       this.onExpired();
     }
