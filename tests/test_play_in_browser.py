@@ -196,7 +196,8 @@ def test_two_powers_and_the_game_master_play_a_whole_arctic_phase(page, served):
     assert page.find_element(By.CSS_SELECTOR, "#phase-list pre.report").get_attribute("textContent") == report
     assert judged["phase"] in page.find_element(By.CSS_SELECTOR, "#phase-list summary").text
     until(page, orders_shown)
-    assert unit_labels(page) == api(base, "GET", f"/v1/games/{gid}", tokens["Russia"]).json()["state"]["units"]["Russia"]
+    after = api(base, "GET", f"/v1/games/{gid}", tokens["Russia"]).json()
+    assert unit_labels(page) == after["state"]["units"]["Russia"]
     assert not page.find_elements(By.CSS_SELECTOR, "#statuses li")  # a new phase: nothing sent yet
     until(page, lambda d: picture_shown(d, "#phase-list details[open]"))  # the judged phase, its orders drawn
 

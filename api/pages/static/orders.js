@@ -31,9 +31,10 @@ export class OrdersPanel {
   /** Show the seat's units, lists and pending orders for the game view `view`. */
   async load(view) {
     byId("orders-h").textContent = `Your orders: ${view.you}, ${view.phase}`;
-    const [legal, own] = await Promise.all([this.legalOrders(view), this.app.client.json("GET", `${this.path}/orders`)]);
+    const own = this.app.client.json("GET", `${this.path}/orders`);
+    const [legal, pending] = await Promise.all([this.legalOrders(view), own]);
     this.buildRows(legal, view);
-    this.fill(own);
+    this.fill(pending);
   }
 
   /** The legal orders of the seat's units, or null where the game (or its board) has no lists. */

@@ -47,7 +47,8 @@ export class Phases {
     const body = el("div", {class: "phase-body"}, el("h3", {text: `Report: ${phase.phase}`}), report, picture);
     const details = el("details", {"data-phase": phase.phase_no}, summary, body);
     const viewer = new PictureViewer(picture, `The board of ${phase.phase} with its orders`);
-    const entry = {phase, details, report, viewer, item: el("li", {value: phase.phase_no}, details), reported: null, drawn: null};
+    const item = el("li", {value: phase.phase_no}, details);
+    const entry = {phase, details, report, viewer, item, reported: null, drawn: null};
     details.addEventListener("toggle", () => {
       if (!details.open) return;
       this.report(entry).then(() => this.drawing && this.picture(entry)).catch((error) => this.app.fail(error));
