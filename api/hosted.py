@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -190,3 +191,28 @@ def set_webhook(game_id: str):
     caller = _caller(game_id)
     body = _body("WebhookRequest")
     return _json(_run(service().set_webhook, caller, body.get("url")))
+
+
+@bp.put("/v1/games/<game_id>/deadline")
+def move_deadline(game_id: str):
+    caller = _caller(game_id)
+    body = _body("DeadlineRequest")
+    if ("at" in body) == ("in_seconds" in body):
+        raise Problem(400, "Bad request", "give exactly one of `at` (an ISO 8601 time with its zone, or null for no "
+                      "deadline) and `in_seconds` (from now)", pointer="")
+    at = service().clock() + body["in_seconds"] if "in_seconds" in body else _timestamp(body["at"])
+    return _json(_run(service().move_deadline, caller, at, body.get("phase_no")))
+
+
+def _timestamp(text: str | None) -> float | None:
+    """Seconds since the epoch of an ISO 8601 time with its zone (`2030-01-31T18:00:00Z`); None stays None."""
+    if text is None:
+        return None
+    try:  # Python before 3.11 does not read the `Z` suffix
+        moment = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1:] in ("Z", "z") else text)
+        if moment.tzinfo is not None:
+            return moment.timestamp()
+    except (ValueError, OverflowError):  # not a time, or one the platform cannot count (year 1 in UTC+14)
+        pass
+    raise Problem(400, "Bad request", f"`at` must be an ISO 8601 time with its zone, such as 2030-01-31T18:00:00Z, "
+                  f"not {text!r}", pointer="/at")

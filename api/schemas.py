@@ -322,6 +322,22 @@ SCHEMAS.update({
                        "position_after": {"type": "object"}},
         "required": ["phase_no", "phase", "orders", "report", "position_before", "position_after"],
     },
+    "DeadlineRequest": {
+        "type": "object",
+        "description": "Exactly one of `at` and `in_seconds`. The new deadline is this phase's only: the game's "
+                       "`phase_seconds` still sets the next phases' deadlines.",
+        "properties": {"at": {"type": ["string", "null"], "maxLength": 64,
+                              "description": "An ISO 8601 time with its zone (2030-01-31T18:00:00Z), in the future "
+                                             "and at most a year away; null: the phase has no deadline"},
+                       "in_seconds": {"type": "integer", "minimum": 1, "maximum": 31536000,
+                                      "description": "The deadline this many seconds from now"},
+                       "phase_no": {"type": "integer", "minimum": 1,
+                                    "description": "The phase meant (409 when the game has moved on)"}},
+        "additionalProperties": False,
+    },
+    "Deadline": {"type": "object", "properties": {"phase": _STR, "phase_no": _INT,
+                                                  "deadline": {"type": ["string", "null"]}},
+                 "required": ["phase", "phase_no", "deadline"]},
     "WebhookRequest": {"type": "object", "properties": {"url": {"type": ["string", "null"], "maxLength": 2000}},
                        "required": ["url"], "additionalProperties": False},
     "Webhook": {
@@ -408,6 +424,8 @@ def _hosted_paths() -> dict:
             read + (400, 422), params=phase + [
                 {"name": "format", "in": "query", "schema": {"enum": ["png", "svg"]}},
                 {"name": "width", "in": "query", "schema": {"type": "integer", "minimum": 200, "maximum": 4000}}])},
+        "/v1/games/{game_id}/deadline": {"put": op("Move the current phase's deadline (game master)",
+                                                   _json("Deadline"), write, "DeadlineRequest")},
         "/v1/games/{game_id}/webhook": {
             "get": op("The webhook and its deliveries (game master)", _json("Webhook"), read),
             "put": op("Set or remove the webhook (game master)", _json("Webhook"), write, "WebhookRequest"),

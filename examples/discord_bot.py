@@ -5,7 +5,9 @@
     HOOK_URL=http://this-machine:8090/hook python examples/discord_bot.py
 
 In a channel:  `!newgame arctic Russia=@ann Norway=@bob Canada=@cy Denmark=@dee USA=@eve`
-    creates a hosted game whose webhook is this bot, and DMs each player its power's token (shown once).
+    creates a hosted game whose webhook is this bot, and DMs each player its play link: the service's page
+    `/play/<game id>#token=...` (PLAY_URL, the service's address as players' browsers reach it; ADJUDICATOR_URL
+    by default), with the power's token, shown once, in the link's fragment, which browsers never send.
 In a DM:       `!orders A Arc - Ura; F Okh - Kam` (or one order a line) sends that player's orders and answers
     with each order's status; `!ready` marks them ready; `!withdraw` takes them back.
 When a phase is judged the service calls the webhook (signed with the game's secret): the bot checks the
@@ -66,6 +68,7 @@ class Relay:
     seats: dict[int, Seat] = field(default_factory=dict)  # Discord user id -> seat (one game at a time each)
     games: dict[str, Game] = field(default_factory=dict)
     picture_width: int = 800
+    play_url: str | None = None  # the service as players' browsers reach it (default: api_url)
 
     async def _call(self, method: str, path: str, token: str | None = None, body: Any = None) -> tuple[int, Any]:
         if self.session is None:
@@ -105,9 +108,15 @@ class Relay:
                 await _say(channel, f"{power} is not a power of {variant}: it has no seat")
                 continue
             self.seats[uid] = Seat(game.game_id, power, created["tokens"][power])
-            await members[uid].send(f"You play {power} in game {game.game_id} ({created['phase']}). Your token "
-                                    f"(keep it secret): {created['tokens'][power]}\nSend orders here: !orders ...")
-        return await _say(channel, f"Game {game.game_id} ({variant}) created: {created['phase']}. Tokens sent by DM.")
+            await members[uid].send(f"You play {power} in game {game.game_id} ({created['phase']}). Play in your "
+                                    f"browser: <{self.play_link(game.game_id, created['tokens'][power])}> (the link "
+                                    f"holds your token: keep it secret)\nOr send orders here: !orders ...")
+        return await _say(channel, f"Game {game.game_id} ({variant}) created: {created['phase']}. Play links sent "
+                                   "by DM.")
+
+    def play_link(self, game_id: str, token: str) -> str:
+        """A player's link to the game's page; the token rides in the fragment, never sent to any server."""
+        return f"{(self.play_url or self.api_url).rstrip('/')}/play/{game_id}#token={token}"
 
     # --- DMs ---------------------------------------------------------------------------------------------
     async def orders(self, user_id: int, dm: Sendable, text: str) -> str:
@@ -229,6 +238,8 @@ SETTINGS = (
     ("HOOK_URL", False, "where the service reaches this bot's webhook, e.g. http://this-machine:8090/hook "
                         "(without it, judged phases are not posted in the channel)"),
     ("HOOK_PORT", False, "the webhook's port on this machine (default 8090)"),
+    ("PLAY_URL", False, "the service's address as players' browsers reach it, for their play links "
+                        "(default ADJUDICATOR_URL)"),
 )
 
 
@@ -245,11 +256,13 @@ def missing_settings(environ: dict[str, str]) -> str | None:
 
 
 def main() -> None:  # pragma: no cover - needs a Discord connection
-    """Run the bot (DISCORD_TOKEN, ADJUDICATOR_URL, HOOK_URL, HOOK_PORT); without its token it says what it needs."""
+    """Run the bot (DISCORD_TOKEN, ADJUDICATOR_URL, HOOK_URL, HOOK_PORT, PLAY_URL); without its token it says what it
+    needs."""
     problem = missing_settings(dict(os.environ))
     if problem:
         raise SystemExit(problem)
-    relay = Relay(os.environ.get("ADJUDICATOR_URL", "http://localhost:8000"), os.environ.get("HOOK_URL"))
+    relay = Relay(os.environ.get("ADJUDICATOR_URL", "http://localhost:8000"), os.environ.get("HOOK_URL"),
+                  play_url=os.environ.get("PLAY_URL"))
     build_bot(relay).run(os.environ["DISCORD_TOKEN"])
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import requests
 from jsonschema import Draft202012Validator
@@ -45,6 +48,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_until_serving(base: str, proc: subprocess.Popen, output) -> None:
+    """Wait (30 s at most) until the server at `base` answers; if it stops or hangs, fail with its `output()`."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if requests.get(base + "/healthz", timeout=1).ok:
+                return
+        except (requests.ConnectionError, requests.Timeout):  # still starting
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start: " + output()[-2000:])
+        time.sleep(0.1)
+
+
 @contextmanager
 def running_server(workers: int = 1):
     """`adjudicator serve` in a subprocess on a free loopback port; yields the base URL."""
@@ -53,19 +70,33 @@ def running_server(workers: int = 1):
                              "--workers", str(workers)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if requests.get(base + "/healthz", timeout=1).ok:
-                    break
-            except (requests.ConnectionError, requests.Timeout):  # still starting
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the server did not start: " + proc.stderr.read().decode(errors="replace")[-2000:])
-            time.sleep(0.1)
+        wait_until_serving(base, proc, lambda: proc.stderr.read().decode(errors="replace"))
         yield base
     finally:
         proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@contextmanager
+def logged_server(folder: Path) -> Iterator[tuple[str, Path]]:
+    """`adjudicator serve` on a free loopback port with games in `folder`; yields its URL and its log file
+    (gunicorn's access log and error log, as an operator would keep them)."""
+    port = free_port()
+    log = folder / "server.log"
+    env = {**os.environ, "ADJUDICATOR_DATABASE": str(folder / "games.sqlite3")}
+    env.pop("ADJUDICATOR_DATABASE_URL", None)
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "adjudicator", "serve", "--host", "127.0.0.1", "--port",
+                                 str(port), "--workers", "2"], stdout=out, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(base, proc, lambda: log.read_text(errors="replace"))
+        yield base, log
+    finally:
+        proc.terminate()  # graceful: gunicorn waits (5 s at most) for open connections, so close browsers first
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:

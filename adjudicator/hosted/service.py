@@ -94,6 +94,9 @@ def _stored_state(board: Any, state: Any) -> tuple[dict[str, Any], list]:
     return data, history
 
 
+MAX_DEADLINE_SECONDS = 31_536_000  # a year: the longest `phase_seconds` a game may be created with
+
+
 def _iso(t: float | None) -> str | None:
     return None if t is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
@@ -512,6 +515,25 @@ class Service:
             game = self._game(session, caller.game_id)
         return {"webhook_url": game.webhook_url, "webhook_secret": game.webhook_secret,
                 "deliveries": webhooks.pending(self.store, caller.game_id)}
+
+    # --- the deadline --------------------------------------------------------------------------------------
+    def move_deadline(self, caller: Caller, at: float | None, phase_no: int | None = None) -> dict[str, Any]:
+        """The game master moves the current phase's deadline to `at` (None: this phase has none); the
+        game's `phase_seconds` still sets the next phases' deadlines."""
+        self.require_gm(caller)
+        now = self.clock()
+        if at is not None and not now < at <= now + MAX_DEADLINE_SECONDS:
+            raise HostedError(400, "Bad request", "the deadline must be in the future and at most a year away "
+                              "(to judge the phase now, POST /v1/games/{id}/adjudicate)", pointer="/at")
+        with self.store.transaction() as session:
+            game = self._game(session, caller.game_id, lock=True)
+            self._check_active(game)
+            if phase_no is not None and phase_no != game.phase_no + 1:
+                raise HostedError(409, "Phase changed", f"phase {phase_no} is not the current one; the game is at "
+                                  f"phase {game.phase_no + 1} ({game.phase_name})")
+            game.deadline_at = at
+            answer = {"phase": game.phase_name, "phase_no": game.phase_no + 1, "deadline": _iso(at)}
+        return answer
 
 
 def _before_commit(session: Any, game: Game, record: PhaseRecord, next_name: str, status: str, now: float) -> None:

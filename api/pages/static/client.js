@@ -1,0 +1,66 @@
+// The JSON API, the same one bots use: the token goes in the Authorization header, errors are problem+json.
+
+/** An answer other than 2xx: its status and the API's problem (title, detail, pointer...). */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+
+  /** The problem as one line for people. */
+  get text() {
+    const title = this.problem.title || `HTTP ${this.status}`;
+    return this.problem.detail ? `${title}: ${this.problem.detail}` : title;
+  }
+}
+
+export class Client {
+  constructor(token) {
+    this.token = token;
+    this.clockOffset = 0; // the service's clock minus this browser's, for the countdown
+  }
+
+  /** A request; `auth: false` for the stateless endpoints, which need no token and get none. */
+  async request(method, path, {body, auth = true} = {}) {
+    const headers = {};
+    if (auth) headers.Authorization = `Bearer ${this.token}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let response;
+    try {
+      response = await fetch(path, {
+        method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+        cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer",
+      });
+    } catch {
+      throw new ApiError(0, {title: "No answer", detail: "the service could not be reached; try again"});
+    }
+    this.noteClock(response);
+    if (!response.ok) {
+      let problem;
+      try {
+        problem = await response.json();
+      } catch {
+        problem = {title: response.statusText || `HTTP ${response.status}`};
+      }
+      throw new ApiError(response.status, problem);
+    }
+    return response;
+  }
+
+  /** A request whose answer is JSON. */
+  async json(method, path, options) {
+    return (await this.request(method, path, options)).json();
+  }
+
+  /** The service's time now, in milliseconds. */
+  now() {
+    return Date.now() + this.clockOffset;
+  }
+
+  noteClock(response) {
+    const served = Date.parse(response.headers.get("Date") || "");
+    // The Date header counts whole seconds: only a clock further off than that is corrected.
+    if (!Number.isNaN(served)) this.clockOffset = Math.abs(served - Date.now()) > 2000 ? served - Date.now() : 0;
+  }
+}

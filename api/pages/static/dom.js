@@ -1,0 +1,33 @@
+// Small DOM helpers. Elements are built from text, never from markup strings: what the API answers (order text,
+// reasons, players' names) is shown as text, so it can never become markup or script.
+
+/** An element with attributes (`text` sets its text) and children (nodes or strings). */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name === "text") node.textContent = String(value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child !== null && child !== undefined && child !== false) node.append(child);
+  }
+  return node;
+}
+
+/** The element with this id. */
+export function byId(id) {
+  return document.getElementById(id);
+}
+
+/** Say something to everyone, screen readers included, politely (after what they are reading). */
+export function say(text) {
+  const box = byId("messages");
+  box.replaceChildren(el("p", {text}));
+}
+
+/** Say that something went wrong, at once; `null` clears it. */
+export function warn(text) {
+  const box = byId("alerts");
+  box.replaceChildren(...(text ? [el("p", {text})] : []));
+}
