@@ -59,6 +59,7 @@ class Case:
     expected_phase: tuple[str, int, str] | None = None
     expected_winner: str | None = None
     problem: CaseFileError | None = None
+    lines: dict[str, int] = field(default_factory=dict)  # the line of each keyword the case writes
 
     @property
     def variant(self) -> str:
@@ -177,6 +178,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             if current is None:
                 trouble(f"{keyword!r} outside a CASE ... END block", number)
                 continue
+            current.lines[keyword] = number
             try:
                 if keyword == "END":
                     cases.append(current)
