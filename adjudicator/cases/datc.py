@@ -85,7 +85,8 @@ def parse_phase(text: str, file: str, line: int) -> tuple[str, int, str]:
         short = words[0]  # godip and jDip short names: S1901M, F1901R, W1901A
         season = _SEASON_LETTERS.get(short[0].lower())
         words = [season or short[0], short[1:-1], short[-1]] if short[-1].isalpha() else words
-    if len(words) not in (2, 3) or not words[1].isdigit() or len(words[1]) > _MAX_YEAR_DIGITS or not words[0].isalpha():
+    if (len(words) not in (2, 3) or not words[1].removeprefix("-").isdigit() or len(words[1]) > _MAX_YEAR_DIGITS
+            or not words[0].isalpha()):  # (year 0 and negative years: a calendar may reach them)
         raise CaseFileError(f"cannot read the phase {text.strip()[:80]!r}; write it like 'Spring 1901, Movement'",
                             file=file, line=line)
     season, year, kind = words[0], int(words[1]), (words[2] if len(words) == 3 else "Movement")

@@ -95,7 +95,13 @@ def build_state(board: Board, case: Case, notes: list[str]) -> GameState:
         season, year, kind = case.setphase
     else:
         season, year, kind = board.start_phase
-    phase = Phase(board.season_key(season), year, kind)
+    try:
+        phase = Phase(board.season_key(season), year, kind)
+    except AdjudicatorError as exc:
+        raise exc.located(line=case.lines.get("PRESTATE_SETPHASE")) from None
+    problem = board.year_problem(phase.season, year, kind)
+    if problem:
+        raise AdjudicatorError(problem, line=case.lines.get("PRESTATE_SETPHASE"))
     units = _units(board, case.get("PRESTATE"), notes, "")
     if case.has("PRESTATE_SUPPLYCENTER_OWNERS"):
         owners = dict(_owners(board, case.get("PRESTATE_SUPPLYCENTER_OWNERS"), notes))
