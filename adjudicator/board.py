@@ -264,7 +264,10 @@ class Board:
     def _first_years(self) -> dict[tuple[str, str], int]:
         """The first year the calendar reaches each (season, type) in, from its start phase."""
         season, year, kind = self.start_phase
-        season = next((s for s in self.seasons if s.lower() == season.lower()), season)
+        try:
+            season = self.season_key(season)
+        except VariantError:
+            pass  # (the checker reports a start phase the calendar does not have)
         offsets = list(itertools.accumulate(step.advance for step in self.calendar))
         start = next((i for i, s in enumerate(self.calendar) if (s.season, s.type) == (season, kind)), 0)
         first: dict[tuple[str, str], int] = {}

@@ -181,6 +181,9 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
                 problems.append(Problem(path, line[min(comp)], f"spaces {', '.join(sorted(comp))} are cut off from the rest of the board"))
     # Starting units must stand where they can in the first phase's season.
     season = board.season_key(board.start_phase[0])
+    start = board.year_problem(season, board.start_phase[1], board.start_phase[2])
+    if start:  # `new` would write a game that nothing reads back
+        problems.append(Problem(path, line_of(data["calendar"]), f"the calendar's start: {start}"))
     start_line = line_of(data.get("start"))
     seen_units: dict[str, str] = {}
     for power, texts in board.start_units.items():
