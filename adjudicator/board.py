@@ -216,7 +216,8 @@ class Board:
 
     def initial_owners(self) -> dict[str, str]:
         """Centre ownership at the start: each power owns its home centres, and the centres `start_owners` gives it."""
-        owners = {p.id: p.home for p in self.provinces.values() if p.centre and p.home and p.id not in self.start_unowned}
+        owners = {p.id: p.home for p in self.provinces.values()
+                  if p.centre and p.home and p.id not in self.start_unowned}
         for power, centres in self.start_owners.items():
             owners.update((c, power) for c in centres)
         return owners
@@ -292,14 +293,16 @@ class Board:
         its start is valid, 0 and negative ones too (North Sea Wars starts in year 0)."""
         if self.reaches(season, year, kind):
             return None
-        if self.phase_years(season, kind) is None:
+        years = self.phase_years(season, kind)
+        if years is None:
             valid = ", ".join(f"{s.season} {s.type}" for s in self.calendar)
             return f"{season} {kind} is not a phase of the {self.title} calendar ({valid})"
-        first, every = self.phase_years(season, kind) or (0, 1)
-        years = f"every year from {first}" if every == 1 else f"{first}, {first + every}, {first + 2 * every} and so on"
+        first, every = years
+        years_text = (f"every year from {first}" if every == 1
+                      else f"{first}, {first + every}, {first + 2 * every} and so on")
         start = "{} {} {}".format(*self.start_phase)
         return (f"the {self.title} calendar never comes to {season} {year} {kind}: from its start ({start}) it "
-                f"comes to {season} {kind} in {years}")
+                f"comes to {season} {kind} in {years_text}")
 
     def previous_season(self, season: str) -> str:
         """The season before this one in the calendar's yearly cycle."""

@@ -284,7 +284,8 @@ def _unreached_coast(board, loc: str) -> str:
     onto it."""
     onto = sorted({b.b if b.a == loc else b.a for b in board.borders if loc in (b.a, b.b) and b.kind in FLEET_BORDERS})
     if not onto:
-        return f"coast {loc}: no fleet can reach it in any season (no water, coast, canal or strait border leads onto it)"
+        return (f"coast {loc}: no fleet can reach it in any season (no water, coast, canal or strait border leads "
+                f"onto it)")
     if not any(loc in board.season(s).fleet_stand for s in board.seasons):
         province, _, coast = loc.partition("/")
         return (f"coast {loc}: no fleet can reach it in any season: it is neither coastal (no water border joins it "

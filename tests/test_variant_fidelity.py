@@ -173,7 +173,7 @@ def test_every_shipped_board_passes_the_checker_with_nothing_to_say():
 
 
 def test_a_start_phase_the_calendar_does_not_have_is_a_problem(tmp_path):
-    text = BASE.replace("start: {season: Spring, year: 1, type: Movement}", "start: {season: Spring, year: 1, type: Adjustment}")
+    text = BASE.replace("type: Movement}\n  phases", "type: Adjustment}\n  phases")
     (problem,) = _checked(tmp_path, text)
     assert problem.message == ("the calendar's start: Spring Adjustment is not a phase of the tiny calendar "
                                "(Spring Movement, Spring Retreat)")

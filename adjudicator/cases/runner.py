@@ -121,12 +121,12 @@ def _owners(board: Board, lines: list[Line], notes: list[str]) -> list[tuple[str
         power = _power(board, line, notes)
         text = line.text if line.text.split()[0].upper() in ("A", "F", "ARMY", "FLEET") else f"A {line.text}"
         try:
-            province = parse_unit_text(board, text, power, lambda name: read_place(board, name, notes, line.line)).province
+            place = parse_unit_text(board, text, power, lambda name: read_place(board, name, notes, line.line))
         except AdjudicatorError as exc:
             raise exc.located(line=line.line) from None
-        if not board.provinces[province].centre:
-            raise AdjudicatorError(f"{board.provinces[province].name} is not a supply centre", line=line.line)
-        owned.append((province, power))
+        if not board.provinces[place.province].centre:
+            raise AdjudicatorError(f"{board.provinces[place.province].name} is not a supply centre", line=line.line)
+        owned.append((place.province, power))
     return owned
 
 
