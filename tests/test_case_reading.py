@@ -36,6 +36,7 @@ GOOD_AFTER = "POSTSTATE\n  England: F nth\n  France: A par\n"
     (GOOD_AFTER + "POSTSTATE_RESULTS\n  SUCCESS: England: F lon - xyz  # bad\n", "unknown place 'xyz'"),
     (GOOD_AFTER + "POSTSTATE_RESULTS\n  SUCCESS: England: F lon nth nth  # bad\n", "unexpected"),
     (GOOD_AFTER + "POSTSTATE_SETPHASE Summer 1901, Movement  # bad\n", "unknown season 'Summer'"),
+    (GOOD_AFTER + "POSTSTATE_WINNER Freedonia  # bad\n", "unknown power 'Freedonia'"),
 ])
 def test_an_unreadable_expectation_fails_its_own_case_located(tmp_path, after, says):
     text = "VARIANT_ALL Standard\n" + _case("first", GOOD_AFTER) + _case("broken", after) + _case("last", GOOD_AFTER)
@@ -104,3 +105,12 @@ def test_prefixes_are_read_in_case_files_only():
                           "POSTSTATE\n  France: A Burgund\nEND\n", "f.txt")
     outcome = run_case(case)
     assert outcome.passed and any("read 'A Paris - Burgund' as A par - bur" in n for n in outcome.notes)
+
+
+def test_the_winner_is_a_power_in_any_case():
+    (case,) = parse_cases("VARIANT_ALL Standard\nCASE x\nPRESTATE\n  England: F nth\nORDERS\nPOSTSTATE_SAME\n"
+                          "POSTSTATE_WINNER none\nEND\n", "f.txt")
+    assert run_case(case).passed
+    case.expected_winner = "england"
+    outcome = run_case(case)
+    assert not outcome.passed and outcome.problems == ["winner differs: expected England, got None"]

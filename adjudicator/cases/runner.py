@@ -138,6 +138,7 @@ class _Expected:
     dislodged: Counter[str]
     owners: Counter[str] | None
     phase: Phase | None
+    winner: str | None  # a power, "none", or None when the case does not say
     results: list[tuple[Line, str, Order]]
 
 
@@ -158,9 +159,12 @@ def _expected(board: Board, case: Case, state: GameState, notes: list[str]) -> _
             phase = Phase(board.season_key(season), year, kind)
         except AdjudicatorError as exc:
             raise exc.located(line=case.lines.get("POSTSTATE_SETPHASE")) from None
+    winner = case.expected_winner
+    if winner is not None and winner.lower() != "none":
+        winner = _power(board, Line(winner, "", case.lines.get("POSTSTATE_WINNER", case.line)), notes)
     results = [(line, _power(board, line, notes), read_order(board, line.text, notes, line.line, case.file))
                for line in case.get("POSTSTATE_RESULTS")]
-    return _Expected(units, dislodged, owners, phase, results)
+    return _Expected(units, dislodged, owners, phase, winner, results)
 
 
 def _fmt(units: Iterable[Unit]) -> Counter[str]:
@@ -205,8 +209,8 @@ def run_case(case: Case, boards: dict[str, Board] | None = None) -> CaseOutcome:
         _compare("centre owners", expected.owners, Counter(f"{o}: {p}" for p, o in nxt.owners.items()), problems)
     if expected.phase is not None and nxt.phase != expected.phase:
         problems.append(f"next phase differs: expected {expected.phase}, got {nxt.phase}")
-    if case.expected_winner is not None:
-        want_winner = None if case.expected_winner.lower() == "none" else case.expected_winner
+    if expected.winner is not None:
+        want_winner = None if expected.winner.lower() == "none" else expected.winner
         if (result.winner or None) != want_winner:
             problems.append(f"winner differs: expected {want_winner}, got {result.winner}")
     if expected.results:
