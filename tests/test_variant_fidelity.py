@@ -14,6 +14,7 @@ from adjudicator.catalogue import board_from_path
 from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError, StateError
 from adjudicator.gamefile import game_from_data, read_game_file
+from adjudicator.orders.legal import legal_orders
 from adjudicator.orders.parse import parse_order
 from adjudicator.variant_check import check_variant_file
 from adjudicator.yamlio import load_yaml_text
@@ -33,6 +34,15 @@ from test_variant_check import BASE
 def test_feature_cases_fail_without_their_feature(tmp_path, board, edit, failing):
     assert _failing(_outcomes(tmp_path, board, f"{board}.txt")) == set()
     assert _failing(_outcomes(tmp_path, board, f"{board}.txt", edit)) == failing
+
+
+def test_legal_orders_offer_the_convoy_over_a_strait_that_the_judge_carries_out():
+    board = board_from_path(BOARDS / "straits.yaml")[0]
+    game = {"variant": "straits", "phase": {"season": "Spring", "year": 1901, "type": "Movement"},
+            "units": {"Blue": ["A sad", "F bal"]}}
+    legal = legal_orders(board, game_from_data(game, board=board)[1], "Blue")
+    assert "A sad - spn via convoy" in legal["A sad"] and "F bal C A sad - spn" in legal["F bal"]
+    assert "A sad - bal" not in legal["A sad"] and "F bal - sad" in legal["F bal"]
 
 
 def test_the_format_reference_names_the_new_keys():
