@@ -1,15 +1,18 @@
 """The board of a variant: provinces, coasts, borders and seasonal terrain, loaded from YAML into networkx graphs.
 
-A border is one of five kinds (the Arctic map document's model, which also describes the standard board):
+A border is one of six kinds (the Arctic map document's model, which also describes the standard board):
 `land` (armies only), `coast [seas]` (armies; fleets while one listed sea is open water), `water`
-(sea-to-sea or sea-to-coast; fleets, and armies onto land or ice), `bridge` (armies only) and `canal` (fleets
-only, between two land places: a strait or canal armies cannot cross). `A > B : kind` is a one-way border.
+(sea-to-sea or sea-to-coast; fleets, and armies onto land or ice), `bridge` (armies only), `canal` (fleets
+only, between two land places: a canal armies cannot cross) and `strait` (a canal that convoys cross too: open
+water that is no space of its own, as Ancient Med's Baleares-Sardinia). `A > B : kind` is a one-way border.
 Every rule that depends on the map asks this module, per season, so a variant is data and not code; every
 key of the format is described in `variants/FORMAT.md`.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
@@ -21,7 +24,7 @@ from adjudicator.names import NameIndex
 from adjudicator.yamlio import line_of
 
 SURFACES = ("land", "sea", "ice")
-BORDER_KINDS = ("land", "coast", "water", "bridge", "canal")
+BORDER_KINDS = ("land", "coast", "water", "bridge", "canal", "strait")
 ARMY, FLEET = "A", "F"
 NEUTRAL = "Neutral"  # the owner of a board's neutral units (they hold; they are never a power)
 
@@ -108,6 +111,7 @@ class PhaseStep:
     type: str  # Movement, Retreat or Adjustment
     centres: bool = False  # supply-centre ownership is updated (and victory checked) after this phase
     victory: bool | None = None  # victory is checked after this phase (default: where centres are updated)
+    advance: int = 0  # years the year grows by when the calendar reaches this phase (Hundred: Spring 1340, Fall 1345)
 
 
 @dataclass(frozen=True)
@@ -154,6 +158,7 @@ class Board:
     neutral_units: list[str] = field(default_factory=list)  # unit texts (`A Bel`) of the neutral units at start
     neutral_rebuilt: bool = False  # a neutral unit is rebuilt at an adjustment where its place is empty and unowned
     start_owners: dict[str, list[str]] = field(default_factory=dict)  # centres owned at start besides home centres
+    start_unowned: tuple[str, ...] = ()  # home centres nobody owns at the start (a minor power's, until it takes it)
     content_hash: str | None = None  # sha256 of the board file or inline board it was loaded from
 
     def __post_init__(self) -> None:
@@ -173,10 +178,10 @@ class Board:
         self.power_names = NameIndex.build(
             (p.name, p.name, [p.name, *([p.adjective] if p.adjective else []), *p.aliases]) for p in self.powers.values()
         )
-        # Water neighbours a convoy may step to (a one-way border only in its direction).
+        # Water neighbours a convoy may step to (a one-way border only in its direction), straits included.
         water: dict[str, set[str]] = {p: set() for p in self.provinces}
         for b in self.borders:
-            if b.kind == "water":
+            if b.kind in ("water", "strait"):
                 pa, pb = split_location(b.a)[0], split_location(b.b)[0]
                 water.setdefault(pa, set()).add(pb)  # (an unknown space is reported by _check_references)
                 if not b.one_way:
@@ -211,7 +216,8 @@ class Board:
 
     def initial_owners(self) -> dict[str, str]:
         """Centre ownership at the start: each power owns its home centres, and the centres `start_owners` gives it."""
-        owners = {p.id: p.home for p in self.provinces.values() if p.centre and p.home}
+        owners = {p.id: p.home for p in self.provinces.values()
+                  if p.centre and p.home and p.id not in self.start_unowned}
         for power, centres in self.start_owners.items():
             owners.update((c, power) for c in centres)
         return owners
@@ -234,7 +240,7 @@ class Board:
         """The coast a spelling names (`north coast`, `N.C.`, `nc` -> `nc`); an unknown spelling as written, lower-case."""
         t = re.sub(r"\s+", " ", text.strip().lower())
         for key, spellings in self.coast_names.items():
-            if t == key or t in (s.lower() for s in spellings):
+            if t == key.lower() or t in (s.lower() for s in spellings):
                 return key
         return t
 
@@ -249,6 +255,54 @@ class Board:
         raise VariantError(
             f"unknown season {season!r} for the {self.title} board; valid seasons are {', '.join(self.seasons)}"
         )
+
+    @property
+    def cycle_years(self) -> int:
+        """How much the year grows in one turn of the calendar: `year_step` and every phase's `advance`."""
+        return self.year_step + sum(step.advance for step in self.calendar)
+
+    @functools.cached_property
+    def _first_years(self) -> dict[tuple[str, str], int]:
+        """The first year the calendar reaches each (season, type) in, from its start phase."""
+        season, year, kind = self.start_phase
+        try:
+            season = self.season_key(season)
+        except VariantError:
+            pass  # (the checker reports a start phase the calendar does not have)
+        offsets = list(itertools.accumulate(step.advance for step in self.calendar))
+        start = next((i for i, s in enumerate(self.calendar) if (s.season, s.type) == (season, kind)), 0)
+        first: dict[tuple[str, str], int] = {}
+        for i, step in enumerate(self.calendar):  # a phase before the start phase comes first in the next turn
+            first.setdefault((step.season, step.type),
+                             year - offsets[start] + offsets[i] + (0 if i >= start else self.cycle_years))
+        return first
+
+    def phase_years(self, season: str, kind: str) -> tuple[int, int] | None:
+        """(the first year, the years between) of the phases the calendar reaches in this season and of this
+        type; None when the calendar has no such phase."""
+        first = self._first_years.get((season, kind))
+        return None if first is None else (first, self.cycle_years)
+
+    def reaches(self, season: str, year: int, kind: str) -> bool:
+        """Whether the calendar, from its start, comes to this phase in this year (0 and negative years too)."""
+        years = self.phase_years(season, kind)
+        return years is not None and year >= years[0] and (year - years[0]) % years[1] == 0
+
+    def year_problem(self, season: str, year: int, kind: str) -> str | None:
+        """Why the calendar never comes to this phase in this year (None when it does): any year it reaches from
+        its start is valid, 0 and negative ones too (North Sea Wars starts in year 0)."""
+        if self.reaches(season, year, kind):
+            return None
+        years = self.phase_years(season, kind)
+        if years is None:
+            valid = ", ".join(f"{s.season} {s.type}" for s in self.calendar)
+            return f"{season} {kind} is not a phase of the {self.title} calendar ({valid})"
+        first, every = years
+        years_text = (f"every year from {first}" if every == 1
+                      else f"{first}, {first + every}, {first + 2 * every} and so on")
+        start = "{} {} {}".format(*self.start_phase)
+        return (f"the {self.title} calendar never comes to {season} {year} {kind}: from its start ({start}) it "
+                f"comes to {season} {kind} in {years_text}")
 
     def previous_season(self, season: str) -> str:
         """The season before this one in the calendar's yearly cycle."""
@@ -497,7 +551,7 @@ def _season_view(board: Board, season: str) -> SeasonView:
                 ok = surface[d] != "sea"
             elif b.kind == "water":  # onto land or ice, and not off an island that is sea this season (A13)
                 ok = surface[d] in ("land", "ice") and not (board.is_island(o) and surface[o] == "sea")
-            else:  # a canal carries fleets only
+            else:  # a canal or a strait carries fleets only (a strait carries armies by convoy)
                 ok = False
             if ok:
                 army.add_edge(o, d)
@@ -507,7 +561,7 @@ def _season_view(board: Board, season: str) -> SeasonView:
                 ok = surface[pd] == "sea" or (surface[pd] == "land" and d in coastal)
             elif b.kind == "coast":  # along the shore, onto a place that carries fleets (never onto dry land)
                 ok = (not b.seas or any(surface[x] == "sea" for x in b.seas)) and d in fleet_stand
-            elif b.kind == "canal":
+            elif b.kind in ("canal", "strait"):
                 ok = d in fleet_stand
             else:
                 ok = False
@@ -724,8 +778,12 @@ def board_from_data(data: Any, source: str | None = None) -> Board:
         kind = str(s["type"]).capitalize()
         if kind not in ("Movement", "Retreat", "Adjustment"):
             raise _err(f"calendar phase type {s['type']!r} is not Movement, Retreat or Adjustment", source, s)
+        advance = s.get("advance", 0)
+        if isinstance(advance, bool) or not isinstance(advance, int) or advance < 0 or (advance and not steps):
+            raise _err(f"a calendar phase's `advance` is a whole number of years, 0 or more, on a phase after the "
+                       f"first (the year grows by `year_step` at the first), not {advance!r}", source, s)
         steps.append(PhaseStep(str(s["season"]), kind, bool(s.get("centres", False)),
-                               None if s.get("victory") is None else bool(s["victory"])))
+                               None if s.get("victory") is None else bool(s["victory"]), advance))
     start = cal.get("start") or {}
     try:
         start_phase = (str(start.get("season", steps[0].season)), int(start.get("year", 1901)),
@@ -751,10 +809,16 @@ def board_from_data(data: Any, source: str | None = None) -> Board:
         if str(power) not in powers:
             raise _err(f"start_owners: {power!r} is not a power of this variant", source, data.get("start_owners"))
         start_owners[str(power)] = [str(c) for c in centres or []]
+    start_unowned = data.get("start_unowned") or []
+    if not isinstance(start_unowned, list):
+        raise _err("start_unowned is a list of home centres nobody owns at the start", source, start_unowned)
 
     coast_names = {k: list(v) for k, v in DEFAULT_COAST_NAMES.items()}
     for k, v in (data.get("coast_names") or {}).items():
         coast_names.setdefault(str(k), []).extend(str(x) for x in v)
+    for p in provinces.values():  # a board's own coast ids (`meo/river`) are words of its orders too
+        for c in p.coasts:
+            coast_names.setdefault(c, [])
 
     board = Board(
         name=str(data["name"]),
@@ -778,6 +842,7 @@ def board_from_data(data: Any, source: str | None = None) -> Board:
         neutral_units=[str(u) for u in neutral.get("units") or []],
         neutral_rebuilt=bool(neutral.get("rebuilt", False)),
         start_owners=start_owners,
+        start_unowned=tuple(str(c) for c in start_unowned),
     )
     board.victory = board.victory_centres()
     _check_references(board, source)

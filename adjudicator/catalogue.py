@@ -13,7 +13,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from adjudicator.errors import AdjudicatorError, VariantError
+from adjudicator.errors import AdjudicatorError, BoardWarning, VariantError
 from adjudicator.games import get_rules
 from adjudicator.names import closest
 from adjudicator.resources import data_dir
@@ -197,10 +197,15 @@ def _checked_board(data: Any, source: str) -> Any:
     """Load a board only if the checker finds nothing: otherwise one error listing every located problem."""
     check_name(data, source)
     rules = get_rules(str(data.get("rules", "diplomacy")), source)
-    problems = wrong_kinds(lambda: rules.check_board(data, source), source)
+    problems = _refusing(wrong_kinds(lambda: rules.check_board(data, source), source))
     if problems:
         raise BoardProblems(problems, source)
     return wrong_kinds(lambda: rules.load_board(data, source), source)
+
+
+def _refusing(found: list[AdjudicatorError]) -> list[AdjudicatorError]:
+    """The checker's problems that refuse a board (its warnings do not)."""
+    return [p for p in found if not isinstance(p, BoardWarning)]
 
 
 class BoardProblems(VariantError):
@@ -274,7 +279,7 @@ def board_from_inline(data: Any, pointer: str = "/board") -> Any:
         pointers: dict[int, str] = {}
         annotated = _annotate(data, pointer, pointers)
         rules = get_rules(str(data.get("rules", "diplomacy")))
-        problems = wrong_kinds(lambda: rules.check_board(annotated, "<request>"), None)
+        problems = _refusing(wrong_kinds(lambda: rules.check_board(annotated, "<request>"), None))
         if problems:
             raise BoardProblems(problems, None, pointers, pointer)
         board = wrong_kinds(lambda: rules.load_board(annotated, None), None)

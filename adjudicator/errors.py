@@ -57,3 +57,8 @@ class StateError(AdjudicatorError):
 
 class CaseFileError(AdjudicatorError):
     """A malformed case file."""
+
+
+class BoardWarning(VariantError):
+    """Something a board checker reports that the rules allow (a one-way border with no way back): the board is
+    still played."""

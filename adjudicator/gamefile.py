@@ -67,20 +67,26 @@ def parse_phase_value(board: Board, value: Any, file: str | None = None, pointer
     if not any(s.season == season and s.type == kind for s in board.calendar):
         valid = ", ".join(f"{s.season} {s.type}" for s in board.calendar)
         raise _err(f"{season} {kind} is not a phase of the {board.title} calendar ({valid})", file, value, pointer)
+    problem = board.year_problem(season, year, kind)
+    if problem:
+        raise _err(problem, file, value, pointer + "/year")
     return Phase(season, year, kind)
 
 
-MAX_YEAR = 99_999  # a year past this is a typo or an attack (a year of 5,000 digits cannot even be printed)
+MAX_YEAR = 99_999  # a year past this (either way) is a typo or an attack (5,000 digits cannot even be printed)
 
 
 def _year(raw: Any, file: str | None, node: Any, pointer: str) -> int:
-    """A whole-number year (an integer, or digits in text) from 1 to MAX_YEAR."""
+    """A whole-number year (an integer, or digits in text, a minus sign before them or not) of at most MAX_YEAR
+    either way; whether the board's calendar reaches it is `Board.year_problem`'s."""
     shown = repr(raw) if len(repr(raw)) <= 40 else repr(raw)[:40] + "..."
-    if isinstance(raw, str) and raw.strip().isdigit() and len(raw.strip()) <= 6:
+    if isinstance(raw, str) and raw.strip().removeprefix("-").isdigit() and len(raw.strip()) <= 7:
         raw = int(raw.strip())
-    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= MAX_YEAR:
-        raise _err(f"the year must be a whole number from 1 to {MAX_YEAR}, not {shown}", file, node, pointer)
+    if isinstance(raw, bool) or not isinstance(raw, int) or not -MAX_YEAR <= raw <= MAX_YEAR:
+        raise _err(f"the year must be a whole number (0 and negative years too, on a calendar that reaches "
+                   f"them), not {shown}", file, node, pointer)
     return raw
+
 
 
 def _list(value: Any, what: str, file: str | None, node: Any, pointer: str) -> list:

@@ -246,6 +246,7 @@ def _advance(board: Board, state: GameState, result: PhaseResult) -> GameState:
         if i == len(board.calendar):
             i, year = 0, year + board.year_step
         step = board.calendar[i]
+        year += step.advance  # (0 but on a calendar whose year grows inside the cycle)
         state.phase = Phase(step.season, year, step.type)
         if state.dislodged and step.type != "Retreat":  # a calendar without a retreat here: they are disbanded
             for d in sorted(state.dislodged.values(), key=lambda d: d.unit.location):

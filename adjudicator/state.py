@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Iterable
+from typing import Callable, Iterable
 
 from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, Options, join_location, split_location
 from adjudicator.errors import StateError
@@ -107,8 +107,12 @@ class GameState:
 _STATE_FIELDS = frozenset(f.name for f in fields(GameState))
 
 
-def parse_unit_text(board: Board, text: str, power: str) -> Unit:
-    """`A par`, `F stp/nc`, `Army Paris` -> a Unit of the power, with names checked."""
+def parse_unit_text(board: Board, text: str, power: str, lookup: Callable[[str], str] | None = None) -> Unit:
+    """`A par`, `F stp/nc`, `Army Paris`, `Fleet Bulgaria (south coast).` -> a Unit of the power, with names
+    checked (`lookup`: how a place's name is read, when not as the board reads it)."""
+    text = text.strip()
+    if text.endswith("."):  # a full stop may end the line, as it may end an order
+        text = text[:-1]
     parts = text.split(None, 1)
     if len(parts) != 2 or parts[0].upper() not in ("A", "F", "ARMY", "FLEET"):
         raise StateError(f"cannot read the unit {text!r}; write it like 'A Par' or 'F StP/nc'")
@@ -121,7 +125,7 @@ def parse_unit_text(board: Board, text: str, power: str) -> Unit:
             coast = coast.strip(" )").lower() or None
             place = place.strip()
     try:
-        province = board.names.lookup(place)
+        province = (lookup or board.names.lookup)(place)
     except (UnknownName, AmbiguousName) as exc:
         raise StateError(exc.message, suggestions=exc.suggestions) from None
     if coast:
@@ -136,9 +140,8 @@ def make_unit(board: Board, power: str, unit_type: str, province: str, coast: st
         coast = None
     elif coast not in p.coasts:
         valid = ", ".join(join_location(province, c) for c in p.coasts)
-        what = f"coast {coast!r} of" if coast else "a coast for"
-        raise StateError(f"a fleet in {p.name} needs {what} one of its coasts: {valid}" if not coast
-                         else f"{p.name} has no {what[6:]} coast; its coasts are {valid}")
+        raise StateError(f"a fleet in {p.name} needs one of its coasts: {valid}" if not coast
+                         else f"{p.name} has no coast {coast!r}; its coasts are {valid}")
     return Unit(power, unit_type, join_location(province, coast))
 
 

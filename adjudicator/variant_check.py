@@ -10,8 +10,9 @@ import networkx as nx
 from adjudicator.board import (BORDER_KINDS, NEUTRAL, _border_entries, board_from_data,
                                borders_from_adjacency_lists, parse_border_text, split_location)
 from adjudicator.catalogue import check_name, wrong_kinds
-from adjudicator.errors import AdjudicatorError
+from adjudicator.errors import AdjudicatorError, BoardWarning
 from adjudicator.games import get_rules
+from adjudicator.orders.parse import parse_order
 from adjudicator.state import StateError, parse_unit_text
 from adjudicator.yamlio import line_of, load_yaml_file
 
@@ -23,9 +24,11 @@ class Problem:
     file: str
     line: int | None
     message: str
+    warning: bool = False  # allowed by the rules, likely not meant: reported, and the board is still played
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
+        message = f"warning: {self.message}" if self.warning else self.message
+        return f"{self.file}:{self.line}: {message}" if self.line else f"{self.file}: {message}"
 
 
 def check_variant_file(path: str | Path) -> list[Problem]:
@@ -41,7 +44,7 @@ def check_variant_file(path: str | Path) -> list[Problem]:
         found = wrong_kinds(lambda: rules.check_board(data, path), path)
     except AdjudicatorError as exc:
         return [Problem(path, exc.line, exc.message)]
-    return [Problem(path, e.line, e.message) for e in found]
+    return [Problem(path, e.line, e.message, isinstance(e, BoardWarning)) for e in found]
 
 
 def check_diplomacy_board(data: dict, path: str) -> list[AdjudicatorError]:
@@ -53,7 +56,8 @@ def check_diplomacy_board(data: dict, path: str) -> list[AdjudicatorError]:
         board = board_from_data(data, source=path)
     except AdjudicatorError as exc:
         return [exc]
-    return [AdjudicatorError(p.message, file=path, line=p.line) for p in _check_board(path, board, data)]
+    return [(BoardWarning if p.warning else AdjudicatorError)(p.message, file=path, line=p.line)
+            for p in _check_board(path, board, data)]
 
 
 def _check_raw(path: str, data: dict) -> list[Problem]:
@@ -141,7 +145,7 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
         for sea in b.seas:
             if pa not in board.water_adj[sea] or pb not in board.water_adj[sea]:
                 problems.append(Problem(path, b.line, f"border {b.a} - {b.b}: the sea {sea} does not border both ends"))
-        if b.kind in ("land", "coast", "canal"):
+        if b.kind in ("land", "coast", "canal", "strait"):
             for p in (pa, pb):
                 if any(board.surface(p, s) != "land" for s in board.seasons):
                     problems.append(Problem(path, b.line, f"border {b.a} - {b.b}: a {b.kind} border must join land spaces"))
@@ -177,6 +181,9 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
                 problems.append(Problem(path, line[min(comp)], f"spaces {', '.join(sorted(comp))} are cut off from the rest of the board"))
     # Starting units must stand where they can in the first phase's season.
     season = board.season_key(board.start_phase[0])
+    start = board.year_problem(season, board.start_phase[1], board.start_phase[2])
+    if start:  # `new` would write a game that nothing reads back
+        problems.append(Problem(path, line_of(data["calendar"]), f"the calendar's start: {start}"))
     start_line = line_of(data.get("start"))
     seen_units: dict[str, str] = {}
     for power, texts in board.start_units.items():
@@ -226,22 +233,31 @@ def _check_features(path: str, board, data: dict, union: nx.DiGraph) -> list[Pro
                                                       f"canal border to a place that carries fleets)"))
         for loc in (board.locations(p.id) if p.coasts else ()):  # a named coast with no fleet route onto it
             if loc not in p.river and loc not in reached:
-                problems.append(Problem(path, p.line, f"coast {loc}: no fleet can reach it in any season (no water, "
-                                                      f"coast or canal border leads onto it)"))
+                problems.append(Problem(path, p.line, _unreached_coast(board, loc)))
+        problems += [Problem(path, p.line, message) for message in _unwritable_coasts(board, p)]
         if p.convoys and not board.water_adj[p.id]:
             problems.append(Problem(path, p.line, f"{p.id} is marked `convoys` but has no water border to convoy along"))
-    # A one-way border whose far end has no way back to its near end, by any unit in any season, traps units.
+    # A one-way border whose far end has no way back to its near end, by any unit in any season, traps units: a
+    # rule some boards mean (North Sea Wars' trade provinces "can't return back"), so a warning.
     for b in board.borders:
         if b.one_way:
             a, z = split_location(b.a)[0], split_location(b.b)[0]
             if not nx.has_path(union, z, a):
                 problems.append(Problem(path, b.line, f"one-way border {b.a} > {b.b}: no way leads back from {z} to {a} "
-                                                      f"(a unit that crosses can never return)"))
+                                                      f"(a unit that crosses can never return)", warning=True))
     for power, centres in board.start_owners.items():
         for c in centres:
             if c not in board.provinces or not board.provinces[c].centre:
                 problems.append(Problem(path, line_of(data.get("start_owners")),
                                         f"start_owners: {power} is given {c!r}, which is not a supply centre"))
+            elif c in board.start_unowned:
+                problems.append(Problem(path, line_of(data.get("start_unowned")),
+                                        f"start_unowned lists {c}, which start_owners gives {power}"))
+    for c in board.start_unowned:
+        if c not in board.provinces or not board.provinces[c].centre or not board.provinces[c].home:
+            problems.append(Problem(path, line_of(data.get("start_unowned")),
+                                    f"start_unowned lists {c!r}, which is not a home centre (a centre that is no "
+                                    f"power's home is nobody's at the start already)"))
     season = board.season_key(board.start_phase[0])
     for text in board.neutral_units:
         try:
@@ -256,6 +272,42 @@ def _check_features(path: str, board, data: dict, union: nx.DiGraph) -> list[Pro
                for t in ts if _readable(board, t, p)):
             problems.append(Problem(path, line_of(data.get("neutral")), f"neutral unit {text} starts where a power's "
                                                                          f"unit starts"))
+    return problems
+
+
+FLEET_BORDERS = ("water", "coast", "canal", "strait")  # the kinds of border a fleet may cross
+
+
+def _unreached_coast(board, loc: str) -> str:
+    """Why no fleet ever reaches a named coast: no border a fleet crosses leads onto it, or the coast can carry no
+    fleet (neither coastal, by a water border to open sea, nor a river coast), or only places without fleets lead
+    onto it."""
+    onto = sorted({b.b if b.a == loc else b.a for b in board.borders if loc in (b.a, b.b) and b.kind in FLEET_BORDERS})
+    if not onto:
+        return (f"coast {loc}: no fleet can reach it in any season (no water, coast, canal or strait border leads "
+                f"onto it)")
+    if not any(loc in board.season(s).fleet_stand for s in board.seasons):
+        province, _, coast = loc.partition("/")
+        return (f"coast {loc}: no fleet can reach it in any season: it is neither coastal (no water border joins it "
+                f"to open sea) nor marked `river`, so no fleet can stand on it, though borders from "
+                f"{', '.join(onto)} lead onto it; mark it `river: [{coast}]` on {province} if fleets sail up to it")
+    return (f"coast {loc}: no fleet can reach it in any season: the borders onto it come from {', '.join(onto)}, "
+            f"where no fleet stands")
+
+
+def _unwritable_coasts(board, p) -> list[str]:
+    """A named coast of the board that an order (`F stp/nc H`) or a position line cannot name."""
+    problems = []
+    for loc in board.locations(p.id) if p.coasts else ():
+        text = f"F {loc}"
+        try:
+            read = {parse_order(board, f"{text} H").unit.location, parse_unit_text(board, text, "").location}
+            why = None if read == {loc} else f"{text!r} reads as {' or '.join(sorted(read - {loc}))}"
+        except AdjudicatorError as exc:
+            why = f"{text!r} is refused: {exc.message}"
+        if why:
+            problems.append(f"coast {loc}: orders cannot name it ({why}); give the coast an id orders read: a word "
+                            f"that names no place and is no order word")
     return problems
 
 

@@ -1529,6 +1529,9 @@ def check_cases(paths: list[str]) -> int:
             except AdjudicatorError as exc:  # a case this engine cannot run (its report says where and why)
                 print(f"{path}: {case.name}: cannot be run: {exc}")
                 continue
+            if outcome.result is None:  # run_case could not judge it (an expectation it cannot read): it says why
+                print(f"{path}: {case.name}: cannot be run: {outcome.problems[0].removeprefix('cannot run the case: ')}")
+                continue
             result, _ = run_ours(board, inp)
             game = peer_position(board, inp)
             run_peer(game, inp.peer_orders())

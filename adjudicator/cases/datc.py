@@ -61,6 +61,7 @@ class Case:
     expected_phase: tuple[str, int, str] | None = None
     expected_winner: str | None = None
     problem: CaseFileError | None = None
+    lines: dict[str, int] = field(default_factory=dict)  # the line of each keyword the case writes
 
     @property
     def variant(self) -> str:
@@ -86,7 +87,8 @@ def parse_phase(text: str, file: str, line: int) -> tuple[str, int, str]:
         short = words[0]  # godip and jDip short names: S1901M, F1901R, W1901A
         season = _SEASON_LETTERS.get(short[0].lower())
         words = [season or short[0], short[1:-1], short[-1]] if short[-1].isalpha() else words
-    if len(words) not in (2, 3) or not words[1].isdigit() or len(words[1]) > _MAX_YEAR_DIGITS or not words[0].isalpha():
+    if (len(words) not in (2, 3) or not words[1].removeprefix("-").isdigit() or len(words[1]) > _MAX_YEAR_DIGITS
+            or not words[0].isalpha()):  # (year 0 and negative years: a calendar may reach them)
         raise CaseFileError(f"cannot read the phase {text.strip()[:80]!r}; write it like 'Spring 1901, Movement'",
                             file=file, line=line)
     season, year, kind = words[0], int(words[1]), (words[2] if len(words) == 3 else "Movement")
@@ -179,6 +181,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             if current is None:
                 trouble(f"{keyword!r} outside a CASE ... END block", number)
                 continue
+            current.lines[keyword] = number
             try:
                 if keyword == "END":
                     cases.append(current)

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
 from adjudicator.board import ARMY, NEUTRAL, Board
 from adjudicator.catalogue import board_for_file
 from adjudicator.cases.datc import UNREADABLE, Case, Line, read_cases
+from adjudicator.cases.jdip_names import read_order, read_place
 from adjudicator.cases.verdict import CaseOutcome
 from adjudicator.errors import AdjudicatorError
 from adjudicator.games import TEXT_CASES, rules_of
 from adjudicator.games.cases import read_yaml_cases, run_game_case
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.orders.model import Order
-from adjudicator.orders.parse import parse_order
 from adjudicator.phase import PhaseResult, adjudicate
 from adjudicator.state import Dislodged, GameState, Phase, Unit, parse_unit_text
 
@@ -36,7 +37,8 @@ def _units(board: Board, lines: list[Line], notes: list[str], what: str) -> dict
     units: dict[str, Unit] = {}
     for line in lines:
         try:
-            unit = parse_unit_text(board, line.text, _power(board, line, notes))
+            unit = parse_unit_text(board, line.text, _power(board, line, notes),
+                                   lambda text: read_place(board, text, notes, line.line))
         except AdjudicatorError as exc:
             raise exc.located(line=line.line) from None
         if unit.province in units:
@@ -56,8 +58,7 @@ def _orders(board: Board, case: Case, notes: list[str], problems: list[str]) -> 
         power = _power(board, line, notes)
         key = (power, _folded(line.text))
         try:
-            order = parse_order(board, line.text, line=line.line, file=case.file, column_offset=line.column - 1,
-                                power=power)
+            order = read_order(board, line.text, notes, line.line, case.file, line.column - 1, power)
         except AdjudicatorError as exc:
             if expected.pop(key, None) is not None:
                 notes.append(f"unreadable, as the case expects: {exc}")
@@ -87,7 +88,7 @@ def _retreat_context(board: Board, case: Case, units: dict[str, Unit], dislodged
     for line in case.get("PRESTATE_RESULTS"):
         _power(board, line, notes)
         try:
-            order = parse_order(board, line.text, line=line.line, file=case.file)
+            order = read_order(board, line.text, notes, line.line, case.file)
         except AdjudicatorError as exc:  # who dislodged whom is the case's position: it cannot be run without
             raise exc.located(file=exc.file or case.file, line=line.line) from None
         if order.kind != "move":
@@ -113,15 +114,16 @@ def build_state(board: Board, case: Case, notes: list[str]) -> GameState:
         season, year, kind = case.setphase
     else:
         season, year, kind = board.start_phase
-    phase = Phase(board.season_key(season), year, kind)
+    try:
+        phase = Phase(board.season_key(season), year, kind)
+    except AdjudicatorError as exc:
+        raise exc.located(line=case.lines.get("PRESTATE_SETPHASE")) from None
+    problem = board.year_problem(phase.season, year, kind)
+    if problem:
+        raise AdjudicatorError(problem, line=case.lines.get("PRESTATE_SETPHASE"))
     units = _units(board, case.get("PRESTATE"), notes, "")
     if case.has("PRESTATE_SUPPLYCENTER_OWNERS"):
-        owners = {}
-        for line in case.get("PRESTATE_SUPPLYCENTER_OWNERS"):
-            power = _power(board, line, notes)
-            text = line.text if line.text.split()[0].upper() in ("A", "F", "ARMY", "FLEET") else f"A {line.text}"
-            province = parse_unit_text(board, text.split("/")[0], power).province
-            owners[province] = power
+        owners = dict(_owners(board, case.get("PRESTATE_SUPPLYCENTER_OWNERS"), notes))
     else:
         owners = board.initial_owners()
     state = GameState(board.name, phase, units, owners)
@@ -129,6 +131,59 @@ def build_state(board: Board, case: Case, notes: list[str]) -> GameState:
         dislodged = _units(board, case.get("PRESTATE_DISLODGED"), notes, "dislodged")
         state.dislodged, state.contested = _retreat_context(board, case, units, dislodged, notes)
     return state
+
+
+def _owners(board: Board, lines: list[Line], notes: list[str]) -> list[tuple[str, str]]:
+    """(centre, power) of each owners line: `Russia: war`, `Russia: A war`, `Russia: St Petersburg`."""
+    owned = []
+    for line in lines:
+        power = _power(board, line, notes)
+        text = line.text if line.text.split()[0].upper() in ("A", "F", "ARMY", "FLEET") else f"A {line.text}"
+        try:
+            place = parse_unit_text(board, text, power, lambda name: read_place(board, name, notes, line.line))
+        except AdjudicatorError as exc:
+            raise exc.located(line=line.line) from None
+        if not board.provinces[place.province].centre:
+            raise AdjudicatorError(f"{board.provinces[place.province].name} is not a supply centre", line=line.line)
+        owned.append((place.province, power))
+    return owned
+
+
+@dataclass
+class _Expected:
+    """What a case expects after its phase, read (and so checked) before the phase is judged."""
+
+    units: Counter[str]
+    dislodged: Counter[str]
+    owners: Counter[str] | None
+    phase: Phase | None
+    winner: str | None  # a power, "none", or None when the case does not say
+    results: list[tuple[Line, str, Order]]
+
+
+def _expected(board: Board, case: Case, state: GameState, notes: list[str]) -> _Expected:
+    """The case's POSTSTATE sections; an AdjudicatorError at the line that cannot be read."""
+    if case.same:
+        units, dislodged = _fmt(state.units.values()), Counter()
+    else:
+        units = _fmt(_units(board, case.get("POSTSTATE"), notes, "expected").values())
+        dislodged = _fmt(_units(board, case.get("POSTSTATE_DISLODGED"), notes, "expected dislodged").values())
+    owners = None
+    if case.has("POSTSTATE_SUPPLYCENTER_OWNERS"):
+        owners = Counter(f"{o}: {p}" for p, o in _owners(board, case.get("POSTSTATE_SUPPLYCENTER_OWNERS"), notes))
+    phase = None
+    if case.expected_phase:
+        season, year, kind = case.expected_phase
+        try:
+            phase = Phase(board.season_key(season), year, kind)
+        except AdjudicatorError as exc:
+            raise exc.located(line=case.lines.get("POSTSTATE_SETPHASE")) from None
+    winner = case.expected_winner
+    if winner is not None and winner.lower() != "none":
+        winner = _power(board, Line(winner, "", case.lines.get("POSTSTATE_WINNER", case.line)), notes)
+    results = [(line, _power(board, line, notes), read_order(board, line.text, notes, line.line, case.file))
+               for line in case.get("POSTSTATE_RESULTS") if line.status != UNREADABLE]  # (checked as orders are read)
+    return _Expected(units, dislodged, owners, phase, winner, results)
 
 
 def _fmt(units: Iterable[Unit]) -> Counter[str]:
@@ -159,50 +214,36 @@ def run_case(case: Case, boards: dict[str, Board] | None = None) -> CaseOutcome:
         state = build_state(board, case, notes)
         problems: list[str] = []
         orders = _orders(board, case, notes, problems)
+        expected = _expected(board, case, state, notes)  # a case whose expectations cannot be read fails alone
         result = adjudicate(board, state, orders)
     except AdjudicatorError as exc:
         where = exc.located(file=exc.file or case.file)
         return CaseOutcome(case, False, [f"cannot run the case: {where}"], notes)
 
     nxt = result.next_state
-    if case.same:
-        expected_units = _fmt(state.units.values())
-        expected_dislodged: Counter[str] = Counter()
-    else:
-        expected_units = _fmt(_units(board, case.get("POSTSTATE"), notes, "expected").values())
-        expected_dislodged = _fmt(_units(board, case.get("POSTSTATE_DISLODGED"), notes, "expected dislodged").values())
-    _compare("units", expected_units, _fmt(nxt.units.values()), problems)
+    _compare("units", expected.units, _fmt(nxt.units.values()), problems)
     if state.phase.type == "Movement":
-        _compare("dislodged units", expected_dislodged, _fmt(d.unit for d in result.dislodged), problems)
-    if case.has("POSTSTATE_SUPPLYCENTER_OWNERS"):
-        expected_owners = Counter(f"{_power(board, l, notes)}: {board.names.lookup(l.text.split()[-1].split('/')[0])}"
-                                  for l in case.get("POSTSTATE_SUPPLYCENTER_OWNERS"))
-        _compare("centre owners", expected_owners, Counter(f"{o}: {p}" for p, o in nxt.owners.items()), problems)
-    if case.expected_phase:
-        season, year, kind = case.expected_phase
-        want = Phase(board.season_key(season), year, kind)
-        if nxt.phase != want:
-            problems.append(f"next phase differs: expected {want}, got {nxt.phase}")
-    if case.expected_winner is not None:
-        want_winner = None if case.expected_winner.lower() == "none" else case.expected_winner
+        _compare("dislodged units", expected.dislodged, _fmt(d.unit for d in result.dislodged), problems)
+    if expected.owners is not None:
+        _compare("centre owners", expected.owners, Counter(f"{o}: {p}" for p, o in nxt.owners.items()), problems)
+    if expected.phase is not None and nxt.phase != expected.phase:
+        problems.append(f"next phase differs: expected {expected.phase}, got {nxt.phase}")
+    if expected.winner is not None:
+        want_winner = None if expected.winner.lower() == "none" else expected.winner
         if (result.winner or None) != want_winner:
             problems.append(f"winner differs: expected {want_winner}, got {result.winner}")
-    if case.has("POSTSTATE_RESULTS"):
-        _check_results(board, case, result, notes, problems)
+    if expected.results:
+        _check_results(expected.results, result, problems)
     return CaseOutcome(case, not problems, problems, notes, result)
 
 
-def _check_results(board: Board, case: Case, result: PhaseResult, notes: list[str], problems: list[str]) -> None:
+def _check_results(expected: list[tuple[Line, str, Order]], result: PhaseResult, problems: list[str]) -> None:
     """Each expected `SUCCESS:`/`FAILURE:` line must match the outcome of the same order."""
     outcomes = {}
     for r in result.report:
         if r.order is not None and r.applied:
             outcomes[(r.power, r.order.describe())] = r
-    for line in case.get("POSTSTATE_RESULTS"):
-        if line.status == UNREADABLE:  # (checked as the orders were read)
-            continue
-        power = _power(board, line, notes)
-        order = parse_order(board, line.text, line=line.line, file=case.file)
+    for line, power, order in expected:
         key = (power, order.describe())
         r = outcomes.get(key)
         if r is None:

@@ -30,7 +30,7 @@ class _Position:
     board: Board
     state: GameState
     season: str
-    fleets: frozenset[str]  # fleets on open sea: the only ones that convoy
+    fleets: frozenset[str]  # fleets on open sea or an archipelago: the only ones that convoy
     moves: dict[str, list[str]] = field(default_factory=dict)  # unit province -> locations it moves to directly
     by_convoy: dict[str, list[str]] = field(default_factory=dict)  # army province -> provinces a convoy reaches
     reach: dict[str, set[str]] = field(default_factory=dict)  # unit province -> provinces it could move to
@@ -64,7 +64,7 @@ def _convoy_candidates(board: Board, fleets: frozenset[str], origin: str) -> set
 
 def _position(board: Board, state: GameState) -> _Position:
     season = state.phase.season
-    fleets = frozenset(board.season(season).sea.intersection(
+    fleets = frozenset(board.season(season).convoy_spaces.intersection(  # (as the validator's)
         u.province for u in state.units.values() if u.type == FLEET))
     pos = _Position(board, state, season, fleets)
     for unit in state.units.values():
