@@ -22,7 +22,7 @@ NEEDS_PEER = pytest.mark.skipif(not HAVE_PEER, reason="the diplomacy package (th
                                                        "pip install '.[bench]'")
 
 TINY = """\
-# A tiny map: two powers, a sea, a strait for fleets only, a one-way pass, a port and a river coast.
+# A tiny map: two powers, a sea, a fleets-only border to a port, a one-way pass, a port and a river coast.
 BEGIN SPRING 1901 MOVEMENT
 VICTORY 3
 RULE BUILD_ANY
@@ -66,7 +66,10 @@ def test_case_of_each_neighbour_says_who_crosses(tmp_path):
     imported = import_map(_tiny(tmp_path))
     data = imported.data
     assert _border(data, "nor - sou : coast")  # upper case both ways: armies and fleets
-    assert _border(data, "isl - nor : canal")  # `Isl` / `Nor`: fleets only, between two land places
+    # `Isl` / `Nor`: fleets only, between two land places; Isl is a PORT, so convoys cross it: a strait
+    assert _border(data, "isl - nor : strait")
+    coast_isle = import_map(_tiny(tmp_path, TINY.replace("PORT  ISL", "COAST ISL"))).data
+    assert _border(coast_isle, "isl - nor : canal")  # neither end convoys: a canal
     assert _border(data, "isl - sea : water") and _border(data, "nor - sea : water")
     assert _border(data, "nor - riv : coast")
     # NOR lists PAS in upper case, but a fleet may not enter LAND: armies only.

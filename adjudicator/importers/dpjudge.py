@@ -581,14 +581,17 @@ def _calendar(reader: _MapReader, notes: list[MapNote]) -> dict[str, Any]:
 
 def _borders(moves: _Moves, army: set[tuple[str, str]], fleet: set[tuple[str, str]]) -> list[str]:
     """Border strings from the directed moves: a pair crossed both ways by both unit types is a `coast`
-    border; by fleets only, `water` (a sea on one side) or `canal` (two land places); by armies only, `land`.
+    border; by fleets only, `water` (a sea on one side), `strait` (two land places, one a PORT that convoys, so
+    a convoy route may step along it, as the DPjudge routes one) or `canal` (two other land places); by armies
+    only, `land`.
     A move allowed one way only is a one-way border (`A > B : kind`)."""
     out: list[str] = []
     army_done: set[tuple[str, str]] = set()
     fleet_done: set[tuple[str, str]] = set()
 
     def fleet_kind(a: str, b: str) -> str:
-        return "water" if "WATER" in (moves.type(a), moves.type(b)) else "canal"
+        kinds = (moves.type(a), moves.type(b))
+        return "water" if "WATER" in kinds else "strait" if "PORT" in kinds else "canal"
 
     for a, b in sorted(fleet):  # both unit types, both ways or one way
         pa, pb = _province(a), _province(b)
