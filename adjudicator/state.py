@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Iterable
 
-from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, Options, join_location, split_location
+from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, join_location, split_location
 from adjudicator.errors import StateError
 from adjudicator.names import AmbiguousName, UnknownName
+from adjudicator.rulebook import Rulebook
 
 PHASE_TYPES = ("Movement", "Retreat", "Adjustment")
 
@@ -79,10 +80,10 @@ class GameState:
     dislodged: dict[str, Dislodged] = field(default_factory=dict)  # by province
     contested: frozenset[str] = frozenset()  # provinces left empty by a standoff this season
     history: list[dict] = field(default_factory=list)
-    options: Options | None = None  # the game's own rule options (None: the variant's)
+    options: Rulebook | None = None  # the game's own rules (None: the variant's)
 
-    def rule_options(self, board: Board) -> Options:
-        """The rule options this game is played by: its own, or its variant's."""
+    def rule_options(self, board: Board) -> Rulebook:
+        """The rules this game is played by: its own, or its variant's."""
         return self.options or board.options
 
     def copy(self, **fields) -> "GameState":

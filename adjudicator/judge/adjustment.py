@@ -118,7 +118,7 @@ def _build(board: Board, state: GameState, power: str, order: Order, used: set[s
 def civil_disorder_order(board: Board, state: GameState, power: str, candidates: list[Unit]) -> list[Unit]:
     """The units of a power in the order civil disorder removes them (the game's `civil_disorder` option)."""
     far = len(board.provinces) + 1
-    if state.rule_options(board).civil_disorder == "distance-from-home":
+    if state.rule_options(board).civil_disorder == "home-centres":  # DATC 4.D.8
         homes = board.home_centres(power)
         army = board.distances_from(homes)
         fleet = _fleet_distances(board, homes, state.phase.season)
