@@ -13,8 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
+from adjudicator.errors import AdjudicatorError
 
-class RulesError(ValueError):
+
+class RulesError(AdjudicatorError):
     """An unknown rule set, key or value (the message lists the valid ones)."""
 
 

@@ -20,6 +20,9 @@ _LENIENT = {"type": "boolean", "default": True,
                            "`errors`) and nothing is judged."}
 _HISTORY = {"type": "boolean", "default": True,
             "description": "false: `next_state` comes without `history` (for a client that keeps its own copy)."}
+_RULES = {"type": "string", "maxLength": 2000,
+          "description": "Rule options (DATC chapter 4 answers) over the game's own: a set and/or keys, e.g. "
+                         "'1971' or '2000, 4.A.2: szykman' (README, 'Rule options'); unknown ones are refused (400)."}
 
 SCHEMAS: dict[str, Any] = {
     "Problem": {
@@ -100,6 +103,7 @@ SCHEMAS: dict[str, Any] = {
             "orders": {"$ref": "#/components/schemas/Orders"},
             "lenient": _LENIENT,
             "history": _HISTORY,
+            "rules": _RULES,
         },
         "required": ["state"],
         "additionalProperties": False,
@@ -156,7 +160,7 @@ SCHEMAS: dict[str, Any] = {
     },
     "LegalRequest": {
         "type": "object",
-        "properties": {"state": {"$ref": "#/components/schemas/GameState"}, "power": _STR},
+        "properties": {"state": {"$ref": "#/components/schemas/GameState"}, "power": _STR, "rules": _RULES},
         "required": ["state"],
         "additionalProperties": False,
     },
@@ -171,7 +175,8 @@ SCHEMAS: dict[str, Any] = {
     "DatcRequest": {
         "type": "object",
         "properties": {"text": _STR, "board": {"$ref": "#/components/schemas/Board",
-                                               "description": "Cases whose VARIANT_ALL is this board's name run on it."}},
+                                               "description": "Cases whose VARIANT_ALL is this board's name run on it."},
+                       "rules": _RULES},
         "required": ["text"],
         "additionalProperties": False,
     },
@@ -254,6 +259,7 @@ SCHEMAS.update({
             "public_readiness": {"type": "boolean", "default": False,
                                  "description": "Whether powers see who has submitted and who is ready"},
             "webhook_url": {"type": "string", "maxLength": 2000},
+            "rules": _RULES,
         },
         "anyOf": [{"required": ["variant"]}, {"required": ["board"]}],
         "additionalProperties": False,
