@@ -130,6 +130,8 @@ SCHEMAS: dict[str, Any] = {
             "contested": {"type": "array"},
             "centre_changes": {"type": "array"},
             "skipped": {"type": "array"},
+            "rules": {"type": "string", "description": "The rule options played (Diplomacy boards): 'datc-3.0', or "
+                                                        "a set and keys, as `rules` in a request takes them"},
             "next_phase": {"$ref": "#/components/schemas/Phase"},
             "winner": {"type": ["string", "null"]},
             "sheet_problems": {"type": "array"},
