@@ -48,8 +48,9 @@ SCHEMAS: dict[str, Any] = {
             "dislodged": {"type": "array", "items": {"type": "object"}},
             "contested": {"type": "array", "items": _STR},
             "history": {"type": "array"},
-            "options": {"type": "object", "description": "The game's own rule options over the variant's: builds, "
-                                                         "civil_disorder, victory (variants/FORMAT.md)."},
+            "options": {"type": "object", "description": "The game's own rule options over the variant's: DATC keys "
+                                                         "(4.A.2: 1971), set, builds, default_builds, victory "
+                                                         "(variants/FORMAT.md)."},
             "board": {"$ref": "#/components/schemas/Board"},
         },
         "anyOf": [{"required": ["variant"]}, {"required": ["board"]}],

@@ -84,7 +84,7 @@ def test_neutral_cases_fail_without_rebuilding_or_the_default_victory(tmp_path):
 @pytest.mark.parametrize("edit, failing", [
     (lambda t: t.replace("start_owners:\n  Red: [exe]\n", ""), {"B.2"}),
     (lambda t: t.replace("build_sites:\n  Blue: [{province: stk, units: [A], needs_ownership: false}]\n", ""), {"B.3"}),
-    (lambda t: t.replace("civil_disorder: datc-2023", "civil_disorder: distance-from-home"), {"B.4"}),
+    (lambda t: t.replace('4.D.8: "2023"', "4.D.8: home-centres"), {"B.4"}),
     (lambda t: t.replace("builds: home", "builds: owned"), {"B.1"}),
 ], ids=["start-owners", "build-site", "civil-disorder", "builds-owned"])
 def test_build_cases_fail_without_their_feature(tmp_path, edit, failing):
@@ -227,7 +227,8 @@ def test_board_file_format_reference_names_every_key():
     doc = " ".join(re.findall(r"`([^`\n]+)`", (ROOT / "variants" / "FORMAT.md").read_text()))  # the code spans
     keys = {"name", "title", "rules", "powers", "terrain", "calendar", "provinces", "borders", "start",
             "start_owners", "neutral", "build_sites", "victory", "options", "coast_names", "drawing", "year_step",
-            "convoys", "river", "river_builds", "canal", "civil_disorder", "builds", "needs_ownership", "rebuilt"}
+            "convoys", "river", "river_builds", "canal", "civil_disorder", "builds", "needs_ownership", "rebuilt",
+            "default_builds", "by_year", "set"}
     for key in keys:
         assert re.search(rf"\b{key}\b", doc), key
     for board in ("standard", "arctic"):
