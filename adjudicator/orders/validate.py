@@ -128,12 +128,16 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     more: dict[str, list[Command]] = {}  # a unit's further legal orders, past its first
     convoys = False
     units, checks = state.units, _CHECKS
+    wrong_coast_fails = rules.wrong_unit_coast == "fails"
     for order in orders:
         unit = units.get(order.unit.province)
         if unit is None or unit.power != order.power and order.power is not None or unit.power == NEUTRAL:
             report.append(ignored(order, _not_its_unit(order, unit)))
             continue
         try:
+            if wrong_coast_fails and order.unit.coast is not None and order.unit.coast != unit.coast:
+                raise Illegal(f"the order names the {order.unit.coast} coast, but the unit is at {unit.location} "
+                              f"(DATC 4.B.5: fails)")
             command = checks.get(order.kind, _not_movement)(phase, unit, order)
         except Illegal as exc:
             report.append(illegal(order, unit, str(exc)))
@@ -224,9 +228,6 @@ def _move_command(phase: _Movement, unit: Unit, order: Order) -> Command:
     if dest == unit.province:
         raise Illegal("a unit cannot move to the space it is in")
     rules = phase.rules
-    if order.unit.coast is not None and order.unit.coast != unit.coast and rules.wrong_unit_coast == "fails":
-        raise Illegal(f"the order names the {order.unit.coast} coast, but the unit is at {unit.location} "
-                      f"(DATC 4.B.5: fails)")
     if unit.type == ARMY:
         if order.dest_coast is not None and rules.unknown_coast == "fails":
             resolve_destination(board, ARMY, unit.location, dest, order.dest_coast, season, rules)  # (refuses it)
