@@ -10,6 +10,7 @@ answers to 4.D.8 (`godip`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
@@ -141,6 +142,10 @@ class Rulebook:
     def describe(self) -> str:
         """The shortest text naming these answers: the set they differ least from, then single keys
         (`1971`, `2000, 4.A.2: szykman`); board rules are not named."""
+        return self._description
+
+    @functools.cached_property
+    def _description(self) -> str:  # (every report names its rules: worked out once per Rulebook)
         datc = {key: self.value(key) for key in DATC_KEYS}
         best = min(SETS, key=lambda name: sum(datc[k] != v for k, v in with_set(name).items()))
         rest = [f"{k}: {v}" for k, v in datc.items() if with_set(best)[k] != v]
