@@ -67,12 +67,19 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
     chosen: dict[str, tuple[str, Order]] = {}  # dislodged province -> (destination location, order)
     disbanding: dict[str, Order | None] = {}
     for p, entries in legal.items():
-        if len({loc for loc, _ in entries}) > 1:  # several different orders: none is carried out (DATC 4.D.3)
-            for _, order in entries:
-                report.append(illegal(order, state.dislodged[p].unit, "the unit was given several different orders",
-                                      "it is disbanded"))
-            disbanding[p] = None
-            continue
+        if len({loc for loc, _ in entries}) > 1:  # several different orders (DATC 4.D.3)
+            if rules.several_orders == "hold":  # none is carried out
+                for _, order in entries:
+                    report.append(illegal(order, state.dislodged[p].unit, "the unit was given several different "
+                                          "orders", "it is disbanded"))
+                disbanding[p] = None
+                continue
+            kept = entries[0] if rules.several_orders == "first" else entries[-1]
+            for entry in entries:
+                if entry is not kept:
+                    report.append(ignored(entry[1], f"the unit was given several different orders; the "
+                                                    f"{rules.several_orders} counts (DATC 4.D.3)"))
+            entries = [kept]
         for _, extra in entries[1:]:
             report.append(ignored(extra, "the same order was given twice; it counts once"))
         loc, order = entries[0]

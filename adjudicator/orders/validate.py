@@ -111,6 +111,10 @@ class _Movement:
     view: SeasonView
     fleets: frozenset[str]  # fleets that may convoy: the route searches of this phase start from this set
     rules: Rulebook
+    via_tag: bool = True  # "via convoy" to an adjacent space shows intent (DATC 4.A.3: not under 1971 and 1982)
+
+    def __post_init__(self) -> None:
+        self.via_tag = self.rules.adjacent_convoy not in ("1971", "1982")
 
 
 def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tuple[dict[str, Command], list[OrderResult]]:
@@ -234,9 +238,9 @@ def _move_command(phase: _Movement, unit: Unit, order: Order) -> Command:
         adjacent = dest in phase.view.army_next.get(unit.province, ())
         # DATC 4.A.3: "via convoy" to an adjacent space shows intent except under 1971 and 1982 (no such tag);
         # the others' intent is settled from the whole phase's orders (`_settle_convoy_intent`)
-        via = order.via_convoy and rules.adjacent_convoy not in ("1971", "1982") or not adjacent
-        if rules.convoy_path != "ignored" and order.path:  # DATC 4.A.6
-            return _path_move(phase, unit, order, adjacent)
+        via = order.via_convoy and phase.via_tag or not adjacent
+        if order.path and rules.convoy_path != "ignored":  # DATC 4.A.6
+            return _path_move(phase, unit, order)
         if adjacent and not via:
             return Command(unit, "move", dest, dest, None, None, False, order)
         if rules.convoy_path == "required" and not adjacent:  # DATC 4.A.6
@@ -256,7 +260,7 @@ def _move_command(phase: _Movement, unit: Unit, order: Order) -> Command:
     return Command(unit, "move", dest, loc, None, None, False, order)
 
 
-def _path_move(phase: _Movement, unit: Unit, order: Order, adjacent: bool) -> Command:
+def _path_move(phase: _Movement, unit: Unit, order: Order) -> Command:
     """A convoyed move along the path its order names (DATC 4.A.6: allowed or required): each space of the
     path borders the one before over water, and holds a fleet that may convoy."""
     board, path = phase.board, order.path
