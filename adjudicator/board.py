@@ -21,6 +21,7 @@ import networkx as nx
 
 from adjudicator.errors import VariantError
 from adjudicator.names import NameIndex
+from adjudicator.rulebook import DEFAULT_RULES, Rulebook, RulesError, Victory
 from adjudicator.yamlio import line_of
 
 SURFACES = ("land", "sea", "ice")
@@ -28,9 +29,7 @@ BORDER_KINDS = ("land", "coast", "water", "bridge", "canal", "strait")
 ARMY, FLEET = "A", "F"
 NEUTRAL = "Neutral"  # the owner of a board's neutral units (they hold; they are never a power)
 
-# Named rule options (FORMAT.md, "options"): a variant sets them, a game file may override them.
-BUILD_RULES = ("home", "owned", "any-home")
-CIVIL_DISORDER_RULES = ("datc-2023", "distance-from-home")
+# Rule options (FORMAT.md, "options"; adjudicator/rulebook.py): a variant sets them, a game file may override them.
 VICTORY_RULES = ("centres", "lead")
 
 # Spellings of coasts people write; a variant may add its own under `coast_names`.
@@ -114,25 +113,6 @@ class PhaseStep:
     advance: int = 0  # years the year grows by when the calendar reaches this phase (Hundred: Spring 1340, Fall 1345)
 
 
-@dataclass(frozen=True)
-class Victory:
-    """When a power has won: `centres` (at least N centres) or `lead` (at least N centres and `lead` more than
-    every other power)."""
-
-    rule: str = "centres"
-    centres: int = 0  # 0: more than half the board's centres
-    lead: int = 0
-
-
-@dataclass(frozen=True)
-class Options:
-    """The named rule options of a variant (a game file may override each)."""
-
-    builds: str = "home"  # home centres | any owned centre | any owned home centre of any power
-    civil_disorder: str = "datc-2023"  # nearest owned centre, any border | distance from home centres (pre-2023)
-    victory: Victory = Victory()
-
-
 @dataclass(eq=False)
 class Board:
     """A variant's board and calendar, with graph queries answered per season."""
@@ -153,7 +133,7 @@ class Board:
     coast_names: dict[str, list[str]]
     source: str | None = None
     raw: dict = field(default_factory=dict, repr=False)
-    options: Options = Options()
+    options: Rulebook = DEFAULT_RULES
     year_step: int = 1
     neutral_units: list[str] = field(default_factory=list)  # unit texts (`A Bel`) of the neutral units at start
     neutral_rebuilt: bool = False  # a neutral unit is rebuilt at an adjustment where its place is empty and unowned
@@ -226,9 +206,11 @@ class Board:
         """The powers, and `Neutral` when the board has neutral units."""
         return [*self.powers, NEUTRAL] if self.neutral_units else list(self.powers)
 
-    def victory_centres(self, options: Options | None = None) -> int:
-        """The centres a win needs under the victory option (more than half the board's by default)."""
-        wanted = (options or self.options).victory.centres
+    def victory_centres(self, options: Rulebook | None = None, year: int | None = None) -> int:
+        """The centres a win needs under the victory option (more than half the board's by default), in a
+        year when the board's threshold changes with the year."""
+        victory = (options or self.options).victory
+        wanted = victory.centres if year is None else victory.centres_in(year)
         return wanted or len(self.centres) // 2 + 1
 
     def fleet_build_ok(self, location: str) -> bool:
@@ -800,7 +782,8 @@ def board_from_data(data: Any, source: str | None = None) -> Board:
             sites.append(BuildSite(str(power), str(e["province"]), tuple(e.get("units", (ARMY, FLEET))),
                                    bool(e.get("needs_ownership", True))))
 
-    options = options_from_data(data.get("options"), source, Options(victory=_victory_from_data(data.get("victory"), source)))
+    options = options_from_data(data.get("options"), source,
+                                replace(DEFAULT_RULES, victory=_victory_from_data(data.get("victory"), source)))
     neutral = data.get("neutral") or {}
     if not isinstance(neutral, dict):
         raise _err("`neutral` is a mapping: {units: [A Bel, ...], rebuilt: true|false}", source, neutral)
@@ -850,7 +833,7 @@ def board_from_data(data: Any, source: str | None = None) -> Board:
 
 
 def _victory_from_data(raw: Any, source: str | None, base: Victory = Victory()) -> Victory:
-    """`victory: 18`, or `victory: {rule: centres|lead, centres: N, lead: N}`."""
+    """`victory: 18`, or `victory: {rule: centres|lead, centres: N, lead: N, by_year: {YEAR: N}}`."""
     if raw is None:
         return base
     if isinstance(raw, bool):
@@ -859,40 +842,41 @@ def _victory_from_data(raw: Any, source: str | None, base: Victory = Victory()) 
         return Victory("centres", raw, 0)
     if not isinstance(raw, dict):
         raise _err(f"victory is a number of centres or {{rule, centres, lead}}, not {raw!r}", source, raw)
-    unknown = sorted(set(map(str, raw)) - {"rule", "centres", "lead"})
+    unknown = sorted(set(map(str, raw)) - {"rule", "centres", "lead", "by_year"})
     if unknown:
-        raise _err(f"victory: unknown key {unknown[0]!r}; the keys are rule, centres, lead", source, raw)
+        raise _err(f"victory: unknown key {unknown[0]!r}; the keys are rule, centres, lead, by_year", source, raw)
     rule = str(raw.get("rule", "lead" if "lead" in raw else base.rule))
     if rule not in VICTORY_RULES:
         raise _err(f"victory rule {rule!r} is not one of {', '.join(VICTORY_RULES)}", source, raw)
     try:
         centres, lead = int(raw.get("centres", base.centres) or 0), int(raw.get("lead", base.lead) or 0)
+        by_year = raw.get("by_year", dict(base.by_year)) or {}
+        steps = tuple(sorted((int(year), int(n)) for year, n in by_year.items())) if isinstance(by_year, dict) else None
     except (TypeError, ValueError):
-        raise _err("victory centres and lead are whole numbers", source, raw) from None
-    if centres < 0 or lead < 0 or (rule == "lead" and lead < 1):
+        raise _err("victory centres, lead and by_year's years and centres are whole numbers", source, raw) from None
+    if steps is None:
+        raise _err("victory by_year maps a year to the centres needed from that year on: {1910: 17}", source, raw)
+    if centres < 0 or lead < 0 or (rule == "lead" and lead < 1) or any(n < 0 for _, n in steps):
         raise _err("victory centres must be at least 0, and a lead rule needs a lead of at least 1", source, raw)
-    return Victory(rule, centres, lead)
+    return Victory(rule, centres, lead, steps)
 
 
-def options_from_data(raw: Any, source: str | None, base: Options = Options(), what: str = "options") -> Options:
-    """The named rule options from a variant's (or a game file's) `options:` mapping, over `base`."""
+def options_from_data(raw: Any, source: str | None, base: Rulebook = DEFAULT_RULES,
+                      what: str = "options") -> Rulebook:
+    """The rule options from a variant's (or a game file's) `options:` mapping, over `base`: DATC keys
+    (`4.A.2: 1971`), a rule set (`set: 1971`, applied first), `builds`, `default_builds` and `victory`."""
     if raw is None:
         return base
     if not isinstance(raw, dict):
-        raise _err(f"{what} is a mapping of builds, civil_disorder and victory", source, raw)
-    choices = {"builds": BUILD_RULES, "civil_disorder": CIVIL_DISORDER_RULES}
-    values = {}
-    for key, value in raw.items():
-        key = str(key)
-        if key == "victory":
-            values["victory"] = _victory_from_data(value, source, base.victory)
-        elif key in choices:
-            if str(value) not in choices[key]:
-                raise _err(f"{what}: {key} {value!r} is not one of {', '.join(choices[key])}", source, raw)
-            values[key] = str(value)
-        else:
-            raise _err(f"{what}: unknown option {key!r}; the options are builds, civil_disorder, victory", source, raw)
-    return replace(base, **values)
+        raise _err(f"{what} is a mapping of rule keys to answers (`4.D.8: home-centres`, `builds: owned`, "
+                   f"`set: 1971`, `victory: 18`)", source, raw)
+    values = {str(k): v for k, v in raw.items()}
+    if "victory" in values:
+        values["victory"] = _victory_from_data(values["victory"], source, base.victory)
+    try:
+        return base.with_values(values, what)
+    except RulesError as exc:
+        raise _err(str(exc), source, raw) from None
 
 
 def _check_references(board: Board, source: str | None) -> None:

@@ -71,7 +71,7 @@ def _summary(name: str, data: dict) -> dict[str, Any]:
             "centres": centres,
             "options": {
                 "builds": str(options.get("builds", "home")),
-                "civil_disorder": str(options.get("civil_disorder", "datc-2023")),
+                "civil_disorder": str(options.get("4.D.8", options.get("civil_disorder", "2023"))),  # (DATC 4.D.8)
                 "victory": victory if isinstance(victory, (int, dict)) and victory else centres // 2 + 1,
             },
             "start": " ".join(str(start.get(k, d)) for k, d in (("season", "Spring"), ("year", 1901),

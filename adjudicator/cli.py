@@ -22,16 +22,29 @@ def main() -> None:
     """Diplomacy-variant adjudicator: judge phases, run DATC case files, serve a JSON API."""
 
 
+# The rule options (DATC chapter 4 answers, adjudicator/rulebook.py): one spelling for every command.
+_RULES_OPTION = click.option("--rules", "rules_text", metavar="RULES",
+                             help="Play by these rules: a set and/or keys, e.g. '1971' or '2000, 4.A.2: szykman' "
+                                  "(the sets and keys are in the README's 'Rule options').")
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("-v", "--verbose", is_flag=True, help="Also list passing cases and warnings.")
-def datc(paths: tuple[str, ...], verbose: bool) -> None:
+@_RULES_OPTION
+def datc(paths: tuple[str, ...], verbose: bool, rules_text: str | None) -> None:
     """Run DATC-style case files (files or folders) and report failing cases.
 
+    --rules applies to every case, under what each file's or case's RULES line says.
     Exits 0 when every case passes, 1 when a case fails, 2 when a file cannot be read at all."""
     from adjudicator.cases.runner import run_files
+    from adjudicator.rulebook import rulebook_from_text
 
-    outcomes, errors = run_files(paths)
+    try:
+        rulebook_from_text(rules_text, what="--rules")  # (refused here, once, not in every case)
+    except AdjudicatorError as exc:
+        fail(exc)
+    outcomes, errors = run_files(paths, rules_text)
     for err in errors:
         click.echo(f"error: {err}")
     passed = failed = 0
@@ -53,13 +66,16 @@ def datc(paths: tuple[str, ...], verbose: bool) -> None:
     sys.exit(2 if errors else 0 if failed == 0 else 1)  # 2: a file that could not be read at all
 
 
-def _load_game(path: str, sheet: str | None = None):
-    """The game file's board and state; when it is no game file but `sheet` (the argument after it) is one, the
-    error says the two were given the wrong way round."""
+def _load_game(path: str, sheet: str | None = None, rules_text: str | None = None):
+    """(board, state) of a game file, played by `--rules` over its own rules when given; when it is no game file
+    but `sheet` (the argument after it) is one, the error says the two were given the wrong way round."""
+    from adjudicator.games import rules_of
     from adjudicator.gamefile import read_game_file
 
     try:
-        return read_game_file(path)
+        board, state = read_game_file(path)
+        rules_of(board).play_by(board, state, rules_text, what="--rules")
+        return board, state
     except AdjudicatorError as exc:
         if sheet not in (None, "-") and _is_game_file(sheet):
             fail(AdjudicatorError(f"this is not a game file, but {sheet} is: the game file comes first, then the "
@@ -162,8 +178,9 @@ def new(variant_name: str, output: str | None, force: bool, seed: int | None, se
               "holds, no retreat, no build): a phase is never judged so by accident.")
 @click.option("--same-sheet", is_flag=True, help="Judge the sheet even though the phase before was judged with "
               "the same one (refused otherwise, as a slip).")
+@_RULES_OPTION
 def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None, force: bool, in_place: bool,
-               strict: bool, no_orders: bool, same_sheet: bool) -> None:
+               strict: bool, no_orders: bool, same_sheet: bool, rules_text: str | None) -> None:
     """Judge the game's current phase with an order sheet (`-`: standard input); print the report and write the
     next position.
 
@@ -186,7 +203,7 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
         fail(AdjudicatorError("-o would overwrite the game file; use --in-place to replace it (a backup is kept)",
                               file=output))
     _refuse_overwrite(output, force)
-    board, state = _load_game(game, orders)
+    board, state = _load_game(game, orders, rules_text)
     if orders is None and not no_orders:
         phase = rules_of(board).phase_name(state) or "the game's turn"
         fail(AdjudicatorError(f"no order sheet: give it after the game file (adjudicator adjudicate {game} "
@@ -303,13 +320,14 @@ def show(game: str) -> None:
 @click.argument("game", type=click.Path())
 @click.option("--power", help="Only this power.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
-def list_orders(game: str, power: str | None, as_json: bool) -> None:
+@_RULES_OPTION
+def list_orders(game: str, power: str | None, as_json: bool, rules_text: str | None) -> None:
     """List every legal order of every unit (or build and removal) for the game's phase."""
     import json
 
     from adjudicator.games import rules_of
 
-    board, state = _load_game(game)
+    board, state = _load_game(game, rules_text=rules_text)
     rules = rules_of(board)
     try:
         data = rules.legal_orders(board, state, power)["powers"]

@@ -4,7 +4,7 @@
 variant: arctic                                 # a shipped variant, or a board file relative to this file:
                                                 #   variant: boards/mine.yaml
                                                 #   board_hash: sha256:...   (a changed board is refused)
-options: {builds: owned}                        # optional: this game's rule options over the variant's
+options: {builds: owned, 4.A.2: '1971'}         # optional: this game's rules over the variant's (rulebook.py)
 phase: {season: Fall, year: 2010, type: Movement}
 centres: {Russia: [Arc, Mag, Pev], ...}        # owned centres by power
 units: {Russia: [A Arc, A Pev, F Okh], ...}
@@ -27,6 +27,7 @@ from adjudicator.catalogue import is_board_path, load_board_ref, load_variant
 from adjudicator.errors import AdjudicatorError, StateError
 from adjudicator.games import rules_of
 from adjudicator.names import AmbiguousName, UnknownName
+from adjudicator.rulebook import Rulebook
 from adjudicator.state import PHASE_TYPES, Dislodged, GameState, Phase, Unit, check_position, parse_unit_text
 from adjudicator.yamldump import dump_yaml
 from adjudicator.textio import read_text
@@ -226,14 +227,13 @@ def state_to_data(board: Board, state: GameState) -> dict[str, Any]:
     return data
 
 
-def options_to_data(options: Any, base: Any) -> dict[str, Any]:
-    """The rule options that differ from the variant's, as the game file writes them."""
-    out: dict[str, Any] = {}
-    for key in ("builds", "civil_disorder"):
-        if getattr(options, key) != getattr(base, key):
-            out[key] = getattr(options, key)
+def options_to_data(options: Rulebook, base: Rulebook) -> dict[str, Any]:
+    """The rule options that differ from the variant's, as the game file writes them (`4.A.2: 1971`)."""
+    out: dict[str, Any] = dict(options.differences(base))
     if options.victory != base.victory:
-        out["victory"] = {"rule": options.victory.rule, "centres": options.victory.centres, "lead": options.victory.lead}
+        v = options.victory
+        out["victory"] = {"rule": v.rule, "centres": v.centres, "lead": v.lead,
+                          **({"by_year": dict(v.by_year)} if v.by_year else {})}
     return out
 
 

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from adjudicator.board import NEUTRAL, Board
 from adjudicator.errors import StateError
 from adjudicator.judge.adjustment import adjudicate_adjustments, adjustments_due, build_sites, neutral_rebuilds
-from adjudicator.judge.movement import MovementJudge
+from adjudicator.judge.movement import judge_movement
 from adjudicator.judge.outcome import DEFAULT, FAILS, OrderResult
 from adjudicator.judge.retreat import adjudicate_retreats, retreat_options
 from adjudicator.orders.model import Order
@@ -96,8 +96,12 @@ def adjudicate(board: Board, state: GameState, orders: list[Order]) -> PhaseResu
 
 def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResult:
     season = state.phase.season
+    rules = state.rule_options(board)
     commands, rejected = every_unit_command(board, state, orders)
-    moved = MovementJudge(board, season, commands).run()
+    idle = frozenset()  # the powers in civil disorder: they gave no order (DATC 4.D.9)
+    if rules.civil_disorder_support != "succeeds":
+        idle = frozenset(u.power for u in state.units.values() if u.power != NEUTRAL).difference(o.power for o in orders)
+    moved = judge_movement(board, season, commands, rules, idle)
 
     units = dict(state.units)
     for origin in moved.moved.values():  # the units that moved leave; those dislodged are taken off
@@ -123,7 +127,7 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
         if d.unit.power == NEUTRAL:  # a neutral unit never retreats
             result.destroyed.append(d.unit)
             continue
-        options = retreat_options(board, season, d, occupied, moved.contested)
+        options = retreat_options(board, season, d, occupied, moved.contested, rules)
         if options:
             dislodged[p] = d
             result.dislodged.append(DislodgedReport(d.unit, d.attacker_origin, d.by_convoy, options))
@@ -221,8 +225,8 @@ def winner(board: Board, state: GameState) -> str | None:
     best, power = counts[0]
     second = counts[1][0] if len(counts) > 1 else 0
     if victory.rule == "lead":  # at least `centres` (0: no minimum) and `lead` more than every other power
-        return power if best >= victory.centres and best - second >= victory.lead else None
-    return power if best >= board.victory_centres(options) and best > second else None
+        return power if best >= victory.centres_in(state.phase.year) and best - second >= victory.lead else None
+    return power if best >= board.victory_centres(options, state.phase.year) and best > second else None
 
 
 def adjustments_needed(board: Board, state: GameState) -> bool:

@@ -53,6 +53,7 @@ def result_json(board: Board, result: PhaseResult, sheet: Sheet | None = None) -
     data["sheet_problems"] = [p.to_json() for p in sheet.problems] if sheet else []
     data["notes"] = list(sheet.notes) if sheet else []
     data["powers"] = position_summary(board, result.next_state)
+    data["rules"] = result.next_state.rule_options(board).describe()  # the rule options played (rulebook.py)
     return data
 
 
@@ -60,6 +61,9 @@ def result_text(board: Board, result: PhaseResult, sheet: Sheet | None = None) -
     """The report as a game master mails it."""
     lines = [f"{board.title}: {result.phase}", "=" * (len(board.title) + len(str(result.phase)) + 2), "",
              *problem_lines(sheet)]
+    played = result.next_state.rule_options(board).describe()
+    if played != "datc-3.0":  # (DATC v3.0's preferences go without saying)
+        lines[2:2] = [f"Rules: {played}", ""]
     by_power: dict[str, list] = {}
     for r in result.report:
         by_power.setdefault(r.power or "?", []).append(r)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Callable, Iterable
 
-from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, Options, join_location, split_location
+from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, join_location, split_location
 from adjudicator.errors import StateError
 from adjudicator.names import AmbiguousName, UnknownName
+from adjudicator.rulebook import Rulebook, rulebook_from_text
 
 PHASE_TYPES = ("Movement", "Retreat", "Adjustment")
 
@@ -79,11 +80,19 @@ class GameState:
     dislodged: dict[str, Dislodged] = field(default_factory=dict)  # by province
     contested: frozenset[str] = frozenset()  # provinces left empty by a standoff this season
     history: list[dict] = field(default_factory=list)
-    options: Options | None = None  # the game's own rule options (None: the variant's)
+    options: Rulebook | None = None  # the game's own rules (None: the variant's)
 
-    def rule_options(self, board: Board) -> Options:
-        """The rule options this game is played by: its own, or its variant's."""
+    def rule_options(self, board: Board) -> Rulebook:
+        """The rules this game is played by: its own, or its variant's."""
         return self.options or board.options
+
+    def set_rules(self, board: Board, *texts: str | None, what: str = "rules") -> None:
+        """Play by rules texts (`2000, 4.A.2: szykman`), each applied in turn over the rules in force; a
+        RulesError names an unknown set, key or value."""
+        rules = self.rule_options(board)
+        for text in texts:
+            rules = rulebook_from_text(text, rules, what)
+        self.options = None if rules == board.options else rules
 
     def copy(self, **fields) -> "GameState":
         """A copy that can be changed without touching this one (`fields`: given anew, and not copied)."""

@@ -92,7 +92,7 @@ def create_game():
     deadline = body.get("deadline") or {}
     settings = {"public_readiness": body.get("public_readiness", False), "phase_seconds": deadline.get("phase_seconds")}
     created = _run(svc.create_game, body.get("variant"), body.get("name"), body.get("labels"), body.get("seats"),
-                   settings, body.get("webhook_url"), body.get("state"), body.get("board"))
+                   settings, body.get("webhook_url"), body.get("state"), body.get("board"), body.get("rules"))
     return _json(created, 201)
 
 

@@ -14,6 +14,7 @@ from adjudicator.cases.runner import run_case
 from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant, variant_summaries
 from adjudicator.errors import AdjudicatorError, CaseFileError
 from adjudicator.gamefile import game_from_data, game_to_data
+from adjudicator.rulebook import rulebook_from_text
 from adjudicator.games import PICTURES, NotAvailable, rules_of
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.sheets import Sheet
@@ -75,13 +76,18 @@ def _board_of(body: dict, prefix: str = "") -> Any:
     return _board(str(body.get("variant", "")), f"{prefix}/variant")
 
 
-def _game(state_data: dict) -> tuple[Any, Any]:
+def _game(state_data: dict, rules: str | None = None) -> tuple[Any, Any]:
     board = _board_of(state_data, "/state")
     data = {k: v for k, v in state_data.items() if k != "board"}
     try:
-        return game_from_data(data, None, board)
+        board, state = game_from_data(data, None, board)
     except AdjudicatorError as exc:
         raise from_adjudicator_error(exc, 422, "State breaks the rules", prefix="/state") from None
+    try:  # the request's rule options, over the game's own (adjudicator/rulebook.py)
+        _capability(rules_of(board).play_by, board, state, rules)
+    except AdjudicatorError as exc:
+        raise Problem(400, "Bad request", exc.message, pointer="/rules") from None
+    return board, state
 
 
 def _sheet(board: Any, state: Any, orders: Any, lenient: bool) -> Sheet:
@@ -167,7 +173,7 @@ def _turn(board: Any, state: Any, orders: Any, lenient: bool) -> Turn:
 @bp.post("/v1/adjudicate")
 def adjudicate():
     body = _body("AdjudicateRequest")
-    board, state = _game(body["state"])
+    board, state = _game(body["state"], body.get("rules"))
     turn = _turn(board, state, body.get("orders"), body.get("lenient", True))
     data = turn.report_json()
     data["next_state"] = _state_json(board, turn.next_state, body.get("history", True))
@@ -194,7 +200,7 @@ def parse():
 @bp.post("/v1/orders/legal")
 def legal():
     body = _body("LegalRequest")
-    board, state = _game(body["state"])
+    board, state = _game(body["state"], body.get("rules"))
     rules = rules_of(board)
     try:
         data = _capability(rules.legal_orders, board, state, body.get("power"))
@@ -225,8 +231,11 @@ def datc():
     body = _body("DatcRequest", allow_text=True)
     try:
         cases = parse_cases(body["text"], "<request>")
+        rulebook_from_text(body.get("rules"), what="rules")
     except CaseFileError as exc:
         raise from_adjudicator_error(exc, 400, "Malformed case file", prefix="/text") from None
+    except AdjudicatorError as exc:
+        raise Problem(400, "Bad request", exc.message, pointer="/rules") from None
     limit = current_app.config["MAX_CASES"]
     if len(cases) > limit:
         raise Problem(413, "Request too large", f"{len(cases)} cases; at most {limit} per request")
@@ -234,7 +243,7 @@ def datc():
     if body.get("board") is not None:  # cases whose VARIANT_ALL is the inline board's name are run on it
         board = _inline_board(body["board"], "/board")
         boards[board.name.lower()] = board
-    outcomes = [run_case(c, boards) for c in cases]
+    outcomes = [run_case(c, boards, body.get("rules")) for c in cases]
     passed = sum(o.passed for o in outcomes)
     return jsonify({
         "passed": passed, "failed": len(outcomes) - passed,

@@ -20,6 +20,9 @@ _LENIENT = {"type": "boolean", "default": True,
                            "`errors`) and nothing is judged."}
 _HISTORY = {"type": "boolean", "default": True,
             "description": "false: `next_state` comes without `history` (for a client that keeps its own copy)."}
+_RULES = {"type": "string", "maxLength": 2000,
+          "description": "Rule options (DATC chapter 4 answers) over the game's own: a set and/or keys, e.g. "
+                         "'1971' or '2000, 4.A.2: szykman' (README, 'Rule options'); unknown ones are refused (400)."}
 
 SCHEMAS: dict[str, Any] = {
     "Problem": {
@@ -45,8 +48,9 @@ SCHEMAS: dict[str, Any] = {
             "dislodged": {"type": "array", "items": {"type": "object"}},
             "contested": {"type": "array", "items": _STR},
             "history": {"type": "array"},
-            "options": {"type": "object", "description": "The game's own rule options over the variant's: builds, "
-                                                         "civil_disorder, victory (variants/FORMAT.md)."},
+            "options": {"type": "object", "description": "The game's own rule options over the variant's: DATC keys "
+                                                         "(4.A.2: 1971), set, builds, default_builds, victory "
+                                                         "(variants/FORMAT.md)."},
             "board": {"$ref": "#/components/schemas/Board"},
         },
         "anyOf": [{"required": ["variant"]}, {"required": ["board"]}],
@@ -100,6 +104,7 @@ SCHEMAS: dict[str, Any] = {
             "orders": {"$ref": "#/components/schemas/Orders"},
             "lenient": _LENIENT,
             "history": _HISTORY,
+            "rules": _RULES,
         },
         "required": ["state"],
         "additionalProperties": False,
@@ -126,6 +131,8 @@ SCHEMAS: dict[str, Any] = {
             "contested": {"type": "array"},
             "centre_changes": {"type": "array"},
             "skipped": {"type": "array"},
+            "rules": {"type": "string", "description": "The rule options played (Diplomacy boards): 'datc-3.0', or "
+                                                        "a set and keys, as `rules` in a request takes them"},
             "next_phase": {"$ref": "#/components/schemas/Phase"},
             "winner": {"type": ["string", "null"]},
             "sheet_problems": {"type": "array"},
@@ -156,7 +163,7 @@ SCHEMAS: dict[str, Any] = {
     },
     "LegalRequest": {
         "type": "object",
-        "properties": {"state": {"$ref": "#/components/schemas/GameState"}, "power": _STR},
+        "properties": {"state": {"$ref": "#/components/schemas/GameState"}, "power": _STR, "rules": _RULES},
         "required": ["state"],
         "additionalProperties": False,
     },
@@ -171,7 +178,8 @@ SCHEMAS: dict[str, Any] = {
     "DatcRequest": {
         "type": "object",
         "properties": {"text": _STR, "board": {"$ref": "#/components/schemas/Board",
-                                               "description": "Cases whose VARIANT_ALL is this board's name run on it."}},
+                                               "description": "Cases whose VARIANT_ALL is this board's name run on it."},
+                       "rules": _RULES},
         "required": ["text"],
         "additionalProperties": False,
     },
@@ -270,6 +278,7 @@ SCHEMAS.update({
             "public_readiness": {"type": "boolean", "default": False,
                                  "description": "Whether powers see who has submitted and who is ready"},
             "webhook_url": {"type": "string", "maxLength": 2000},
+            "rules": _RULES,
         },
         "anyOf": [{"required": ["variant"]}, {"required": ["board"]}],
         "additionalProperties": False,

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator.board import NEUTRAL, Options, Victory, board_from_data, options_from_data, parse_border_text
+from adjudicator.board import NEUTRAL, board_from_data, options_from_data, parse_border_text
+from adjudicator.rulebook import Rulebook, Victory
 from adjudicator.cases.runner import run_files
 from adjudicator.catalogue import board_from_path
 from adjudicator.errors import AdjudicatorError
@@ -83,7 +84,7 @@ def test_neutral_cases_fail_without_rebuilding_or_the_default_victory(tmp_path):
 @pytest.mark.parametrize("edit, failing", [
     (lambda t: t.replace("start_owners:\n  Red: [exe]\n", ""), {"B.2"}),
     (lambda t: t.replace("build_sites:\n  Blue: [{province: stk, units: [A], needs_ownership: false}]\n", ""), {"B.3"}),
-    (lambda t: t.replace("civil_disorder: datc-2023", "civil_disorder: distance-from-home"), {"B.4"}),
+    (lambda t: t.replace('4.D.8: "2023"', "4.D.8: home-centres"), {"B.4"}),
     (lambda t: t.replace("builds: home", "builds: owned"), {"B.1"}),
 ], ids=["start-owners", "build-site", "civil-disorder", "builds-owned"])
 def test_build_cases_fail_without_their_feature(tmp_path, edit, failing):
@@ -161,12 +162,12 @@ def test_neutral_units_start_on_the_board_and_round_trip_in_game_files():
 
 
 def test_options_are_read_with_clear_errors():
-    base = Options()
+    base = Rulebook()
     assert options_from_data({"builds": "owned"}, None, base).builds == "owned"
     assert options_from_data({"victory": 7}, None, base).victory == Victory("centres", 7, 0)
     assert options_from_data({"victory": {"lead": 2}}, None, base).victory == Victory("lead", 0, 2)
-    for raw, words in (({"builds": "anywhere"}, "home, owned, any-home"), ({"speed": 1}, "unknown option 'speed'"),
-                       ({"civil_disorder": "random"}, "datc-2023, distance-from-home"),
+    for raw, words in (({"builds": "anywhere"}, "home, owned, any-home"), ({"speed": 1}, "unknown key 'speed'"),
+                       ({"civil_disorder": "random"}, "2023, home-centres, godip"),
                        ({"victory": {"rule": "lead"}}, "lead of at least 1"), ({"victory": True}, "number of centres")):
         with pytest.raises(AdjudicatorError, match=words):
             options_from_data(raw, "f.yaml", base)
@@ -190,7 +191,7 @@ def test_the_two_civil_disorder_rules_pick_different_units():
     units = [Unit("Red", "A", "p1"), Unit("Red", "A", "p3")]
     state = GameState("builds", Phase("Fall", 1901, "Adjustment"), {u.province: u for u in units}, {"far": "Red"})
     assert civil_disorder_order(board, state, "Red", units)[0].province == "p1"  # farthest from Far (owned)
-    state.options = Options(civil_disorder="distance-from-home")
+    state.options = Rulebook(civil_disorder="home-centres")
     assert civil_disorder_order(board, state, "Red", units)[0].province == "p3"  # farthest from Redholm (home)
 
 
@@ -226,7 +227,8 @@ def test_board_file_format_reference_names_every_key():
     doc = " ".join(re.findall(r"`([^`\n]+)`", (ROOT / "variants" / "FORMAT.md").read_text()))  # the code spans
     keys = {"name", "title", "rules", "powers", "terrain", "calendar", "provinces", "borders", "start",
             "start_owners", "neutral", "build_sites", "victory", "options", "coast_names", "drawing", "year_step",
-            "convoys", "river", "river_builds", "canal", "civil_disorder", "builds", "needs_ownership", "rebuilt"}
+            "convoys", "river", "river_builds", "canal", "civil_disorder", "builds", "needs_ownership", "rebuilt",
+            "default_builds", "by_year", "set"}
     for key in keys:
         assert re.search(rf"\b{key}\b", doc), key
     for board in ("standard", "arctic"):

@@ -58,7 +58,7 @@ def _shape_of_tree(tree) -> tuple:
     kind = kinds.get(order.data, order.data)
     if kind == "move":
         via = any(getattr(c, "type", None) == "VIA" for c in order.children)
-        return kind, [refs[0], refs[-1]], via or len(refs) > 2
+        return kind, refs, via or len(refs) > 2  # (a path: every sea kept, DATC 4.A.6)
     return kind, refs, False
 
 

@@ -24,7 +24,7 @@ from adjudicator.orders.parse import parse_order
     ("A Bre - Lon via convoy", "A bre - lon via convoy"),
     ("A bre - lon by convoy", "A bre - lon via convoy"),
     ("A Bre - Lon (via convoy)", "A bre - lon via convoy"),
-    ("A yor - nth - bel", "A yor - bel via convoy"),
+    ("A yor - nth - bel", "A yor - nth - bel via convoy"),
     ("F nth C A yor - bel", "F nth C A yor - bel"),
     ("F nth convoys yor to bel", "F nth C yor - bel"),
     ("F Spa(sc) - Wes", "F spa/sc - wes"),

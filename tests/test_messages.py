@@ -121,7 +121,7 @@ def test_the_apis_schema_errors_are_told_in_words():
         ({"orders": []}, "", "the body: the field `state` is missing"),
         ({"state": STATE, "lenient": "yes"}, "/lenient", '/lenient: expected true or false, but came a string: "yes"'),
         ({"state": STATE, "colour": 1}, "", "the body: unknown field `colour`; the fields are `history`, `lenient`, "
-                                             "`orders`, `state`"),
+                                             "`orders`, `rules`, `state`"),
     ]
     for body, pointer, detail in cases:
         answer = client.post("/v1/adjudicate", json=body).get_json()

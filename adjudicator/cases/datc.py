@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adjudicator.errors import AdjudicatorError, CaseFileError
+from adjudicator.rulebook import rulebook_from_text
 from adjudicator.textio import read_text
 
 SECTIONS = (
@@ -24,9 +25,9 @@ SECTIONS = (
 SINGLE = ("POSTSTATE_SAME", "END")
 UNREADABLE = "UNREADABLE"  # a POSTSTATE_RESULTS status: an order of the case that must not be read (a project extension)
 RESULT_STATUSES = ("SUCCESS", "FAILURE", UNREADABLE)
-VALUE = ("PRESTATE_SETPHASE", "POSTSTATE_SETPHASE", "POSTSTATE_WINNER", "VARIANT_ALL", "CASE")
+VALUE = ("PRESTATE_SETPHASE", "POSTSTATE_SETPHASE", "POSTSTATE_WINNER", "VARIANT_ALL", "CASE", "RULES")
 KEYWORDS = frozenset(SECTIONS + SINGLE + VALUE)
-_KNOWN = ", ".join(("VARIANT_ALL", "CASE", "PRESTATE_SETPHASE", *SECTIONS, "POSTSTATE_SAME", "POSTSTATE_SETPHASE",
+_KNOWN = ", ".join(("VARIANT_ALL", "RULES", "CASE", "PRESTATE_SETPHASE", *SECTIONS, "POSTSTATE_SAME", "POSTSTATE_SETPHASE",
                     "POSTSTATE_WINNER", "END"))
 _PHASE_KINDS = {"movement": "Movement", "retreat": "Retreat", "retreats": "Retreat", "adjustment": "Adjustment",
                 "adjustments": "Adjustment", "build": "Adjustment", "builds": "Adjustment",
@@ -62,6 +63,7 @@ class Case:
     expected_winner: str | None = None
     problem: CaseFileError | None = None
     lines: dict[str, int] = field(default_factory=dict)  # the line of each keyword the case writes
+    rules: tuple[str, ...] = ()  # RULES lines in force, the file's then the case's (`1971, 4.A.2: szykman`)
 
     @property
     def variant(self) -> str:
@@ -138,6 +140,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
     """Parse case-file text: every case, each with its first problem if it has one."""
     cases: list[Case] = []
     variant = "Standard"
+    file_rules: tuple[str, ...] = ()  # RULES lines before the first case
     current: Case | None = None
     section: str | None = None
 
@@ -171,11 +174,22 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
                     continue
                 variant = rest
                 continue
+            if keyword == "RULES":  # the rule options: for the file before its first case, else for the case
+                try:
+                    rulebook_from_text(rest or " ", what="RULES")
+                except AdjudicatorError as exc:
+                    trouble(exc.message, number)
+                    continue
+                if current is None:
+                    file_rules += (rest,)
+                else:
+                    current.rules += (rest,)
+                continue
             if keyword == "CASE":
                 if current is not None:
                     trouble(f"CASE {rest[:80]!r} starts before case {current.name!r} has its END", number)
                     cases.append(current)
-                current = Case(rest or f"line {number}", variant, file, number)
+                current = Case(rest or f"line {number}", variant, file, number, rules=file_rules)
                 section = None
                 continue
             if current is None:

@@ -203,15 +203,17 @@ def _compare(label: str, expected: Counter[str], actual: Counter[str], problems:
     problems.append("\n".join(lines))
 
 
-def run_case(case: Case, boards: dict[str, Board] | None = None) -> CaseOutcome:
+def run_case(case: Case, boards: dict[str, Board] | None = None, rules: str | None = None) -> CaseOutcome:
     """Adjudicate one case and compare it with its expected position (`boards`: boards at hand by lower-case
-    name, such as a request's inline board, used before the shipped ones and files)."""
+    name, such as a request's inline board, used before the shipped ones and files; `rules`: rule options
+    for every case, under the file's and the case's RULES lines)."""
     notes: list[str] = []
     try:
         board = (boards or {}).get(case.variant.strip().lower()) or board_for_file(case.variant, case.file)
         if TEXT_CASES not in rules_of(board).capabilities:
             return CaseOutcome(case, False, [f"{board.title} cases are written as YAML case files"], notes)
         state = build_state(board, case, notes)
+        state.set_rules(board, rules, *case.rules)
         problems: list[str] = []
         orders = _orders(board, case, notes, problems)
         expected = _expected(board, case, state, notes)  # a case whose expectations cannot be read fails alone
@@ -278,8 +280,9 @@ def _looks_like_cases(path: Path) -> bool:
     return "cases:" in head
 
 
-def run_files(paths: Iterable[str | Path]) -> tuple[list[CaseOutcome], list[AdjudicatorError]]:
-    """Run every case of every file; files that cannot be read are returned as errors."""
+def run_files(paths: Iterable[str | Path], rules: str | None = None) -> tuple[list[CaseOutcome], list[AdjudicatorError]]:
+    """Run every case of every file (`rules`: rule options for every case, under what the files say); files that
+    cannot be read are returned as errors."""
     outcomes: list[CaseOutcome] = []
     errors: list[AdjudicatorError] = []
     for path in collect_files(paths):
@@ -288,9 +291,9 @@ def run_files(paths: Iterable[str | Path]) -> tuple[list[CaseOutcome], list[Adju
             continue
         try:
             if path.suffix in (".yaml", ".yml"):
-                outcomes += [run_game_case(c) for c in read_yaml_cases(path)]
+                outcomes += [run_game_case(c, rules) for c in read_yaml_cases(path)]
             else:
-                outcomes += [run_case(c) for c in read_cases(path)]
+                outcomes += [run_case(c, rules=rules) for c in read_cases(path)]
         except AdjudicatorError as exc:
             errors.append(exc)
     return outcomes, errors

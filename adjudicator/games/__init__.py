@@ -28,6 +28,7 @@ GAMES = {
 LEGAL_ORDERS = "legal-orders"
 PICTURES = "pictures"
 TEXT_CASES = "text-cases"  # DATC plain-text case files (the other games write YAML cases)
+RULE_OPTIONS = "rule-options"  # DATC chapter 4 answers as data (adjudicator/rulebook.py)
 
 
 class NotAvailable(AdjudicatorError):
@@ -173,6 +174,11 @@ class GameRules:
         return f"{board.title}\n\n" + dump_yaml({"variant": board.name, **self.state_to_data(board, state)})
 
     # --- optional capabilities ---------------------------------------------------------------------------
+    def play_by(self, board: Any, state: Any, *texts: str | None, what: str = "rules") -> None:
+        """Play the game by rule options (`1971`, `2000, 4.A.2: szykman`), each text over the rules in force."""
+        if any(t is not None for t in texts):
+            raise NotAvailable(f"{what}: rule options are Diplomacy's; {board.title} has none")
+
     def legal_orders(self, board: Any, state: Any, power: str | None) -> dict[str, Any]:
         """Every legal order of each unit of a power (or of all), for bots that offer buttons."""
         raise NotAvailable(f"legal-order lists are not available for {board.title}; see its rules file")

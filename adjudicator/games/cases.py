@@ -2,6 +2,7 @@
 
 ```yaml
 variant: arctic2019
+rules: "1971"                  # optional (Diplomacy boards): rule options for every case; a case may add its own
 cases:
   - name: a ship may not move twice
     prestate: {...}            # the state, as the game file writes it (omitted: the game's initial state)
@@ -26,7 +27,7 @@ from typing import Any
 from adjudicator.cases.verdict import CaseOutcome
 from adjudicator.catalogue import board_for_file
 from adjudicator.errors import AdjudicatorError, CaseFileError
-from adjudicator.games import rules_of
+from adjudicator.games import RULE_OPTIONS, rules_of
 from adjudicator.yamlio import line_of, load_yaml_file, plain
 
 
@@ -44,6 +45,7 @@ class GameCase:
     results: list[dict] = field(default_factory=list)
     problems: list[dict] = field(default_factory=list)  # expected unreadable lines: {line, reason}
     refusal: str | None = None  # expected: the sheet is refused as a whole, with a reason holding this text
+    rules: tuple[str, ...] = ()  # rule options (Diplomacy boards): the file's `rules:`, then the case's
 
 
 def read_yaml_cases(path: str | Path) -> list[GameCase]:
@@ -53,6 +55,7 @@ def read_yaml_cases(path: str | Path) -> list[GameCase]:
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
         raise CaseFileError("a YAML case file needs `variant` and a list of `cases`", file=path, line=line_of(data))
     variant = str(data.get("variant", ""))
+    file_rules = () if data.get("rules") is None else (str(data["rules"]),)
     cases = []
     for entry in data["cases"]:
         if not isinstance(entry, dict) or "name" not in entry:
@@ -63,7 +66,8 @@ def read_yaml_cases(path: str | Path) -> list[GameCase]:
         cases.append(GameCase(str(entry["name"]), str(entry.get("variant", variant)), path, line_of(entry),
                               str(orders or ""), entry.get("prestate"), entry.get("poststate") or {},
                               list(entry.get("results") or []), list(entry.get("problems") or []),
-                              None if entry.get("refusal") is None else str(entry["refusal"])))
+                              None if entry.get("refusal") is None else str(entry["refusal"]),
+                              file_rules + (() if entry.get("rules") is None else (str(entry["rules"]),))))
     return cases
 
 
@@ -108,13 +112,16 @@ def _sheet_differences(case: GameCase, sheet: Any) -> list[str]:
     return out
 
 
-def run_game_case(case: GameCase) -> CaseOutcome:
-    """Run a YAML case through its game's rules and compare the outcome."""
+def run_game_case(case: GameCase, rules_text: str | None = None) -> CaseOutcome:
+    """Run a YAML case through its game's rules and compare the outcome (`rules_text`: rule options for every
+    case of a Diplomacy board, under the file's and the case's `rules:`)."""
     try:
         board = board_for_file(case.variant, case.file)
         rules = rules_of(board)
         state = rules.initial_state(board) if case.prestate is None else \
             rules.state_from_data(board, case.prestate, case.file)
+        given = (rules_text,) if RULE_OPTIONS in rules.capabilities else ()  # (--rules: for the games that have them)
+        rules.play_by(board, state, *given, *case.rules)
         sheet = rules.read_sheet(board, state, case.orders, case.file)
         if case.refusal is not None or sheet.refusal:
             return _refusal_outcome(case, sheet)

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from adjudicator.board import Board, board_from_data
-from adjudicator.games import LEGAL_ORDERS, PICTURES, TEXT_CASES, GameRules
+from adjudicator.games import LEGAL_ORDERS, PICTURES, RULE_OPTIONS, TEXT_CASES, GameRules
 from adjudicator.sheets import Sheet
 from adjudicator.state import GameState
 
@@ -49,7 +49,7 @@ class DiplomacyRules(GameRules):
     """The GameRules of Diplomacy and every board played by its rules."""
 
     name = "diplomacy"
-    capabilities = frozenset({LEGAL_ORDERS, PICTURES, TEXT_CASES})
+    capabilities = frozenset({LEGAL_ORDERS, PICTURES, TEXT_CASES, RULE_OPTIONS})
 
     def load_board(self, data: dict, source: str | None) -> Board:
         """The board of a variant file (VariantError with the line of a problem)."""
@@ -169,6 +169,10 @@ class DiplomacyRules(GameRules):
         due = {p: adjustment_due(state, p) for p in powers} if state.phase.type == "Adjustment" else {}
         return {"phase": phase_json(state.phase), "powers": {p: legal_orders(board, state, p) for p in powers},
                 "adjustments": due}
+
+    def play_by(self, board: Board, state: GameState, *texts: str | None, what: str = "rules") -> None:
+        """Play by rule options (adjudicator/rulebook.py), each text over the rules in force."""
+        state.set_rules(board, *texts, what=what)
 
     def picture(self, board: Board, state: GameState, results: Any) -> Any:
         """The position as a picture in layers, with a phase's orders drawn when given."""

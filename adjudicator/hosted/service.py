@@ -115,8 +115,9 @@ class Service:
     def create_game(self, variant: str | None, name: str | None = None, labels: dict[str, str] | None = None,
                     seats: list[str] | None = None, settings: dict[str, Any] | None = None,
                     webhook_url: str | None = None, state: dict[str, Any] | None = None,
-                    inline_board: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A new game on a variant or an inline board; the answer holds every token, shown this once."""
+                    inline_board: dict[str, Any] | None = None, rules_text: str | None = None) -> dict[str, Any]:
+        """A new game on a variant or an inline board (played by `rules_text`'s rule options, fixed now: they
+        are kept in its position); the answer holds every token, shown this once."""
         board = self._new_board(variant, inline_board)
         rules = rules_of(board)
         if state is None:
@@ -126,6 +127,10 @@ class Service:
                 _, position = game_from_data({**state, "variant": board.name}, None, board)
             except AdjudicatorError as exc:
                 raise HostedError(422, "State breaks the rules", exc.message, pointer="/state" + (exc.pointer or ""))
+        try:
+            rules.play_by(board, position, rules_text)
+        except AdjudicatorError as exc:
+            raise HostedError(400, "Bad request", exc.message, pointer="/rules") from None
         powers = self._seats(board, position, seats)
         labels = labels or {}
         for power, label in labels.items():

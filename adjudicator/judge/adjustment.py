@@ -1,11 +1,12 @@
-"""Adjustment phase: builds, removals, waives and civil disorder (2023 rules, DATC v3.0 preferences).
+"""Adjustment phase: builds, removals, waives and civil disorder (by default the 2023 rules, DATC v3.0 preferences).
 
 Orders are executed top to bottom per power, skipping those that cannot be: the first legal builds or
-removals count. Builds not ordered are waived; removals not ordered are made by civil disorder: by default (the 2023
+removals count (DATC 4.D.4-4.D.6 choose otherwise). Builds not ordered are waived (or made by the board's
+`default_builds`); removals not ordered are made by civil disorder (DATC 4.D.8): by default (the 2023
 rulebook, DATC v3.0) the unit farthest from its power's nearest owned supply centre (moves over any border),
-fleets before armies, then by the English name of the province; the variant or game option
-`civil_disorder: distance-from-home` measures instead from the power's home centres, fleets moving as fleets
-and armies over any border (the pre-2023 practice, DATC 4.D.8). Where a power may build is the `builds`
+fleets before armies, then by the English name of the province; `home-centres` measures instead from the
+power's home centres, fleets moving as fleets and armies over any border (the pre-2023 practice); `godip`
+as godip counts (`godip_distances`). Where a power may build is the `builds`
 option: its home centres (default), any owned centre, or any owned home centre of any power; `build_sites`
 adds places.
 """
@@ -19,6 +20,7 @@ from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, join_location
 from adjudicator.judge.outcome import DEFAULT, SUCCEEDS, OrderResult
 from adjudicator.orders.model import Order
 from adjudicator.orders.validate import Illegal, ignored, illegal
+from adjudicator.rulebook import Rulebook
 from adjudicator.state import GameState, Unit, parse_unit_text
 
 
@@ -91,13 +93,18 @@ def _build(board: Board, state: GameState, power: str, order: Order, used: set[s
         raise Illegal(f"{power} does not own {name}")
     unit_type = ref.type
     p = board.provinces[province]
-    if unit_type is None:  # DATC 4.C.3: army inland, fleet where a coast is given, otherwise it fails
-        if ref.coast in p.coasts:
+    rules = state.rule_options(board)
+    inland = not any(board.fleet_can_stand(loc, season) and board.fleet_build_ok(loc) for loc in board.locations(province))
+    if unit_type is None:  # DATC 4.C.3: by default an army inland, a fleet where a coast is given, else it fails
+        if ref.coast in p.coasts and rules.build_without_type == "army-or-fleet-by-coast":
             unit_type = FLEET
-        elif not any(board.fleet_can_stand(loc, season) and board.fleet_build_ok(loc) for loc in board.locations(province)):
+        elif inland and rules.build_without_type != "fails":
             unit_type = ARMY
         else:
-            raise Illegal(f"the build in {name} does not say army or fleet")
+            raise Illegal(f"the build in {name} does not say army or fleet (DATC 4.C.3: {rules.build_without_type})")
+    if unit_type == FLEET and inland and not any(board.fleet_can_stand(loc, season) for loc in board.locations(province)) \
+            and rules.fleet_build_on_land == "army":  # DATC 4.C.4: a fleet ordered on land is built as an army
+        unit_type = ARMY
     if unit_type not in sites[province]:
         raise Illegal(f"{power} may not build {'an army' if unit_type == ARMY else 'a fleet'} in {name}")
     if unit_type == FLEET:
@@ -118,7 +125,11 @@ def _build(board: Board, state: GameState, power: str, order: Order, used: set[s
 def civil_disorder_order(board: Board, state: GameState, power: str, candidates: list[Unit]) -> list[Unit]:
     """The units of a power in the order civil disorder removes them (the game's `civil_disorder` option)."""
     far = len(board.provinces) + 1
-    if state.rule_options(board).civil_disorder == "distance-from-home":
+    rule = state.rule_options(board).civil_disorder
+    if rule == "godip":  # a board's answer to DATC 4.D.8: godip's count (see `godip_distances`)
+        distances = godip_distances(board, board.home_centres(power))
+        return sorted(candidates, key=lambda u: (-distances.get(u.province, 0), u.province))
+    if rule == "home-centres":  # DATC 4.D.8
         homes = board.home_centres(power)
         army = board.distances_from(homes)
         fleet = _fleet_distances(board, homes, state.phase.season)
@@ -136,6 +147,11 @@ def _fleet_distances(board: Board, sources: tuple[str, ...], season: str) -> dic
     back: dict[str, set[str]] = {}  # province -> provinces a fleet reaches it from (distance *to* the sources)
     for o, d in graph.edges:
         back.setdefault(d.partition("/")[0], set()).add(o.partition("/")[0])
+    return _distances_to(sources, back)
+
+
+def _distances_to(sources: tuple[str, ...], back: dict[str, set[str]]) -> dict[str, int]:
+    """Steps from each province to the nearest source, `back` giving the provinces each one is reached from."""
     distance = {s: 0 for s in sources}
     frontier = list(distance)
     while frontier:
@@ -147,6 +163,19 @@ def _fleet_distances(board: Board, sources: tuple[str, ...], season: str) -> dic
                     following.append(there)
         frontier = following
     return distance
+
+
+def godip_distances(board: Board, sources: tuple[str, ...]) -> dict[str, int]:
+    """Moves from each province to the nearest source, as godip counts them for civil disorder: over every
+    border for armies and fleets alike, a one-way border only in its direction; a province with no path to
+    any source is left out (it counts 0)."""
+    back: dict[str, set[str]] = {}  # province -> the provinces a border leads to it from
+    for b in board.borders:
+        a, z = b.a.partition("/")[0], b.b.partition("/")[0]
+        back.setdefault(z, set()).add(a)
+        if not b.one_way:
+            back.setdefault(a, set()).add(z)
+    return _distances_to(sources, back)
 
 
 def neutral_rebuilds(board: Board, state: GameState) -> list[Unit]:
@@ -166,66 +195,134 @@ def adjudicate_adjustments(board: Board, state: GameState, orders: list[Order]) 
     report: list[OrderResult] = []
     built: dict[str, Unit] = {}
     removed: list[Unit] = []
+    rules = state.rule_options(board)
     dues = adjustments_due(state, board.powers)
     for power in board.powers:
         due = dues[power]
         mine = [o for o in orders if o.power == power]
         if due > 0:
-            left = due
-            for order in mine:
-                if order.kind == "waive":
-                    if left > 0:
-                        left -= 1
-                        report.append(OrderResult(power, order.text or "waive", SUCCEEDS, "build waived", order=order,
-                                                  line=order.line))
-                    else:
-                        report.append(ignored(order, f"{power} has no builds left to waive"))
-                    continue
-                if order.kind != "build":
-                    report.append(illegal(order, None, f"{power} is due {due} build(s), not removals", "ignored"))
-                    continue
-                if left == 0:
-                    report.append(ignored(order, f"{power} may build only {due} unit(s)"))
-                    continue
-                try:
-                    unit = _build(board, state, power, order, set(built))
-                except Illegal as exc:
-                    report.append(illegal(order, None, str(exc), "no unit is built"))
-                    continue
-                built[unit.province] = unit
-                left -= 1
-                report.append(OrderResult(power, order.text or order.describe(), SUCCEEDS, f"builds {unit.type} {unit.location}",
-                                          unit=unit, order=order, line=order.line))
-            for _ in range(left):
-                report.append(OrderResult(power, "waive", DEFAULT, "build not ordered: waived"))
+            _builds(board, state, rules, power, due, mine, built, report)
         elif due < 0:
-            left = -due
-            gone: set[str] = set()
-            for order in mine:
-                if order.kind not in ("remove", "disband"):
-                    report.append(illegal(order, None, f"{power} must remove {-due} unit(s); a {order.kind} order does nothing",
-                                          "ignored"))
-                    continue
-                unit = state.units.get(order.unit.province)
-                if left == 0:
-                    report.append(ignored(order, f"{power} needs to remove only {-due} unit(s)"))
-                elif unit is None or unit.power != power:
-                    report.append(illegal(order, unit, f"{power} has no unit in {order.unit.province}", "ignored"))
-                elif unit.province in gone:
-                    report.append(ignored(order, "that unit is already removed"))
-                else:
-                    gone.add(unit.province)
-                    removed.append(unit)
-                    left -= 1
-                    report.append(OrderResult(power, order.text or order.describe(), SUCCEEDS, f"removes {unit.type} {unit.location}",
-                                              unit=unit, order=order, line=order.line))
-            remaining = [u for u in state.units_of(power) if u.province not in gone] if left else []
-            for unit in civil_disorder_order(board, state, power, remaining)[:left] if left else ():
-                removed.append(unit)
-                report.append(OrderResult(power, f"remove {unit.type} {unit.location}", DEFAULT,
-                                          "removal not ordered: removed by civil disorder (farthest from its centres)",
-                                          unit=unit))
+            _removals(board, state, rules, power, -due, mine, removed, report)
         else:
             for order in mine:
                 report.append(ignored(order, f"{power} has as many units as centres: no builds or removals"))
     return built, removed, report
+
+
+def _builds(board: Board, state: GameState, rules: Rulebook, power: str, due: int, mine: list[Order],
+            built: dict[str, Unit], report: list[OrderResult]) -> None:
+    """A power's builds: each legal build or waive in turn, as the rules choose among too many (DATC 4.D.4) and
+    among several in one place (4.D.5); a waive as 4.D.7 allows; builds left over by the board's rule."""
+    chosen: list[tuple[Order, Unit | None]] = []  # legal builds (and waives, None), in the order given
+    for order in mine:
+        if order.kind == "waive":
+            if rules.waiving == "not-allowed":  # DATC 4.D.7
+                report.append(illegal(order, None, "builds may not be waived (DATC 4.D.7: not-allowed)", "ignored"))
+            else:
+                chosen.append((order, None))
+            continue
+        if order.kind != "build":
+            report.append(illegal(order, None, f"{power} is due {due} build(s), not removals", "ignored"))
+            continue
+        try:
+            unit = _build(board, state, power, order, set())
+        except Illegal as exc:
+            report.append(illegal(order, None, str(exc), "no unit is built"))
+            continue
+        twin = next((i for i, (_, u) in enumerate(chosen) if u is not None and u.province == unit.province), None)
+        if twin is None:
+            chosen.append((order, unit))
+        elif rules.two_builds_one_place == "last":  # DATC 4.D.5: the later build in the place counts
+            report.append(ignored(chosen.pop(twin)[0], f"a later build in {unit.province} replaces it (DATC 4.D.5: last)"))
+            chosen.append((order, unit))
+        elif rules.two_builds_one_place == "none":  # DATC 4.D.5: neither build in the place counts
+            report.append(illegal(chosen.pop(twin)[0], None, f"two builds in {unit.province} (DATC 4.D.5: none)",
+                                  "no unit is built"))
+            report.append(illegal(order, None, f"two builds in {unit.province} (DATC 4.D.5: none)", "no unit is built"))
+        else:
+            report.append(illegal(order, None, f"a unit is already being built in {board.provinces[unit.province].name}",
+                                  "no unit is built"))
+    if len(chosen) > due:  # DATC 4.D.4: too many builds (a waive counts as one)
+        if rules.too_many_builds == "none":
+            for order, _ in chosen:
+                report.append(illegal(order, None, f"{power} ordered {len(chosen)} builds for {due} (DATC 4.D.4: none)",
+                                      "no unit is built"))
+            chosen = []
+        else:
+            keep = chosen[:due] if rules.too_many_builds == "first" else chosen[-due:]
+            for order, _ in chosen:
+                if all(order is not k for k, _ in keep):
+                    report.append(ignored(order, f"{power} may build only {due} unit(s)"
+                                          + ("" if rules.too_many_builds == "first" else " (DATC 4.D.4: the last count)")))
+            chosen = keep
+    for order, unit in chosen:
+        if unit is None:
+            report.append(OrderResult(power, order.text or "waive", SUCCEEDS, "build waived", order=order, line=order.line))
+        else:
+            built[unit.province] = unit
+            report.append(OrderResult(power, order.text or order.describe(), SUCCEEDS, f"builds {unit.type} {unit.location}",
+                                      unit=unit, order=order, line=order.line))
+    left = due - len(chosen)
+    if left and rules.default_builds == "armies":  # the board's rule: an army on each buildable centre left
+        for unit in default_builds(board, state, power, set(built), left):
+            built[unit.province] = unit
+            left -= 1
+            report.append(OrderResult(power, f"build {unit.type} {unit.location}", DEFAULT,
+                                      "build not ordered: an army is built (the board's default builds)", unit=unit))
+    for _ in range(left):
+        report.append(OrderResult(power, "waive", DEFAULT, "build not ordered: waived"))
+
+
+def default_builds(board: Board, state: GameState, power: str, taken: set[str], count: int) -> list[Unit]:
+    """Armies on the power's buildable centres not already built on, by province id, `count` at most (the
+    `default_builds: armies` rule, as the Chaos variant plays)."""
+    season = state.phase.season
+    out = []
+    for province, types in sorted(build_sites(board, state, power).items()):
+        if len(out) < count and province not in taken and ARMY in types and board.army_can_stand(province, season):
+            out.append(Unit(power, ARMY, province))
+    return out
+
+
+def _removals(board: Board, state: GameState, rules: Rulebook, power: str, due: int, mine: list[Order],
+              removed: list[Unit], report: list[OrderResult]) -> None:
+    """A power's removals: each legal removal in turn, as the rules choose among too many (DATC 4.D.6); the
+    rest by civil disorder (4.D.8)."""
+    chosen: list[tuple[Order, Unit]] = []
+    for order in mine:
+        if order.kind not in ("remove", "disband"):
+            report.append(illegal(order, None, f"{power} must remove {due} unit(s); a {order.kind} order does nothing",
+                                  "ignored"))
+            continue
+        unit = state.units.get(order.unit.province)
+        if unit is None or unit.power != power:
+            report.append(illegal(order, unit, f"{power} has no unit in {order.unit.province}", "ignored"))
+        elif any(u.province == unit.province for _, u in chosen):
+            report.append(ignored(order, "that unit is already removed"))
+        else:
+            chosen.append((order, unit))
+    if len(chosen) > due:  # DATC 4.D.6: too many removals
+        rule = rules.too_many_removals
+        if rule == "civil-disorder":  # the civil disorder rule chooses among the units ordered removed
+            first = civil_disorder_order(board, state, power, [u for _, u in chosen])[:due]
+            keep = [(o, u) for o, u in chosen if u in first]
+        else:
+            keep = chosen[:due] if rule == "first" else chosen[-due:]
+        for order, _ in chosen:
+            if all(order is not k for k, _ in keep):
+                report.append(ignored(order, f"{power} needs to remove only {due} unit(s)"
+                                      + ("" if rule == "first" else f" (DATC 4.D.6: {rule})")))
+        chosen = keep
+    for order, unit in chosen:
+        removed.append(unit)
+        report.append(OrderResult(power, order.text or order.describe(), SUCCEEDS, f"removes {unit.type} {unit.location}",
+                                  unit=unit, order=order, line=order.line))
+    left = due - len(chosen)
+    gone = {u.province for _, u in chosen}
+    remaining = [u for u in state.units_of(power) if u.province not in gone] if left else []
+    for unit in civil_disorder_order(board, state, power, remaining)[:left] if left else ():
+        removed.append(unit)
+        report.append(OrderResult(power, f"remove {unit.type} {unit.location}", DEFAULT,
+                                  "removal not ordered: removed by civil disorder (farthest from its centres)",
+                                  unit=unit))

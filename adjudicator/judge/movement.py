@@ -1,17 +1,20 @@
 """Movement-phase adjudication: the DATC chapter 5 decisions (MOVE, SUPPORT, CONVOY, PATH and strengths).
 
 Decisions are resolved by the generic `Resolver`; cycles with no single resolution are settled by the
-backup rule: circular movement succeeds, and in a convoy paradox the convoys fail (Szykman rule).
+backup rule: circular movement succeeds, and in a convoy paradox the convoys fail (Szykman rule). The rule
+options of the game's `Rulebook` are read where they apply (convoy disruption and paradoxes, DATC 4.A.1,
+4.A.2, 4.A.4, 4.A.6, 4.A.7; hold support for a power in civil disorder, 4.D.9).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from adjudicator.board import Board
+from adjudicator.board import ARMY, FLEET, Board
 from adjudicator.judge.outcome import FAILS, SUCCEEDS, VOID, OrderResult
 from adjudicator.judge.resolver import Resolver
 from adjudicator.orders.validate import Command
+from adjudicator.rulebook import DEFAULT_RULES, Rulebook
 from adjudicator.state import Dislodged, Unit, moved_unit
 
 MOVE, SUPPORT, CONVOY = "move", "support", "convoy"
@@ -38,10 +41,15 @@ class MovementResult:
 class MovementJudge:
     """Adjudicates one movement phase of a board from validated commands (every unit has one)."""
 
-    def __init__(self, board: Board, season: str, commands: dict[str, Command]):
+    def __init__(self, board: Board, season: str, commands: dict[str, Command], rules: Rulebook = DEFAULT_RULES,
+                 idle: frozenset[str] = frozenset()):
         self.board = board
         self.season = season
         self.c = commands
+        self.rules = rules
+        self.idle = idle  # the powers in civil disorder: no order of theirs this phase (DATC 4.D.9)
+        # DATC 4.A.1 and 4.A.6: a convoy needs every fleet ordered, or those its order names (else any route)
+        self._whole_convoy = rules.multi_route != "all-routes" or rules.convoy_path != "ignored"
         moves_into: dict[str, list[str]] = {}
         supporters: dict[tuple, list[str]] = {}
         convoyers: dict[tuple[str, str], list[str]] = {}
@@ -111,6 +119,8 @@ class MovementJudge:
                              if self.c[s].target_coast is None or self.c[s].target_coast == _coast(c.dest_location)]
             else:
                 found = self.supporters.get((p, None), [])
+                if self.idle and c.unit.power in self.idle and self.rules.civil_disorder_support == "fails":
+                    found = []  # DATC 4.D.9: no hold support for a power in civil disorder
             self._support_lists[p] = found  # (read only, as the lists of `supporters`)
         return found
 
@@ -126,7 +136,15 @@ class MovementJudge:
         c = self.c[p]
         if not c.via_convoy:
             return True
-        fleets = [f for f in self.convoyers.get((p, c.dest), ()) if self._decision(f, hi)]
+        ordered = self.convoyers.get((p, c.dest), ())
+        if self._whole_convoy:
+            rules = self.rules
+            if c.order is not None and c.order.path and rules.convoy_path != "ignored":  # DATC 4.A.6
+                return all(f in ordered and self._decision(f, hi) for f in c.order.path)
+            if rules.multi_route == "one-route":  # DATC 4.A.1: one disrupted route disrupts the convoy
+                return bool(ordered) and all(self._decision(f, hi) for f in ordered) and \
+                    self.board.convoy_route_exists(p, c.dest, self.season, ordered)
+        fleets = [f for f in ordered if self._decision(f, hi)]
         return bool(fleets) and self.board.convoy_route_exists(p, c.dest, self.season, fleets)
 
     # ----- strengths (hi: upper bound, else lower bound) -----------------------------------------------
@@ -165,9 +183,17 @@ class MovementJudge:
         if not self.path(p, hi):
             return 0
         opponent = self.head_to_head(p)
+        if opponent is None and self.rules.dislodged_bounce == "never":  # DATC 4.A.7: head-to-head or not
+            opponent = self._from_destination(p)
         if opponent is not None and self._decision(opponent, not hi):
             return 0
         return 1 + self._count(self._valid_supports(p), hi)
+
+    def _from_destination(self, p: str) -> str | None:
+        """The province of a unit moving from this move's destination into its origin, by any route."""
+        dest = self.c[p].dest
+        other = self.c.get(dest)
+        return dest if other is not None and other.kind == MOVE and other.dest == p else None
 
     # ----- decisions ----------------------------------------------------------------------------------
     def _adjudicate(self, p: str, opt: bool) -> bool:
@@ -198,24 +224,53 @@ class MovementJudge:
         c = self.c[p]
         for attacker in self.moves_into.get(p, ()):
             a = self.c[attacker]
+            if a.via_convoy and self.rules.paradox in _CUT_RULES and self._shielded(p, attacker):
+                continue  # DATC 4.A.2: the rulebook's paradox rule: this army neither cuts nor dislodges it
             if self._decision(attacker, not opt):
                 return False  # dislodged
             if a.unit.power == c.unit.power:
                 continue
-            if c.dest is not None and attacker == c.dest:
+            if c.dest is not None and attacker == c.dest and not (
+                    a.via_convoy and self.rules.convoy_cuts_own_attack == "cut"):  # DATC 4.A.4
                 continue  # no cut by the unit the support is directed against
             if self.path(attacker, not opt):
                 return False  # cut
         return True
 
+    def _shielded(self, p: str, attacker: str) -> bool:
+        """Whether the rulebook's convoy paradox rule (DATC 4.A.2) keeps the army convoyed from `attacker` from
+        cutting the support in p: 1971, a fleet supporting a fleet's attack on one of the army's convoying
+        fleets; 2000 (and 2023), a unit supporting an attack on a fleet the army's convoy cannot do without;
+        1982, a fleet supporting an action in a body of water that holds a convoying fleet."""
+        c, a = self.c[p], self.c[attacker]
+        fleets = self.convoyers.get((attacker, a.dest), ())
+        rule = self.rules.paradox
+        if rule == "1982":
+            where = c.dest if c.dest is not None else c.target
+            return c.unit.type == FLEET and any(
+                f == where and self.c[army].kind == MOVE and self.c[army].via_convoy and self.c[army].dest == to
+                for (army, to), convoying in self.convoyers.items() if army in self.c for f in convoying)
+        if c.dest is None or c.dest not in fleets:
+            return False
+        if rule == "1971":
+            return c.unit.type == FLEET and self.c[c.target].unit.type == FLEET
+        others = [f for f in fleets if f != c.dest]
+        return not self.board.convoy_route_exists(attacker, a.dest, self.season, others)
+
     def _adjudicate_convoy(self, p: str, opt: bool) -> bool:
-        if p in self.paradox:
+        if p in self.paradox and self.rules.paradox != "all-hold":
             return False
         return not any(self._decision(a, not opt) for a in self.moves_into.get(p, ()))
 
     def _backup(self, cycle: list[str]) -> None:
         convoys = [p for p in cycle if self.c[p].kind == CONVOY]
-        if convoys:  # Szykman rule: the convoying fleets of the paradox do not convoy
+        if convoys and self.rules.paradox == "all-hold":  # DATC 4.A.2: every move of the paradox fails
+            moves = {p for p in cycle if self.c[p].kind == MOVE} | {self.c[p].target for p in convoys}
+            for p in moves:
+                if self.c[p].kind == MOVE:
+                    self.resolver.fix(p, False)
+            self.paradox.update(convoys)
+        elif convoys:  # Szykman rule (and where the rulebooks' own rules give no answer): the convoys fail
             for p in convoys:
                 self.paradox.add(p)
                 self.resolver.fix(p, False)
@@ -309,7 +364,9 @@ class MovementJudge:
             if ok:
                 return SUCCEEDS, f"supports {what} ({'hold' if c.dest is None else 'move to ' + c.dest})", {}
             cutters = [a for a in self.moves_into.get(p, ()) if self.c[a].unit.power != c.unit.power
-                       and a != c.dest and self.path(a, False)]
+                       and (a != c.dest or self.c[a].via_convoy and self.rules.convoy_cuts_own_attack == "cut")
+                       and self.path(a, False)
+                       and not (self.c[a].via_convoy and self.rules.paradox in _CUT_RULES and self._shielded(p, a))]
             if cutters:
                 names = ", ".join(self._unit_name(a) for a in cutters)
                 return FAILS, f"support cut by {names}", {"cut_by": cutters}
@@ -318,6 +375,9 @@ class MovementJudge:
         army_cmd = self.c.get(c.target)
         if army_cmd is None or army_cmd.kind != MOVE or army_cmd.dest != c.dest or not army_cmd.via_convoy:
             return VOID, f"void: the army in {c.target} was not ordered to move to {c.dest} by convoy", {}
+        if p in result.paradox and self.rules.paradox == "all-hold":
+            return (SUCCEEDS if ok else FAILS), "the convoy is part of a convoy paradox: its army holds (All Hold " \
+                                                 "rule)", {"paradox": True}
         if p in result.paradox:
             return FAILS, "the convoy fails: it is part of a convoy paradox (Szykman rule)", {"paradox": True}
         if ok:
@@ -367,6 +427,28 @@ class MovementJudge:
         if opposed:
             return FAILS, f"bounced in {c.dest} with " + "; ".join(f"{who}, {a} against {s}" for who, s in opposed), cause
         return FAILS, "bounced", cause
+
+
+_CUT_RULES = frozenset({"1971", "1982", "2000"})  # the rulebooks' convoy paradox rules (DATC 4.A.2)
+
+
+def judge_movement(board: Board, season: str, commands: dict[str, Command], rules: Rulebook = DEFAULT_RULES,
+                   idle: frozenset[str] = frozenset()) -> MovementResult:
+    """The movement phase resolved; where the rules let an army whose convoy to an adjacent space failed take
+    the land route instead (DATC 4.A.3: `2000-fallback`, and `1971`), it is judged again with that army
+    moving by land, until no such army is left (each army falls back once)."""
+    result = MovementJudge(board, season, commands, rules, idle).run()
+    if rules.adjacent_convoy not in ("2000-fallback", "1971"):
+        return result
+    army_next = board.season(season).army_next
+    while True:
+        fell = [c for p, c in commands.items() if c.kind == MOVE and c.via_convoy and c.unit.type == ARMY
+                and c.dest in army_next.get(p, ()) and not result.judge.path(p, False)]
+        if not fell:
+            return result
+        for c in fell:
+            c.via_convoy = False
+        result = MovementJudge(board, season, commands, rules, idle).run()
 
 
 def _coast(location: str | None) -> str | None:

@@ -6,12 +6,15 @@ from adjudicator.board import Board, split_location
 from adjudicator.judge.outcome import DEFAULT, FAILS, SUCCEEDS, OrderResult
 from adjudicator.orders.model import Order
 from adjudicator.orders.validate import Illegal, ignored, illegal, resolve_destination
+from adjudicator.rulebook import DEFAULT_RULES, Rulebook
 from adjudicator.state import Dislodged, GameState, Unit, moved_unit
 
 
-def retreat_options(board: Board, season: str, dislodged: Dislodged, occupied: set[str], contested: set[str] | frozenset[str]) -> list[str]:
+def retreat_options(board: Board, season: str, dislodged: Dislodged, occupied: set[str],
+                    contested: set[str] | frozenset[str], rules: Rulebook = DEFAULT_RULES) -> list[str]:
     """The locations a dislodged unit may retreat to: reachable without convoy, empty, not left empty by a
-    standoff, and not where its attacker came from (unless the attacker came by convoy)."""
+    standoff, and not where its attacker came from (unless the attacker came by convoy: DATC 4.A.5)."""
+    by_convoy = dislodged.by_convoy and rules.retreat_to_convoy_origin == "if-convoyed"
     unit = dislodged.unit
     view = board.season(season)
     options = []
@@ -19,7 +22,7 @@ def retreat_options(board: Board, season: str, dislodged: Dislodged, occupied: s
         province = split_location(loc)[0]
         if province in occupied or province in contested:
             continue
-        if province == dislodged.attacker_origin and not dislodged.by_convoy:
+        if province == dislodged.attacker_origin and not by_convoy:
             continue
         options.append(loc)
     return sorted(options)
@@ -28,6 +31,7 @@ def retreat_options(board: Board, season: str, dislodged: Dislodged, occupied: s
 def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> tuple[dict[str, Unit], list[OrderResult]]:
     """Resolve a retreat phase: the units that arrive (by province) and a report line for every order and unit."""
     season = state.phase.season
+    rules = state.rule_options(board)
     occupied = set(state.units)
     report: list[OrderResult] = []
     legal: dict[str, list[tuple[str | None, Order]]] = {}  # dislodged province -> (destination or None, order)
@@ -49,9 +53,9 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
                                   "the order is ignored"))
             refused[p] = report[-1]
             continue
-        options = retreat_options(board, season, d, occupied, state.contested)
+        options = retreat_options(board, season, d, occupied, state.contested, rules)
         try:
-            loc = resolve_destination(board, d.unit.type, d.unit.location, order.dest, order.dest_coast, season)
+            loc = resolve_destination(board, d.unit.type, d.unit.location, order.dest, order.dest_coast, season, rules)
             if loc not in options:
                 raise Illegal(_why_not(board, d, order.dest, occupied, state.contested))
         except Illegal as exc:  # ignored (DATC 4.E.1): a legal order for the same unit still counts
@@ -63,12 +67,19 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
     chosen: dict[str, tuple[str, Order]] = {}  # dislodged province -> (destination location, order)
     disbanding: dict[str, Order | None] = {}
     for p, entries in legal.items():
-        if len({loc for loc, _ in entries}) > 1:  # several different orders: none is carried out (DATC 4.D.3)
-            for _, order in entries:
-                report.append(illegal(order, state.dislodged[p].unit, "the unit was given several different orders",
-                                      "it is disbanded"))
-            disbanding[p] = None
-            continue
+        if len({loc for loc, _ in entries}) > 1:  # several different orders (DATC 4.D.3)
+            if rules.several_orders == "hold":  # none is carried out
+                for _, order in entries:
+                    report.append(illegal(order, state.dislodged[p].unit, "the unit was given several different "
+                                          "orders", "it is disbanded"))
+                disbanding[p] = None
+                continue
+            kept = entries[0] if rules.several_orders == "first" else entries[-1]
+            for entry in entries:
+                if entry is not kept:
+                    report.append(ignored(entry[1], f"the unit was given several different orders; the "
+                                                    f"{rules.several_orders} counts (DATC 4.D.3)"))
+            entries = [kept]
         for _, extra in entries[1:]:
             report.append(ignored(extra, "the same order was given twice; it counts once"))
         loc, order = entries[0]
@@ -114,6 +125,6 @@ def _why_not(board: Board, d: Dislodged, dest: str, occupied: set[str], conteste
         return f"{name} is occupied"
     if dest in contested:
         return f"{name} was left empty by a standoff"
-    if dest == d.attacker_origin and not d.by_convoy:
-        return f"{name} is where the attacker came from"
+    if dest == d.attacker_origin:
+        return f"{name} is where the attacker came from" + (" (by convoy: DATC 4.A.5, never)" if d.by_convoy else "")
     return f"cannot retreat to {name}"

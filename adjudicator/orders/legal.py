@@ -97,7 +97,7 @@ _LOCK = threading.Lock()
 
 
 def _position_for(board: Board, state: GameState) -> _Position:
-    key = (id(board), state.phase, frozenset(state.units.values()))
+    key = (id(board), state.phase, frozenset(state.units.values()), state.rule_options(board))
     with _LOCK:
         pos = _CACHE.get(key)
     if pos is not None and pos.board is board:
@@ -148,7 +148,7 @@ def legal_orders(board: Board, state: GameState, power: str) -> dict[str, list[s
         for d in sorted(state.dislodged.values(), key=lambda d: d.unit.location):
             if d.unit.power != power:
                 continue
-            options = retreat_options(board, state.phase.season, d, occupied, state.contested)
+            options = retreat_options(board, state.phase.season, d, occupied, state.contested, state.rule_options(board))
             name = f"{d.unit.type} {d.unit.location}"
             out[name] = [f"{name} R {loc}" for loc in options] + [f"Disband {name}"]
     else:

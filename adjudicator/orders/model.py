@@ -45,6 +45,7 @@ class Order:
     text: str = ""
     line: int | None = None
     notes: tuple[str, ...] = field(default=(), compare=False)  # how an ambiguous name was settled
+    path: tuple[str, ...] = ()  # the seas a convoyed move names (`A yor - nth - bel`: DATC 4.A.6)
 
     def describe(self) -> str:
         """A canonical spelling, e.g. `F nth S A yor - bel`."""
@@ -52,7 +53,7 @@ class Order:
         if self.kind == "hold":
             return f"{self.unit} H"
         if self.kind == "move":
-            return f"{self.unit} - {dest}{' via convoy' if self.via_convoy else ''}"
+            return f"{self.unit} - {''.join(p + ' - ' for p in self.path)}{dest}{' via convoy' if self.via_convoy else ''}"
         if self.kind == "retreat":
             return f"{self.unit} R {dest}"
         if self.kind == "support":
@@ -73,13 +74,15 @@ class Order:
 # them their class: a frozen dataclass's `__init__` sets each field through `object.__setattr__` and costs three
 # times as much. (Slots, not a `__dict__`: one object the collector tracks per order instead of two.)
 class _OrderSlots:
-    __slots__ = ("kind", "unit", "target", "dest", "dest_coast", "via_convoy", "power", "text", "line", "notes")
+    __slots__ = ("kind", "unit", "target", "dest", "dest_coast", "via_convoy", "power", "text", "line", "notes",
+                 "path")
 
     def __init__(self, kind: str, unit: UnitRef | None, target: UnitRef | None, dest: str | None,
                  dest_coast: str | None, via_convoy: bool, power: str | None, text: str, line: int | None,
-                 notes: tuple[str, ...]) -> None:
+                 notes: tuple[str, ...], path: tuple[str, ...]) -> None:
         self.kind, self.unit, self.target, self.dest, self.dest_coast = kind, unit, target, dest, dest_coast
         self.via_convoy, self.power, self.text, self.line, self.notes = via_convoy, power, text, line, notes
+        self.path = path
 
 
 class _UnitRefSlots:
@@ -90,9 +93,10 @@ class _UnitRefSlots:
 
 
 def new_order(kind: str, unit: UnitRef | None, target: UnitRef | None, dest: str | None, dest_coast: str | None,
-              via_convoy: bool, power: str | None, text: str, line: int | None, notes: tuple[str, ...]) -> Order:
+              via_convoy: bool, power: str | None, text: str, line: int | None, notes: tuple[str, ...],
+              path: tuple[str, ...] = ()) -> Order:
     """`Order(...)` for the readers' hot path: the same value, made without the frozen dataclass's `__init__`."""
-    order = _OrderSlots(kind, unit, target, dest, dest_coast, via_convoy, power, text, line, notes)
+    order = _OrderSlots(kind, unit, target, dest, dest_coast, via_convoy, power, text, line, notes, path)
     order.__class__ = Order  # type: ignore[assignment]
     return order  # type: ignore[return-value]
 

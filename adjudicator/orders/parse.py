@@ -322,8 +322,8 @@ def _ref(names: Sequence[str], values: list) -> tuple:
 def _order_shape(kind: str) -> Callable[[Sequence[str], list], tuple]:
     def shape(names: Sequence[str], values: list) -> tuple:
         refs = [v for n, v in zip(names, values) if n == "ref"]
-        if kind == "move":  # a path (A yor - nth - bel) counts for its meaning only: by sea (DATC 4.A.6)
-            return kind, [refs[0], refs[-1]], "VIA" in names or len(refs) > 2
+        if kind == "move":  # a path (A yor - nth - bel) means by sea; the seas are kept (DATC 4.A.6)
+            return kind, refs, "VIA" in names or len(refs) > 2
         return kind, refs, False
     return shape
 
@@ -482,7 +482,7 @@ class OrderParser:
 
     # ----- steps 2 and 3 -------------------------------------------------------------------------------
     def read(self, text: str, suggest: bool = True, units: Any = None) -> tuple:
-        """(kind, unit, target, dest, coast, via convoy, notes) for one order; an OrderError otherwise."""
+        """(kind, unit, target, dest, coast, via convoy, notes, path) for one order; an OrderError otherwise."""
         # (the pieces when each blank-separated chunk is one: then `_plain` reads them)
         plain = self._plain(text, text.split()) if len(text) <= MAX_ORDER_LENGTH else None
         return plain if plain is not None else self._read_further(text, suggest, units)
@@ -620,7 +620,7 @@ class OrderParser:
                     if units is None or not isinstance(exc, AmbiguousOrder):
                         raise
                     reading = self.read(text, suggest, units)  # not kept: it depends on the position
-                    return new_order(*reading[:6], power, text.strip(), line, reading[6])
+                    return new_order(*reading[:6], power, text.strip(), line, reading[6], reading[7])
                 except OrderError as final:
                     kind = UnknownPlace if isinstance(final, UnknownPlace) else OrderError
                     raise kind(final.message, file=file, line=line, suggestions=final.suggestions,
@@ -629,8 +629,8 @@ class OrderParser:
                 if len(self.readings) >= MAX_READINGS:
                     self.readings.clear()
                 self.readings[text] = reading
-        kind, unit, target, dest, coast, via, notes = reading
-        return new_order(kind, unit, target, dest, coast, via, power, text.strip(), line, notes)
+        kind, unit, target, dest, coast, via, notes, path = reading
+        return new_order(kind, unit, target, dest, coast, via, power, text.strip(), line, notes, path)
 
     def _build(self, kind: str, refs: list[tuple], via: bool, words: list[Word], text: str,
                units: Any = None, two_places: bool = True) -> tuple:
@@ -855,15 +855,16 @@ def _shape(table: LalrTable, codes: str) -> tuple:
 
 
 def _reading(kind: str, made: list[UnitRef], via: bool, notes: tuple[str, ...]) -> tuple:
-    """(kind, unit, target, dest, coast, via convoy, notes) from the units and places an order names."""
+    """(kind, unit, target, dest, coast, via convoy, notes, path) from the units and places an order names."""
     unit = made[0] if made else None
     if kind in ("move", "retreat"):
         dest = made[-1]
-        return kind, unit, None, dest.province, dest.coast, via, notes
+        path = tuple(ref.province for ref in made[1:-1]) if len(made) > 2 else ()
+        return kind, unit, None, dest.province, dest.coast, via, notes, path
     if kind in ("support", "convoy"):
         dest = made[2] if len(made) > 2 else None
-        return kind, unit, made[1], dest.province if dest else None, dest.coast if dest else None, False, notes
-    return kind, unit, None, None, None, False, notes
+        return kind, unit, made[1], dest.province if dest else None, dest.coast if dest else None, False, notes, ()
+    return kind, unit, None, None, None, False, notes, ()
 
 
 def _next_word(pieces: list[str], j: int) -> int | None:

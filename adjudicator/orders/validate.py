@@ -1,9 +1,10 @@
 """Parsed orders + position -> the order each unit executes, and a report line for every order given.
 
-Follows the DATC v3.0 preferences: an illegal order is ignored (the unit holds); several different legal
+By default the DATC v3.0 preferences: an illegal order is ignored (the unit holds); several different legal
 orders for one unit make it hold; unit type and nationality written in an order are ignored; a wrong coast
 of the ordered unit and coasts on army orders are ignored; an omitted coast is taken when only one is
-possible; a move to an impossible coast is illegal.
+possible; a move to an impossible coast is illegal. Each of these is a rule option (the game's `Rulebook`),
+read where it applies with its DATC number beside it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, SeasonView, join_loca
 from adjudicator.judge.outcome import IGNORED, ILLEGAL, OrderResult
 from adjudicator.names import spelling_score
 from adjudicator.orders.model import Order
+from adjudicator.orders.designation import refused_designations
+from adjudicator.rulebook import DEFAULT_RULES, Rulebook
 from adjudicator.state import GameState, Unit
 
 
@@ -44,21 +47,29 @@ def _name(board: Board, province: str) -> str:
     return board.provinces[province].name
 
 
-def resolve_destination(board: Board, unit_type: str, origin: str, dest: str, coast: str | None, season: str) -> str:
-    """The location a unit moving without convoy reaches, applying the DATC coast rules, or Illegal."""
+def resolve_destination(board: Board, unit_type: str, origin: str, dest: str, coast: str | None, season: str,
+                        rules: Rulebook = DEFAULT_RULES) -> str:
+    """The location a unit moving without convoy reaches, applying the coast rules, or Illegal."""
     p = board.provinces[dest]
+    if coast is not None and (unit_type == ARMY or coast not in p.coasts) and rules.unknown_coast == "fails":
+        what = "an army's move names no coast" if unit_type == ARMY else f"{p.name} has no {coast} coast"
+        raise Illegal(f"{what}, and a wrong or unknown coast makes the order fail (DATC 4.B.6: fails)")
     if unit_type == ARMY or not p.coasts:
         loc = dest
         if board.can_move(unit_type, origin, loc, season):
             return loc
         raise Illegal(_why_not_adjacent(board, unit_type, origin, dest, season))
+    reachable = board.reachable_locations(FLEET, origin, dest, season)
     if coast in p.coasts:
         loc = join_location(dest, coast)
         if board.can_move(unit_type, origin, loc, season):
             return loc
+        if len(reachable) == 1 and rules.impossible_coast == "other-coast":  # DATC 4.B.3
+            return reachable[0]
         raise Illegal(f"a fleet in {_name(board, origin.split('/')[0])} cannot reach the {coast} coast of {p.name}")
-    reachable = board.reachable_locations(FLEET, origin, dest, season)
     if len(reachable) == 1:
+        if rules.omitted_coast == "fails":  # DATC 4.B.2
+            raise Illegal(f"the order must name the coast of {p.name} ({reachable[0]}) (DATC 4.B.2: fails)")
         return reachable[0]
     if not reachable:
         raise Illegal(_why_not_adjacent(board, unit_type, origin, dest, season))
@@ -129,6 +140,11 @@ class _Movement:
     season: str
     view: SeasonView
     fleets: frozenset[str]  # fleets that may convoy: the route searches of this phase start from this set
+    rules: Rulebook
+    via_tag: bool = True  # "via convoy" to an adjacent space shows intent (DATC 4.A.3: not under 1971 and 1982)
+
+    def __post_init__(self) -> None:
+        self.via_tag = self.rules.adjacent_convoy not in ("1971", "1982")
 
 
 def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tuple[dict[str, Command], list[OrderResult]]:
@@ -137,12 +153,16 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     view = board.season(season)
     # Only fleets on open sea (or an archipelago) can convoy.
     fleets = view.convoy_spaces.intersection([u.province for u in state.units.values() if u.type == FLEET])
-    phase = _Movement(board, state, season, view, fleets)
+    rules = state.rule_options(board)
+    phase = _Movement(board, state, season, view, fleets, rules)
     report: list[OrderResult] = []
+    if rules.strict_designations:  # DATC 4.C.1, 4.C.2, 4.C.5, 4.C.6: what an order says of its units counts
+        orders = _designated(rules, state, orders, report)
     commands: dict[str, Command] = {}
     more: dict[str, list[Command]] = {}  # a unit's further legal orders, past its first
     convoys = False
     units, checks = state.units, _CHECKS
+    wrong_coast_fails = rules.wrong_unit_coast == "fails"
     for order in orders:
         if order.kind not in checks:  # a build, removal or retreat: refused naming the phase, whatever stands there
             unit = units.get(order.unit.province) if order.unit is not None else None
@@ -154,6 +174,9 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
             report.append(ignored(order, _not_its_unit(order, unit)))
             continue
         try:
+            if wrong_coast_fails and order.unit.coast is not None and order.unit.coast != unit.coast:
+                raise Illegal(f"the order names the {order.unit.coast} coast, but the unit is at {unit.location} "
+                              f"(DATC 4.B.5: fails)")
             command = checks.get(order.kind, _not_movement)(phase, unit, order)
         except Illegal as exc:
             report.append(illegal(order, unit, str(exc)))
@@ -171,14 +194,33 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
         if len(distinct) == 1:
             for c in extra:
                 report.append(ignored(c.order, "the same order was given twice; it counts once"))
-        else:
+        elif rules.several_orders == "hold":  # DATC 4.D.3
             del commands[province]
             for c in cmds:
                 report.append(illegal(c.order, c.unit, "the unit was given several different orders",
                                       "it holds (and may receive hold support)"))
-    if convoys:
-        _settle_convoy_intent(board, season, commands)
+        else:  # DATC 4.D.3: first or last
+            kept = cmds[0] if rules.several_orders == "first" else cmds[-1]
+            commands[province] = kept
+            for c in cmds:
+                if c is not kept:
+                    report.append(ignored(c.order, f"the unit was given several different orders; the "
+                                                   f"{rules.several_orders} counts (DATC 4.D.3)"))
+    if convoys or rules.adjacent_convoy != "2000":
+        _settle_convoy_intent(board, season, commands, rules)
     return commands, report
+
+
+def _designated(rules: Rulebook, state: GameState, orders: list[Order], report: list[OrderResult]) -> list[Order]:
+    """The orders the designation rules keep, and a report line for each they refuse."""
+    refused = refused_designations(rules, state, orders)
+    for order in orders:
+        if id(order) in refused:
+            is_illegal, reason = refused[id(order)]
+            report.append(illegal(order, state.units.get(order.unit.province), reason,
+                                  "the unit holds (and may receive hold support)") if is_illegal
+                          else ignored(order, reason))
+    return [o for o in orders if id(o) not in refused]
 
 
 def every_unit_command(board: Board, state: GameState,
@@ -196,8 +238,8 @@ def movement_command(board: Board, state: GameState, unit: Unit, order: Order, f
     """The command one movement order gives its unit, or Illegal: the check `movement_commands` makes of each
     order (`fleets`: the fleets that may convoy)."""
     season = state.phase.season
-    return _CHECKS.get(order.kind, _not_movement)(_Movement(board, state, season, board.season(season), fleets),
-                                                 unit, order)
+    phase = _Movement(board, state, season, board.season(season), fleets, state.rule_options(board))
+    return _CHECKS.get(order.kind, _not_movement)(phase, unit, order)
 
 
 def _not_its_unit(order: Order, unit: Unit | None) -> str:
@@ -236,18 +278,48 @@ def _move_command(phase: _Movement, unit: Unit, order: Order) -> Command:
     board, season, dest = phase.board, phase.season, order.dest
     if dest == unit.province:
         raise Illegal("a unit cannot move to the space it is in")
+    rules = phase.rules
     if unit.type == ARMY:
+        if order.dest_coast is not None and rules.unknown_coast == "fails":
+            resolve_destination(board, ARMY, unit.location, dest, order.dest_coast, season, rules)  # (refuses it)
         adjacent = dest in phase.view.army_next.get(unit.province, ())
-        if adjacent and not order.via_convoy:
+        # DATC 4.A.3: "via convoy" to an adjacent space shows intent except under 1971 and 1982 (no such tag);
+        # the others' intent is settled from the whole phase's orders (`_settle_convoy_intent`)
+        via = order.via_convoy and phase.via_tag or not adjacent
+        if order.path and rules.convoy_path != "ignored":  # DATC 4.A.6
+            return _path_move(phase, unit, order)
+        if adjacent and not via:
             return Command(unit, "move", dest, dest, None, None, False, order)
+        if rules.convoy_path == "required" and not adjacent:  # DATC 4.A.6
+            raise Illegal("a convoyed move must name its path (A Yor - Nth - Bel) (DATC 4.A.6: required)")
         if board.convoy_route_exists(unit.province, dest, season, phase.fleets):
             return Command(unit, "move", dest, dest, None, None, True, order)
-        if adjacent:  # "via convoy" with no fleets to carry it: the army is not kidnapped into a land move
+        if adjacent:
+            if rules.adjacent_convoy == "2000-fallback":  # DATC 4.A.3: no convoy there, the land route
+                return Command(unit, "move", dest, dest, None, None, False, order)
+            # "via convoy" with no fleets to carry it: the army is not kidnapped into a land move
             raise Illegal(f"no fleets stand where they could convoy {unit.location} to {_name(board, dest)}")
         raise Illegal(_why_not_adjacent(board, ARMY, unit.location, dest, season,
                                         no_convoy=board.surface(dest, season) != "sea"))
-    loc = resolve_destination(board, FLEET, unit.location, dest, order.dest_coast, season)
+    loc = resolve_destination(board, FLEET, unit.location, dest, order.dest_coast, season, rules)
     return Command(unit, "move", dest, loc, None, None, False, order)
+
+
+def _path_move(phase: _Movement, unit: Unit, order: Order) -> Command:
+    """A convoyed move along the path its order names (DATC 4.A.6: allowed or required): each space of the
+    path borders the one before over water, and holds a fleet that may convoy."""
+    board, path = phase.board, order.path
+    steps = (unit.province, *path, order.dest)
+    for here, there in zip(steps, steps[1:]):
+        if there not in board.water_adj.get(here, ()):
+            raise Illegal(f"the convoy path {' - '.join(steps)} breaks between {_name(board, here)} and "
+                          f"{_name(board, there)}")
+    missing = [p for p in path if p not in phase.fleets]
+    if missing:
+        raise Illegal(f"no fleet in {_name(board, missing[0])} could convoy along the path the order names")
+    if not board.convoy_destination_ok(order.dest, phase.season) or not board.convoy_origin_ok(unit.province, phase.season):
+        raise Illegal(f"an army cannot be convoyed from {unit.location} to {_name(board, order.dest)}")
+    return Command(unit, "move", order.dest, order.dest, None, None, True, order)
 
 
 def _could_move(phase: _Movement, unit: Unit, dest: str) -> bool:
@@ -279,7 +351,17 @@ def _support_command(phase: _Movement, unit: Unit, order: Order) -> Command:
         raise Illegal(f"{unit.location} cannot reach {_name(board, dest)}, so it cannot support a move there")
     if not _could_move(phase, supported, dest):
         raise Illegal(f"the unit in {_name(board, target)} cannot move to {_name(board, dest)}")
+    if (unit.type == FLEET and supported.type == ARMY and dest not in view.army_next.get(target, ())
+            and not board.convoy_route_exists(target, dest, phase.season, phase.fleets - {unit.province})):
+        # DATC 6.D.31: the only convoy route runs through the supporting fleet, which cannot do both
+        raise Illegal(f"the only convoy route from {_name(board, target)} to {_name(board, dest)} runs through "
+                      f"{unit.location} itself, which cannot both convoy and support (DATC 6.D.31)")
     coast = order.dest_coast
+    if coast is None and supported.type == FLEET and board.provinces[dest].coasts and (
+            phase.rules.support_coast == "coast-required"
+            or phase.rules.support_coast == "own-units" and supported.power != unit.power):  # DATC 4.B.4
+        raise Illegal(f"a support of a fleet's move to {_name(board, dest)} must name the coast "
+                      f"(DATC 4.B.4: {phase.rules.support_coast})")
     if coast is None or supported.type != FLEET:
         return Command(unit, "support", dest, None, target, None, False, order)
     if coast not in board.provinces[dest].coasts:
@@ -318,8 +400,22 @@ def _convoy_command(phase: _Movement, unit: Unit, order: Order) -> Command:
 _CHECKS = {"hold": _hold_command, "move": _move_command, "support": _support_command, "convoy": _convoy_command}
 
 
-def _settle_convoy_intent(board: Board, season: str, commands: dict[str, Command]) -> None:
-    """An army moving to an adjacent space goes by convoy if one of its own power's fleets convoys it (2023 rules)."""
+def _settle_convoy_intent(board: Board, season: str, commands: dict[str, Command], rules: Rulebook) -> None:
+    """Whether an army moving to an adjacent space goes by convoy (DATC 4.A.3): under the 2000/2023 rules (and
+    1982's intent from the power's own orders) when one of its own power's fleets convoys it; under 1971 when
+    any fleet convoys it and the unit in its destination moves the opposite way; `explicit` never (only
+    "via convoy" does, read with the order)."""
+    rule = rules.adjacent_convoy
+    if rule == "explicit":
+        return
+    if rule == "1971":
+        convoyed = {(c.target, c.dest) for c in commands.values() if c.kind == "convoy"}
+        for command in commands.values():
+            if command.kind == "move" and command.unit.type == ARMY and not command.via_convoy \
+                    and (command.province, command.dest) in convoyed:
+                other = commands.get(command.dest)
+                command.via_convoy = other is not None and other.kind == "move" and other.dest == command.province
+        return
     convoyed_by = {(c.target, c.dest, c.unit.power) for c in commands.values() if c.kind == "convoy"}
     for command in commands.values():
         if (command.kind == "move" and command.unit.type == ARMY and not command.via_convoy
