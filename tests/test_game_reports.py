@@ -4,7 +4,6 @@ Python repr, no raw YAML with the whole history, and what lies face down never s
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 import yaml

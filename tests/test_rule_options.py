@@ -18,7 +18,7 @@ from adjudicator.gamefile import game_from_data, game_to_data
 from adjudicator.games.cases import read_yaml_cases
 from adjudicator.judge.adjustment import godip_distances
 from adjudicator.phase import winner
-from adjudicator.rulebook import BOARD_KEYS, DATC_KEYS, DEFAULT_RULES, SETS, Rulebook, rulebook_from_text
+from adjudicator.rulebook import BOARD_KEYS, DATC_KEYS, DEFAULT_RULES, Rulebook, rulebook_from_text
 from adjudicator.state import GameState, Phase
 from adjudicator.yamlio import load_yaml_file
 from api import create_app

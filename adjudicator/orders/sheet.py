@@ -141,7 +141,7 @@ class _Reader:
                 continue
             try:
                 order = self.order(part, line, column + at, power)
-            except OrderError as exc:
+            except OrderError:
                 if _bullet_end(part):
                     try:  # `- Build A par`, `- A Par - Bur`: a bullet, not a removal sign
                         cut = _bullet_end(part)
