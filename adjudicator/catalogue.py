@@ -223,6 +223,10 @@ class BoardProblems(VariantError):
         super().__init__("\n".join([f"the board has {len(problems)} problem(s) (`adjudicator variant check`):", *listed, *more]),
                          file=source, pointer=self.located_problems()[0].get("pointer"))
 
+    def located(self, file: str | None = None, line: int | None = None, column_offset: int = 0) -> BoardProblems:
+        """A copy placed in a file (its problems keep their own lines)."""
+        return BoardProblems(self.problems, file if file is not None else self.file, self.pointers, self.base)
+
     def located_problems(self) -> list[dict[str, Any]]:
         """Each problem as {message, line} (a file) or {message, pointer} (an inline board)."""
         if self.pointers is not None:

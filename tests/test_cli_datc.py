@@ -125,3 +125,15 @@ def test_a_case_with_an_unreadable_order_fails_unless_it_expects_it(tmp_path):
     f.write_text(GOOD.replace("POSTSTATE\n", "POSTSTATE_RESULTS\n    UNREADABLE: England: A lvp-edi\nPOSTSTATE\n"))
     r = _run("datc", str(f))
     assert r.exit_code == 1 and "expected unreadable, but England: A lvp-edi was read" in r.output
+
+
+def test_a_case_on_a_board_the_checker_refuses_fails_alone_naming_the_problem(tmp_path):
+    board = (ROOT / "datc_cases/features/boards/waterways.yaml").read_text()
+    bad = board.replace("name: waterways", "name: bad").replace("  - aaa - hil : land", "  - aaa - zzz : land")
+    (tmp_path / "bad.yaml").write_text(bad)
+    f = tmp_path / "c.txt"
+    f.write_text("VARIANT_ALL bad.yaml\nCASE on a bad board\nPRESTATE\nORDERS\nPOSTSTATE_SAME\nEND\n\n" + GOOD)
+    r = _run("datc", str(f))
+    assert r.exit_code == 1, r.output  # (a traceback before: the board's error could not be placed in the case)
+    assert "FAIL on a bad board" in r.output and "unknown space 'zzz'" in r.output
+    assert r.output.strip().splitlines()[-1] == "1 passed, 1 failed"
