@@ -12,6 +12,7 @@ from adjudicator.board import (BORDER_KINDS, NEUTRAL, _border_entries, board_fro
 from adjudicator.catalogue import check_name, wrong_kinds
 from adjudicator.errors import AdjudicatorError, BoardWarning
 from adjudicator.games import get_rules
+from adjudicator.names import closest
 from adjudicator.orders.parse import parse_order
 from adjudicator.state import StateError, parse_unit_text
 from adjudicator.yamlio import line_of, load_yaml_file
@@ -60,12 +61,33 @@ def check_diplomacy_board(data: dict, path: str) -> list[AdjudicatorError]:
             for p in _check_board(path, board, data)]
 
 
+# The keys of a Diplomacy board and of its provinces (variants/FORMAT.md): any other is a slip that would
+# otherwise be dropped unseen (`centr: true` loses a supply centre), so it is reported with the nearest key.
+BOARD_KEYS = ("name", "title", "rules", "origin", "powers", "terrain", "calendar", "provinces", "borders", "start",
+              "start_owners", "start_unowned", "neutral", "build_sites", "victory", "options", "coast_names",
+              "unit_words", "ambiguous_names", "drawing")
+PROVINCE_KEYS = ("id", "name", "kind", "centre", "home", "coasts", "coast_aliases", "aliases", "pos", "convoys",
+                 "river", "river_builds", "army", "fleet")
+PROVINCE_FLAGS = ("centre", "convoys", "river_builds")  # true or false, nothing else
+
+
+def _unknown_keys(path: str, node: dict, known: tuple[str, ...], what: str) -> list[Problem]:
+    """A problem for each key of `node` not in `known`, with the nearest known key (or all of them)."""
+    problems = []
+    for key in node:
+        if str(key) in known:
+            continue
+        near = closest(str(key), known, limit=1)
+        hint = f"did you mean {near[0]!r}?" if near else f"the keys are {', '.join(known)}"
+        problems.append(Problem(path, line_of(key) or line_of(node), f"{what}: unknown key {str(key)[:80]!r}; {hint}"))
+    return problems
+
+
 def _check_raw(path: str, data: dict) -> list[Problem]:
-    problems: list[Problem] = []
-    for key in ("name", "powers", "terrain", "calendar", "provinces"):
-        if key not in data:
-            problems.append(Problem(path, line_of(data), f"missing the required key {key!r}"))
-    if problems:
+    missing = [key for key in ("name", "powers", "terrain", "calendar", "provinces") if key not in data]
+    problems = [Problem(path, line_of(data), f"missing the required key {key!r}") for key in missing]
+    problems += _unknown_keys(path, data, BOARD_KEYS, "the board")
+    if missing:
         return problems
     provinces: dict[str, dict] = {}
     for entry in data["provinces"] or []:
@@ -77,6 +99,9 @@ def _check_raw(path: str, data: dict) -> list[Problem]:
             problems.append(Problem(path, line_of(entry), f"province {pid!r} is defined twice "
                                                           f"(first on line {line_of(provinces[pid])})"))
         provinces[pid] = entry
+        problems += _unknown_keys(path, entry, PROVINCE_KEYS, f"province {pid[:80]}")
+        problems += [Problem(path, line_of(entry), f"{pid}: `{flag}` is true or false, not {entry[flag]!r}")
+                     for flag in PROVINCE_FLAGS if flag in entry and not isinstance(entry[flag], bool)]
         if entry.get("home") is not None and not entry.get("centre"):
             problems.append(Problem(path, line_of(entry), f"{pid} is a home centre of {entry['home']} but not a supply centre"))
         if entry.get("home") is not None and str(entry["home"]) not in (data.get("powers") or {}):

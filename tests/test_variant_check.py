@@ -117,3 +117,16 @@ def test_a_name_that_is_not_the_files_is_refused_by_checker_and_loader(tmp_path)
     assert problem.line == 1 and "named 'tiny' but its file is 'other.yaml'" in problem.message
     with pytest.raises(VariantError, match="rename the file or write `name: other`"):
         board_from_file(f)
+
+
+def test_an_unknown_key_is_a_problem_with_the_nearest_key(tmp_path):
+    text = BASE.replace("{id: c, name: Cland, kind: land}", "{id: c, name: Cland, kind: land, centr: true}")
+    problems, f = _check(tmp_path, text.replace("borders:", "bordrs:"))
+    assert f"{f}:{_line(text, 'Cland')}: province c: unknown key 'centr'; did you mean 'centre'?" in problems
+    assert f"{f}:{_line(text, 'borders:')}: the board: unknown key 'bordrs'; did you mean 'borders'?" in problems
+
+
+def test_a_flag_of_a_province_is_true_or_false(tmp_path):
+    text = BASE.replace("{id: c, name: Cland, kind: land}", "{id: c, name: Cland, kind: land, centre: 7}")
+    problems, f = _check(tmp_path, text)
+    assert problems == [f"{f}:{_line(text, 'Cland')}: c: `centre` is true or false, not 7"]
