@@ -141,7 +141,7 @@ class _Reader:
                 continue
             try:
                 order = self.order(part, line, column + at, power)
-            except OrderError:
+            except OrderError as exc:  # (used below; replaced by the reading past a bullet when that fails)
                 if _bullet_end(part):
                     try:  # `- Build A par`, `- A Par - Bur`: a bullet, not a removal sign
                         cut = _bullet_end(part)
