@@ -141,18 +141,19 @@ class _Reader:
                 continue
             try:
                 order = self.order(part, line, column + at, power)
-            except OrderError as exc:  # (used below; replaced by the reading past a bullet when that fails)
+            except OrderError as first:
+                problem = first
                 if _bullet_end(part):
                     try:  # `- Build A par`, `- A Par - Bur`: a bullet, not a removal sign
                         cut = _bullet_end(part)
                         order = self.order(part[cut:], line, column + at + cut, power)
                     except OrderError as without:
-                        order, exc = None, without  # (what the order says past its bullet is what is wrong)
+                        order, problem = None, without  # (what the order says past its bullet is what is wrong)
                     if order is not None:
                         self._add([order], line)
                         continue
-                suggestions = exc.suggestions if self.suggest() else []
-                self.problem(line, exc.column, raw, exc.message, suggestions, isinstance(exc, UnknownPlace))
+                suggestions = problem.suggestions if self.suggest() else []
+                self.problem(line, problem.column, raw, problem.message, suggestions, isinstance(problem, UnknownPlace))
                 continue
             self._add([order], line)
 
