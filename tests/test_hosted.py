@@ -179,7 +179,8 @@ def test_arctic_race_set_up_by_the_game_master_then_a_round(api):
     gid, tokens, gm = created["id"], created["tokens"], created["game_master_token"]
     tiles = "T22 T06 T16 T30 T08 T29 T10 T01 T14 T09 T28 T23 T27 T15 T24 T25 T20 T07 T17 T26 T19 T12 T04 T18 T03 " \
             "T02 T21 T13 T05 T11"
-    api.submit(gid, gm, ["players Red, Blue; start Blue", f"tiles {tiles}"])  # Blue plays first
+    steps = api.submit(gid, gm, ["players Red, Blue", "start Blue", f"tiles {tiles}"])  # Blue plays first
+    assert [o["status"] for o in steps["orders"]] == ["ok"] * 3, steps
     game = api.game(gid, gm)
     assert [s["must_act"] for s in game["seats"]] == [True, True]  # no players before the set-up: every seat
     api.ready(gid, tokens["Red"])

@@ -44,6 +44,7 @@ class DiplomacyRules(GameRules):
     """The GameRules of Diplomacy and every board played by its rules."""
 
     name = "diplomacy"
+    game_steps = False  # every order is a power's
     capabilities = frozenset({LEGAL_ORDERS, PICTURES, TEXT_CASES})
 
     def load_board(self, data: dict, source: str | None) -> Board:

@@ -1,4 +1,4 @@
-"""A seat's orders judged on arrival, and the phase's sheet built from every seat's orders.
+"""A seat's orders judged on arrival, and the phase's orders read seat by seat, as data.
 
 A submission is judged by the stateless machinery alone (its power's orders, every other unit without orders),
 so each line's status is what `/v1/adjudicate` would give it: `unreadable` (with why, column and suggestions),
@@ -28,14 +28,12 @@ class Refused(Exception):
 
 
 def read_orders(board: Any, state: Any, orders: dict[str, list[str]]) -> Sheet:
-    """The sheet of the seats' orders, in the given order; the game master's steps come last, unprefixed."""
-    rules = rules_of(board)
-    players = {p: lines for p, lines in orders.items() if p != GM and lines}
-    steps = orders.get(GM) or []
-    if not steps:
-        return rules.read_order_lists(board, state, players)
-    text = "\n".join([f"{p}: {o}" for p, lines in players.items() for o in lines] + list(steps))
-    return rules.read_sheet(board, state, text)
+    """The phase's sheet: each seat's list read as that seat's orders, item by item (never joined into text),
+    in the given order; the game master's steps (key GM) come last."""
+    lists = {p: lines for p, lines in orders.items() if p != GM and lines}
+    if orders.get(GM):
+        lists[GM] = orders[GM]
+    return rules_of(board).read_order_lists(board, state, lists)
 
 
 def judge_submission(board: Any, state: Any, power: str, lines: list[str]) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from adjudicator.errors import AdjudicatorError, OrderError
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.orders.model import Order
 from adjudicator.orders.parse import UNIT, parser_for
-from adjudicator.sheets import MAX_LINES, MAX_SUGGESTED, Sheet, SheetProblem, json_pointer
+from adjudicator.sheets import MAX_LINES, MAX_SUGGESTED, Sheet, SheetProblem, json_pointer, one_order_problem
 
 MAX_PER_LINE = 100  # orders on one line (`;` or `,` between them)
 _BULLETS = ("-", "*", "•", "·")
@@ -282,6 +282,10 @@ def _read_power_list(reader: "_Reader", board: Board, power_name: str, texts: li
     if note:
         sheet.notes.append(note)
     for i, text in enumerate(texts):
+        bad = one_order_problem(str(text))  # one item, one order on one line: never read as a sheet's lines
+        if bad is not None:
+            reader.problem(i + 1, bad[0], str(text), bad[1])
+            continue
         try:
             order = reader.order(str(text), i + 1, 1, name)
         except OrderError as exc:
