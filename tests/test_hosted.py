@@ -275,7 +275,7 @@ def test_the_game_master_adjudicates_once_and_names_the_phase(api):
 # --- authorization: every endpoint -------------------------------------------------------------------------
 ENDPOINTS = [
     ("get", "/v1/games/{game_id}", None, "any"),
-    ("put", "/v1/games/{game_id}/orders", {"orders": ["A Arc - Ura"]}, "any"),  # the game master's: game steps
+    ("put", "/v1/games/{game_id}/orders", {"orders": []}, "any"),  # the game master's: game steps (none here)
     ("get", "/v1/games/{game_id}/orders", None, "any"),
     ("delete", "/v1/games/{game_id}/orders", None, "any"),
     ("put", "/v1/games/{game_id}/ready", {"ready": False}, "seat"),
@@ -286,6 +286,7 @@ ENDPOINTS = [
     ("get", "/v1/games/{game_id}/phases/{phase_no}/picture", None, "any"),
     ("get", "/v1/games/{game_id}/webhook", None, "gm"),
     ("put", "/v1/games/{game_id}/webhook", {"url": None}, "gm"),
+    ("post", "/v1/games/{game_id}/webhook/secret", None, "gm"),
 ]
 
 

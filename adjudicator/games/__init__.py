@@ -115,6 +115,11 @@ class GameRules:
         one, unless the game takes turns, when it is that seat's turn."""
         return state
 
+    def void_known_on_arrival(self, board: Any, state: Any, seat: str, order: Any) -> bool:
+        """Whether an order of one seat's, judged alone when it arrives (hosted games) and found `void`, is void
+        whatever the other seats order; by default not: their orders are secret, so it is shown as `ok`."""
+        return False
+
     # --- order sheets ------------------------------------------------------------------------------------
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
         """Orders and located problems from sheet text: a bad line is reported, the others are read."""

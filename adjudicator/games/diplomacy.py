@@ -99,6 +99,12 @@ class DiplomacyRules(GameRules):
         return [p for p in board.powers
                 if adjustment_due(state, p) < 0 or (adjustment_due(state, p) > 0 and build_sites(board, state, p))]
 
+    def void_known_on_arrival(self, board: Board, state: GameState, seat: str, order: Any) -> bool:
+        """A void support or convoy is void whatever the others order when the unit it names is the seat's own."""
+        target = getattr(order, "target", None)
+        unit = state.units.get(target.province) if target is not None else None
+        return unit is not None and unit.power == seat
+
     def read_sheet(self, board: Board, state: GameState, text: str, file: str | None = None) -> Sheet:
         """Orders and located problems; orders for another kind of phase are reported as such."""
         from adjudicator.orders.sheet import read_sheet
