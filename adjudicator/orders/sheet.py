@@ -286,8 +286,18 @@ def _read_power_list(reader: "_Reader", board: Board, power_name: str, texts: li
         if bad is not None:
             reader.problem(i + 1, bad[0], str(text), bad[1])
             continue
+        body, column = str(text), 1
+        head, colon, rest = body.partition(":")
+        before = colon and len(head) <= _LONGEST_NAME and _looks_like_name(head.strip())
+        named = _power_of(board, head.strip(), lenient=False)[0] if before else None
+        if named is not None and named != name:  # `Norway: F Tro H` in Russia's list is nobody's order
+            reader.problem(i + 1, len(head) - len(head.lstrip()) + 1, body, f"an item of {name}'s list is one of "
+                           f"{name}'s orders, not {named}'s: each power's orders come with its own token")
+            continue
+        if named is not None:  # the power's own name before its order
+            body, column = rest, len(head) + 2
         try:
-            order = reader.order(str(text), i + 1, 1, name)
+            order = reader.order(body, i + 1, column, name)
         except OrderError as exc:
             reader.problem(i + 1, exc.column, str(text), exc.message, exc.suggestions if reader.suggest() else [])
             continue
