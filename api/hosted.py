@@ -1,8 +1,8 @@
 """The /v1/games endpoints: hosted games over `adjudicator.hosted` (tokens in the Authorization header only).
 
 Settings (Flask config, else the environment): `ADJUDICATOR_WEBHOOK_ALLOW`, the hosts and networks webhooks
-may reach besides the public internet; `HOSTED_LIMITS` and `HOSTED_WEBHOOKS` (config only) replace the limits
-and the delivery policy.
+may reach besides the public internet; `ADJUDICATOR_REQUESTS_PER_MINUTE` and `ADJUDICATOR_GAMES_PER_HOUR`, the
+rates; `HOSTED_LIMITS` and `HOSTED_WEBHOOKS` (config only) replace the limits and the delivery policy whole.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def service() -> Service:
 
 
 def _limits() -> Limits:
-    return current_app.config.get("HOSTED_LIMITS") or Limits()
+    return Limits.configured(current_app.config)
 
 
 def _rates() -> RateLimiter:

@@ -14,6 +14,7 @@ import pytest
 from api_helpers import check_response
 
 from adjudicator.cases.datc import parse_cases
+from adjudicator.hosted.limits import Limits
 from adjudicator.textio import read_text
 from api import create_app
 
@@ -77,9 +78,14 @@ class Api:
         return response.get_json()
 
 
+# The rate limits are kept in the database, which PostgreSQL's test database shares between tests and runs:
+# the tests of other things are not limited (tests/test_hosted_limits.py tests the limits).
+UNLIMITED = Limits(requests_per_minute=10**6, games_per_hour=10**6)
+
+
 def make_api(url: str, **config) -> Api:
     """An app on the given database."""
-    return Api(create_app({"ADJUDICATOR_DATABASE_URL": url, **config}))
+    return Api(create_app({"ADJUDICATOR_DATABASE_URL": url, "HOSTED_LIMITS": UNLIMITED, **config}))
 
 
 @pytest.fixture

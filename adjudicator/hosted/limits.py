@@ -10,8 +10,11 @@ upsert: a key may send `limit` requests at once, then one every `period / limit`
 from __future__ import annotations
 
 import ipaddress
+import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import case, delete, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -34,6 +37,21 @@ class Limits:
     max_games: int = 100_000  # games one database holds
     requests_per_minute: int = 600  # per token (or per client address without one)
     games_per_hour: int = 60  # games created per client address
+
+    @classmethod
+    def configured(cls, config: Mapping[str, Any] | None = None) -> Limits:
+        """The limits of a server: `HOSTED_LIMITS` in its config, else the defaults with the rates an operator
+        sets as `ADJUDICATOR_REQUESTS_PER_MINUTE` and `ADJUDICATOR_GAMES_PER_HOUR` (config, then environment)."""
+        config = config or {}
+        if config.get("HOSTED_LIMITS"):
+            return config["HOSTED_LIMITS"]
+        rates = {}
+        for field_name, key in (("requests_per_minute", "ADJUDICATOR_REQUESTS_PER_MINUTE"),
+                                ("games_per_hour", "ADJUDICATOR_GAMES_PER_HOUR")):
+            value = config.get(key) or os.environ.get(key)
+            if value:
+                rates[field_name] = max(1, int(value))
+        return cls(**rates)
 
 
 def client_key(address: str | None) -> str:
