@@ -325,7 +325,8 @@ SCHEMAS.update({
                            "attempt_log": {"type": "array", "items": {"type": "object", "properties": {
                                "attempt": _INT, "at": _STR, "status": {"type": ["integer", "null"]}, "outcome": _STR},
                                "required": ["attempt", "at", "outcome"]}}},
-                           "required": ["delivery_id", "phase_no", "attempts", "delivered", "given_up", "attempt_log"]}}},
+                           "required": ["delivery_id", "phase_no", "attempts", "delivered", "given_up",
+                                        "attempt_log"]}}},
         "required": ["webhook_url", "deliveries"],
     },
     "WebhookSecret": {"type": "object", "properties": {"webhook_secret": _STR}, "required": ["webhook_secret"],

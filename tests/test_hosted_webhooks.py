@@ -126,7 +126,8 @@ def test_the_operator_allows_named_hosts_and_networks():
     assert egress.url_problem("http://[::ffff:10.2.3.4]/", 2000, allow) is None
     assert egress.url_problem("http://[fd00::5]/", 2000, allow) is None
     assert egress.url_problem("http://192.168.0.1/", 2000, allow) == NO_PUBLIC_ADDRESS
-    assert allow.allows("hooks.lan", egress._address("192.168.0.9")) and not allow.allows("x.lan", egress._address("192.168.0.9"))
+    inside = egress._address("192.168.0.9")
+    assert allow.allows("hooks.lan", inside) and not allow.allows("x.lan", inside)
 
 
 # --- at delivery: resolved, every address checked, connected to the address checked -----------------------
@@ -285,7 +286,8 @@ def test_games_tick_survives_a_malformed_receiver_and_says_what_it_did(db_url): 
                                     env={"ADJUDICATOR_WEBHOOK_ALLOW": "127.0.0.1"})
     assert result.exit_code == 0, result.output
     first, *judged, last = result.output.rstrip().splitlines()
-    assert first.startswith("database: ") and "judged Fall 2010 Movement (phase 1); next: Winter 2010 Movement" in judged
+    assert first.startswith("database: ")
+    assert "judged Fall 2010 Movement (phase 1); next: Winter 2010 Movement" in judged
     assert re.fullmatch(r"\d+ phase\(s\) judged; \d+ webhook\(s\) delivered, [1-9]\d* to retry, \d+ given up", last)
     gm = svc.authenticate(created["id"], created["game_master_token"])
     (delivery,) = _deliveries(svc, gm)  # (PostgreSQL's test database holds other games' deliveries too)

@@ -131,7 +131,8 @@ class Service:
                 raise HostedError(400, "Bad request", f"{shown!r} has no seat in this game; seats: {', '.join(powers)}",
                                   pointer=f"/labels/{shown}")
             labels[power] = text.printable(label, f"the label of {power}", f"/labels/{power}", self.limits.max_label)
-        name = f"{board.title} game" if name is None else text.printable(name, "the name", "/name", self.limits.max_name)
+        name = (f"{board.title} game" if name is None
+                else text.printable(name, "the name", "/name", self.limits.max_name))
         options = Settings.from_json(settings)
         self._check_url(webhook_url)
         data, _ = _stored_state(board, position)
@@ -289,7 +290,8 @@ class Service:
         if len(lines) > self.limits.max_orders:
             raise HostedError(413, "Request too large", f"{len(lines)} orders; at most {self.limits.max_orders}",
                               pointer="/orders")
-        lines = [line for i, x in enumerate(lines, 1) if (line := text.order_item(str(x), i, self.limits.max_order_length))]
+        items = (text.order_item(str(x), i, self.limits.max_order_length) for i, x in enumerate(lines, 1))
+        lines = [line for line in items if line]  # stripped; blank items dropped
         with self.store.sessions() as session:
             game = self._game(session, caller.game_id)
             if power is not None and session.get(Seat, (caller.game_id, seat)) is None:

@@ -259,10 +259,10 @@ def pending(store: Store, game_id: str, attempts_cap: int) -> list[dict[str, Any
         rows = list(session.scalars(select(Delivery).where(Delivery.game_id == game_id)
                                     .order_by(Delivery.id.desc()).limit(SHOWN_DELIVERIES)))[::-1]
         tries: dict[int, list[DeliveryAttempt]] = {}
-        if rows:
-            for a in session.scalars(select(DeliveryAttempt).where(DeliveryAttempt.delivery_id.in_([d.id for d in rows]))
-                                     .order_by(DeliveryAttempt.delivery_id, DeliveryAttempt.number)):
-                tries.setdefault(a.delivery_id, []).append(a)
+        attempts = (select(DeliveryAttempt).where(DeliveryAttempt.delivery_id.in_([d.id for d in rows]))
+                    .order_by(DeliveryAttempt.delivery_id, DeliveryAttempt.number))
+        for a in session.scalars(attempts) if rows else ():
+            tries.setdefault(a.delivery_id, []).append(a)
     out = []
     for d in rows:
         given_up = d.next_attempt_at is None and d.delivered_at is None
