@@ -141,7 +141,8 @@ RACE_TILES = ("T22 T06 T16 T30 T08 T29 T10 T01 T14 T09 T28 T23 T27 T15 T24 T25 T
 # other seats' honest lists, the game master's steps)
 GAMES = [
     ("arctic", None, "Russia", "Russia", {"Norway": ["F Tro - Bar", "F Osl - Nwg", "A Lyb - Yer"],
-                                          "Denmark": ["F Tor S F Osl - Nwg"], "USA": ["A Brw - Bea"]}, []),
+                                          "Denmark": ["F Tor S F Osl - Nwg"], "USA": ["A Brw - Bea"]},
+     ["a game master's note"]),  # (Diplomacy has no game-master steps: the door refuses them, the reader too)
     ("arctica", None, "Remi", "Remi", {"Joelle": ["migrate bird from S5"], "Samson": ["migrate fish from S3"]},
      ["melt", "majority", "event lynx", "event bear", "next round"]),
     ("arctic-race", f"players Red, Blue\nstart Blue\ntiles {RACE_TILES}", "Red", "Red",
