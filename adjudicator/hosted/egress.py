@@ -162,6 +162,10 @@ def _exchange(parts, host: str, port: int, addresses: list[Address], https: bool
     watchdog = threading.Timer(timeout, lambda: _shut(current[0]))
     watchdog.start()
     try:
+        try:
+            host = host.encode("idna").decode("ascii")  # an international name as the wire carries it
+        except UnicodeError:
+            pass  # an address
         if https:
             sock = current[0] = ssl.create_default_context().wrap_socket(sock, server_hostname=host)
         shown = f"[{host}]" if ":" in host else host
