@@ -17,10 +17,10 @@ def _tick(*args: str, env: dict[str, str] | None = None):
 
 
 def _one_error(result) -> str:
-    """The output is the database line and one error line: no traceback."""
+    """The output is one line, naming the database: no traceback."""
     assert result.exit_code == 2, result.output
-    database, error = result.output.rstrip("\n").split("\n")
-    assert database.startswith("database: ") and error.startswith("error: ") and "Traceback" not in result.output
+    (error,) = result.output.rstrip("\n").split("\n")
+    assert error.startswith("error: the database ") and "Traceback" not in result.output
     return error
 
 
@@ -28,7 +28,7 @@ def test_with_nothing_configured_tick_creates_no_database(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     result = _tick()
     error = _one_error(result)
-    assert f"(from the default ({DEFAULT_SQLITE}))" in result.output and "does not exist" in error
+    assert f"(from the default ({DEFAULT_SQLITE}))" in error and "does not exist" in error
     assert "ADJUDICATOR_DATABASE_URL" in error and list(tmp_path.iterdir()) == []
 
 
@@ -46,7 +46,8 @@ def test_an_unreachable_postgresql_server_is_one_line_and_exit_2():
     result = _tick(env={"ADJUDICATOR_DATABASE_URL": "postgresql://tick:pa55word@127.0.0.1:1/games"})
     error = _one_error(result)
     assert "cannot be used" in error and "pa55word" not in result.output
-    assert "database: postgresql+psycopg://tick:***@127.0.0.1:1/games (from ADJUDICATOR_DATABASE_URL)" in result.output
+    assert error.startswith("error: the database postgresql+psycopg://tick:***@127.0.0.1:1/games (from "
+                            "ADJUDICATOR_DATABASE_URL) cannot be used: ")
 
 
 @pytest.mark.parametrize("which", ["sqlite", "postgresql"])

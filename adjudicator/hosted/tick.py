@@ -2,7 +2,7 @@
 
 It says which database it uses and where that setting came from. It never creates a database (a SQLite file
 that does not exist is most likely a wrong setting, and a new one has no games to tick): that, and a database
-it cannot reach, is one line and exit status 2. Interrupted (Ctrl-C, SIGTERM), it releases the delivery it
+it cannot reach, is one line naming the database, and exit status 2. Interrupted (Ctrl-C, SIGTERM), it releases the delivery it
 holds before it exits, so the next run sends it at once rather than after its lease.
 """
 
@@ -23,17 +23,22 @@ UNREACHABLE = 2  # the exit status for a database that is not there or cannot be
 def run(explicit: str | None, say: Callable[[str], None]) -> int:
     """Tick the database `explicit` names (else the settings `adjudicator serve` uses); the exit status."""
     db = Database(normalise_url(explicit), "--database") if explicit else database()
-    say(f"database: {db.shown} (from {db.source})")
+    named = f"the database {db.shown} (from {db.source})"
     if db.sqlite_file is not None and not db.sqlite_file.is_file():
-        say(f"error: {db.sqlite_file} does not exist, and tick creates no database: name the one the server uses "
+        say(f"error: {named} does not exist, and tick creates no database: name the one the server uses "
             "(ADJUDICATOR_DATABASE_URL, ADJUDICATOR_DATABASE or --database)")
         return UNREACHABLE
+    try:
+        store = open_store(db.url)
+    except (SQLAlchemyError, OSError) as exc:
+        say(f"error: {named} cannot be used: {_first_line(exc)}")
+        return UNREACHABLE
+    say(f"database: {db.shown} (from {db.source})")
     previous = signal.signal(signal.SIGTERM, _exit)  # so a stopped tick unwinds and releases its claim
     try:
-        service = Service(open_store(db.url), policy=configured_policy(), background=False)
-        judged, sent = service.tick()
+        judged, sent = Service(store, policy=configured_policy(), background=False).tick()
     except (SQLAlchemyError, OSError) as exc:
-        say(f"error: the database cannot be used: {_first_line(exc)}")
+        say(f"error: {named} failed during the tick: {_first_line(exc)}")
         return UNREACHABLE
     finally:
         signal.signal(signal.SIGTERM, previous)
