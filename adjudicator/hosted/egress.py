@@ -84,12 +84,15 @@ def url_problem(url: str, max_length: int, egress: Egress) -> str | None:
         return f"the webhook URL is over {max_length} characters"
     if any(ch.isspace() or ord(ch) < 0x20 or ch == "\x7f" for ch in url):
         return "the webhook URL holds a blank or a control character"
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:  # an unbalanced or invalid [IPv6] host
+        return "the webhook URL's host is not a name or an address"
     if parts.scheme.lower() not in ("http", "https"):
         return f"the webhook must be an http or https URL, not {parts.scheme or 'one without a scheme'!r}"
     if "@" in parts.netloc:
         return "the webhook URL may not hold a user name or password: they would be kept and shown as the URL is"
-    host = parts.hostname or ""
     if not host:
         return "the webhook URL names no host"
     try:
@@ -98,13 +101,21 @@ def url_problem(url: str, max_length: int, egress: Egress) -> str | None:
         port = -1
     if port is not None and not 1 <= port <= 65535:
         return "the webhook URL's port must be a number from 1 to 65535"
-    try:
-        host.encode("idna")
-    except UnicodeError:
+    if ":" not in host and not _host_name(host):
         return f"{host[:60]!r} is not a host name"
     if not _literal_allowed(host, egress):
         return NO_PUBLIC_ADDRESS
     return None
+
+
+def _host_name(host: str) -> bool:
+    """Whether a host is written as a name can be (or an IPv4 address): letters, digits, `-`, `_` and dots, an
+    international name once in its IDNA form."""
+    try:
+        ascii_form = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return False
+    return all(ch.isalnum() or ch in "-_." for ch in ascii_form) and ascii_form.isascii()
 
 
 def _literal_allowed(host: str, egress: Egress) -> bool:
