@@ -47,7 +47,8 @@ def run(explicit: str | None, say: Callable[[str], None]) -> int:
             say(f"not judged: game {phase['game_id']} phase {phase['phase_no']}: {phase['refused']}")
         else:
             say(f"judged {phase['phase']} (phase {phase['phase_no']}); next: {phase['next_phase']}")
-    say(f"{sum('refused' not in p for p in judged)} phase(s) judged; {sent}")
+    say(f"webhooks: {sent}")
+    say(f"{sum('refused' not in p for p in judged)} phase(s) judged")  # the last line, as scripts read it
     return 0
 
 

@@ -114,7 +114,7 @@ class Sent:
     given_up: int = 0
 
     def __str__(self) -> str:
-        return f"{self.delivered} webhook(s) delivered, {self.retrying} to retry, {self.given_up} given up"
+        return f"{self.delivered} delivered, {self.retrying} to retry, {self.given_up} given up"
 
 
 @dataclass(frozen=True)
