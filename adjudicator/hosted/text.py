@@ -14,7 +14,8 @@ from typing import Any
 from adjudicator.hosted.errors import HostedError
 from adjudicator.sheets import LINE_BREAKS, char_name
 
-# Categories never printable: controls, lone surrogates, line and paragraph separators, noncharacters.
+# Categories never printable: controls, lone surrogates, line and paragraph separators (and, below, the
+# noncharacters among the unassigned).
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
 # Format characters that reorder what is shown (Trojan-Source style): the only format characters refused.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -46,33 +47,31 @@ def _noncharacter(ch: str) -> bool:
     return 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE
 
 
-def printable(value: str, what: str, pointer: str, limit: int, allow_tab: bool = False) -> str:
-    """`value` stripped, if it is printable text of 1 to `limit` characters; else a 400 (413 past the limit)."""
+def _checked(value: str, what: str, pointer: str, limit: int, allow_tab: bool, line_hint: str = "") -> str:
+    """`value` stripped, if it is at most `limit` characters of printable text; else a 413 or a 400 naming the
+    character and where (`line_hint` added when it is a line break)."""
     if len(value) > limit:
         raise HostedError(413, "Request too large", f"{what} is over {limit} characters", pointer=pointer)
     bad = _bad_char(value, allow_tab)
     if bad is not None:
         at, why = bad
-        raise HostedError(400, "Bad request", f"{what} holds {why} at character {at + 1}: only printable text is "
-                          "taken", pointer=pointer)
-    if not value.strip():
-        raise HostedError(400, "Bad request", f"{what} is blank", pointer=pointer)
+        hint = line_hint if value[at] in LINE_BREAKS and line_hint else "only printable text is taken"
+        raise HostedError(400, "Bad request", f"{what} holds {why} at character {at + 1}: {hint}", pointer=pointer)
     return value.strip()
+
+
+def printable(value: str, what: str, pointer: str, limit: int) -> str:
+    """`value` stripped, if it is printable text of 1 to `limit` characters; else a 400 (413 past the limit)."""
+    text = _checked(value, what, pointer, limit, allow_tab=False)
+    if not text:
+        raise HostedError(400, "Bad request", f"{what} is blank", pointer=pointer)
+    return text
 
 
 def order_item(value: str, number: int, limit: int) -> str:
     """One order of a submitted list, stripped (blank stays blank): one line of printable text (tabs allowed)."""
-    pointer = f"/orders/{number - 1}"
-    if len(value) > limit:
-        raise HostedError(413, "Request too large", f"order {number} is over {limit} characters", pointer=pointer)
-    bad = _bad_char(value, allow_tab=True)
-    if bad is not None:
-        at, why = bad
-        detail = f"order {number} holds {why} at character {at + 1}"
-        if value[at] in LINE_BREAKS:
-            detail += ": one list item is one order, on one line; send each order as an item of its own"
-        raise HostedError(400, "Bad request", detail, pointer=pointer)
-    return value.strip()
+    return _checked(value, f"order {number}", f"/orders/{number - 1}", limit, allow_tab=True,
+                    line_hint="one list item is one order, on one line; send each order as an item of its own")
 
 
 def storable(data: Any, pointer: str) -> None:
