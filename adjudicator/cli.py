@@ -414,17 +414,11 @@ def games() -> None:
 @games.command("tick")
 @click.option("--database", help="A database URL (default: the settings of `adjudicator serve`).")
 def games_tick(database: str | None) -> None:
-    """Judge every hosted phase past its deadline and send due webhooks (run it from cron)."""
-    from adjudicator.hosted.service import HostedError, Service
-    from adjudicator.hosted.storage import database_url, normalise_url, open_store
+    """Judge every hosted phase past its deadline, send due webhooks and wait for them (run it from cron). It
+    never creates a database: one it cannot find or reach is one line and exit status 2."""
+    from adjudicator.hosted.tick import run
 
-    try:
-        judged = Service(open_store(normalise_url(database) if database else database_url())).tick()
-    except HostedError as exc:
-        fail(AdjudicatorError(exc.detail))
-    for phase in judged:
-        click.echo(f"judged {phase['phase']} (phase {phase['phase_no']}); next: {phase['next_phase']}")
-    click.echo(f"{len(judged)} phase(s) judged")
+    sys.exit(run(database, click.echo))
 
 
 @main.group()

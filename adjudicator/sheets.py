@@ -3,12 +3,18 @@
 The contract (the same for all four games): `GameRules.read_sheet` never raises for a bad line; it reports
 the line with its column, reason and suggestions, and reads the rest. A shell then judges the readable
 orders (the default) or, when strict, refuses a sheet with any problem and writes nothing.
+
+Orders given as lists per seat (`GameRules.read_order_lists`) are data, not a sheet: each item is read alone
+as one order of its seat (`read_items`), never joined into text with another item to be read again, so
+nothing in one seat's list can become another seat's order (issue 26).
 """
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from adjudicator.errors import OrderError
 from adjudicator.names import suggestion_budget
@@ -87,4 +93,58 @@ def read_bounded(read: Callable[[], Sheet], text: str, budget: bool = True) -> S
         sheet = read()
     if len(sheet.problems) > MAX_SUGGESTED:
         sheet.notes.append(f"suggestions were worked out for the first {MAX_SUGGESTED} problems only")
+    return sheet
+
+
+# Every character `str.splitlines` ends a line at: a sheet reader would read what follows one as a line of
+# its own, so a list item holding one is refused.
+LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def char_name(ch: str) -> str:
+    """`U+2028 LINE SEPARATOR`: a character as an error message names it (control characters have no name)."""
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X}" + (f" {name}" if name else "")
+
+
+def one_order_problem(text: str) -> tuple[int, str] | None:
+    """Why a list item is not one order on one line: (its 1-based column, the reason), or None when it is."""
+    for at, ch in enumerate(text):
+        if ch in LINE_BREAKS:
+            return at + 1, (f"a line break ({char_name(ch)}) inside a list item: an item holds one order, on one "
+                            "line; send each order as an item of its own")
+        if ch == ";":
+            return at + 1, ("';' inside a list item: ';' separates orders on a sheet, but an item holds one order; "
+                            "send each order as an item of its own")
+    return None
+
+
+def read_items(orders: Mapping[str, Sequence[Any]], read: Callable[[str, str, int], Any],
+               add: Callable[[Sheet, str, int, str, Any], None] | None = None) -> Sheet:
+    """Orders given as lists per seat: each item read alone by `read(seat, text, number)` as one order of that
+    seat (an OrderError when it is not); an item that is not one order on one line, or that `read` refuses, is
+    a problem on its line (its place in the list, from 1) pointing at it (`/Red/0`). `add(sheet, seat, number,
+    text, order)` puts a read order in the sheet (by default at the end)."""
+    sheet = Sheet()
+    count = sum(len(items) for items in orders.values())
+    if count > MAX_LINES:
+        sheet.refusal = f"{count:,} orders were sent; at most {MAX_LINES:,} are read: send them in parts"
+        return sheet
+    with suggestion_budget(MAX_SUGGESTED):
+        for seat, items in orders.items():
+            for i, item in enumerate(items):
+                text = str(item)
+                bad = one_order_problem(text)
+                try:
+                    if bad is not None:
+                        raise OrderError(bad[1], column=bad[0])
+                    order = read(seat, text, i + 1)
+                except OrderError as exc:
+                    sheet.problems.append(SheetProblem(i + 1, exc.column, text, exc.message, list(exc.suggestions),
+                                                       json_pointer(seat, i)))
+                    continue
+                if add is None:
+                    sheet.orders.append(order)
+                else:
+                    add(sheet, seat, i + 1, text, order)
     return sheet

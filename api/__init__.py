@@ -28,7 +28,21 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(bp)
     app.register_blueprint(hosted_bp)
     app.register_blueprint(pages_bp)  # /play/<game id>: the pages players use in a browser
+    _behind_proxies(app)
     return app
+
+
+def _behind_proxies(app: Flask) -> None:
+    """With `ADJUDICATOR_TRUSTED_PROXIES=n` (config or environment), the client's address is the one the n
+    proxies in front wrote in X-Forwarded-For: rate limits count clients, not the proxy. Without it the header
+    is ignored, since any client can write it."""
+    import os
+
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    count = int(app.config.get("ADJUDICATOR_TRUSTED_PROXIES") or os.environ.get("ADJUDICATOR_TRUSTED_PROXIES") or 0)
+    if count > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count)  # type: ignore[method-assign]
 
 
 def _whole_body() -> None:

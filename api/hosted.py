@@ -1,4 +1,9 @@
-"""The /v1/games endpoints: hosted games over `adjudicator.hosted` (tokens in the Authorization header only)."""
+"""The /v1/games endpoints: hosted games over `adjudicator.hosted` (tokens in the Authorization header only).
+
+Settings (Flask config, else the environment): `ADJUDICATOR_WEBHOOK_ALLOW`, the hosts and networks webhooks
+may reach besides the public internet; `ADJUDICATOR_REQUESTS_PER_MINUTE` and `ADJUDICATOR_GAMES_PER_HOUR`, the
+rates; `HOSTED_LIMITS` and `HOSTED_WEBHOOKS` (config only) replace the limits and the delivery policy whole.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from adjudicator.hosted import tokens, webhooks
-from adjudicator.hosted.limits import Limits, RateLimiter
+from adjudicator.hosted import text, tokens, webhooks
+from adjudicator.hosted.limits import Limits, RateLimiter, client_key
 from adjudicator.hosted.service import Caller, HostedError, Service
 from adjudicator.hosted.storage import database_url, open_store
 from api.problems import Problem
@@ -21,22 +26,32 @@ def service() -> Service:
     """The app's hosted-games service, opened on first use (after gunicorn forks, never before)."""
     ext = current_app.extensions
     if "hosted" not in ext:
-        policy = current_app.config.get("HOSTED_WEBHOOKS") or webhooks.Policy()
-        ext["hosted"] = Service(open_store(database_url(current_app.config)), _limits(), policy)
+        ext["hosted"] = Service(open_store(database_url(current_app.config)), _limits(),
+                                 webhooks.configured_policy(current_app.config))
     return ext["hosted"]
 
 
 def _limits() -> Limits:
-    return current_app.config.get("HOSTED_LIMITS") or Limits()
+    return Limits.configured(current_app.config)
 
 
-def _rates() -> tuple[RateLimiter, RateLimiter]:
-    """Per-process rate limiters: requests per token (or address), games created per address."""
+def _rates() -> RateLimiter:
+    """The rate limits, kept in the games' database: shared by every process and instance on it."""
     ext = current_app.extensions
     if "hosted_rates" not in ext:
-        limits = _limits()
-        ext["hosted_rates"] = (RateLimiter(limits.requests_per_minute, 60.0), RateLimiter(limits.games_per_hour, 3600.0))
+        ext["hosted_rates"] = RateLimiter(service().store)
     return ext["hosted_rates"]
+
+
+@bp.before_request
+def _no_token_in_the_query() -> None:
+    """A token in a URL ends up in logs, browser histories and proxies: such a request is refused, and the
+    server's access log leaves every query out (api/server.py), so it is not kept either."""
+    if any(tokens.PREFIX in value for values in request.args.listvalues() for value in values) or any(
+            key.lower() in ("token", "access_token") for key in request.args):
+        raise Problem(400, "Bad request", "a token goes in the `Authorization: Bearer <token>` header, never in the "
+                      "URL (URLs are kept in logs and histories): this request was refused, and this service does "
+                      "not log queries")
 
 
 def _bearer() -> str | None:
@@ -50,23 +65,27 @@ def _bearer() -> str | None:
     return token.strip()
 
 
-def _limit(key: str, which: int = 0) -> None:
-    allowed, wait = _rates()[which].allow(key)
-    if not allowed:
-        raise Problem(429, "Too many requests", f"slow down: try again in {int(wait) + 1} s",
-                      retry_after=int(wait) + 1)
+def _limit(key: str, games: bool = False) -> None:
+    """429 with `Retry-After` when `key` is over its rate (requests a minute, or games created an hour)."""
+    limits = _limits()
+    per, period = (limits.games_per_hour, 3600.0) if games else (limits.requests_per_minute, 60.0)
+    wait = _rates().wait(key, per, period)
+    if wait > 0:
+        seconds = int(wait) + 1
+        raise Problem(429, "Too many requests", f"slow down: try again in {seconds} s", retry_after=seconds,
+                      headers={"Retry-After": str(seconds)})
 
 
 def _caller(game_id: str) -> Caller:
     token = _bearer()
-    _limit(tokens.token_hash(token) if token else f"addr:{request.remote_addr}")
     if not token:  # before the database is opened
         raise Problem(401, "Unauthorized", "send the game's token as `Authorization: Bearer <token>`")
+    _limit("token:" + tokens.token_hash(token)[:40])
     try:
         return service().authenticate(game_id, token)
     except HostedError as exc:
-        if exc.status in (401, 403) and token:
-            _limit(f"addr:{request.remote_addr}")  # guessing tokens counts against the address too
+        if exc.status in (401, 403):
+            _limit(client_key(request.remote_addr))  # guessing tokens counts against the address too
         raise Problem(exc.status, exc.title, exc.detail, **exc.extra) from None
 
 
@@ -86,7 +105,7 @@ def _run(call: Any, *args: Any) -> Any:
 
 @bp.post("/v1/games")
 def create_game():
-    _limit(f"addr:{request.remote_addr}", 1)
+    _limit("new:" + client_key(request.remote_addr), games=True)
     body = _body("CreateGameRequest")
     svc = service()
     deadline = body.get("deadline") or {}
@@ -107,8 +126,8 @@ def submit(game_id: str):
     caller = _caller(game_id)
     body = _body("SubmitOrdersRequest")
     orders = body["orders"]
-    lines = orders.splitlines() if isinstance(orders, str) else orders
-    return _json(_run(service().submit, caller, lines, body.get("ready")))
+    lines = orders.splitlines() if isinstance(orders, str) else orders  # the text's own lines: its author's items
+    return _json(_run(service().submit, caller, lines, body.get("ready"), body.get("power")))
 
 
 @bp.get("/v1/games/<game_id>/orders")
@@ -143,10 +162,11 @@ def phases(game_id: str):
     return _json(_run(service().phases, caller))
 
 
-def _phase_no(text: str) -> int:
-    if not text.isdigit() or len(text) > 9:
-        raise Problem(404, "Not found", f"no phase {text!r}: phases are numbered 1, 2, 3...")
-    return int(text)
+def _phase_no(written: str) -> int:
+    number = text.phase_number(written)
+    if number is None:
+        raise Problem(404, "Not found", f"no phase {written[:20]!r}: phases are numbered 1, 2, 3... in ASCII digits")
+    return number
 
 
 @bp.get("/v1/games/<game_id>/phases/<phase_no>")
@@ -204,15 +224,21 @@ def move_deadline(game_id: str):
     return _json(_run(service().move_deadline, caller, at, body.get("phase_no")))
 
 
-def _timestamp(text: str | None) -> float | None:
+def _timestamp(written: str | None) -> float | None:
     """Seconds since the epoch of an ISO 8601 time with its zone (`2030-01-31T18:00:00Z`); None stays None."""
-    if text is None:
+    if written is None:
         return None
     try:  # Python before 3.11 does not read the `Z` suffix
-        moment = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1:] in ("Z", "z") else text)
+        moment = datetime.fromisoformat(written[:-1] + "+00:00" if written[-1:] in ("Z", "z") else written)
         if moment.tzinfo is not None:
             return moment.timestamp()
     except (ValueError, OverflowError):  # not a time, or one the platform cannot count (year 1 in UTC+14)
         pass
     raise Problem(400, "Bad request", f"`at` must be an ISO 8601 time with its zone, such as 2030-01-31T18:00:00Z, "
-                  f"not {text!r}", pointer="/at")
+                  f"not {written!r}", pointer="/at")
+
+
+@bp.post("/v1/games/<game_id>/webhook/secret")
+def rotate_secret(game_id: str):
+    caller = _caller(game_id)
+    return _json(_run(service().rotate_secret, caller))

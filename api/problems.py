@@ -17,11 +17,12 @@ log = logging.getLogger("adjudicator.api")
 class Problem(Exception):
     """An error response: status, a short title, the detail, and extension members (pointer, errors...)."""
 
-    def __init__(self, status: int, title: str, detail: str, **extra: Any):
+    def __init__(self, status: int, title: str, detail: str, headers: dict[str, str] | None = None, **extra: Any):
         super().__init__(detail)
         self.status = status
         self.title = title
         self.detail = detail
+        self.headers = headers or {}  # response headers (a 429's Retry-After)
         self.extra = {k: v for k, v in extra.items() if v is not None}
 
 
@@ -54,7 +55,9 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(Problem)
     def _problem(exc: Problem):
-        return problem_response(exc.status, exc.title, exc.detail, **exc.extra)
+        response = problem_response(exc.status, exc.title, exc.detail, **exc.extra)
+        response.headers.update(exc.headers)
+        return response
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):

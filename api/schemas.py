@@ -289,7 +289,8 @@ SCHEMAS.update({
                        "game_master_token": _STR, "tokens": {"type": "object", "additionalProperties": _STR},
                        "webhook_secret": _STR, "deadline": {"type": ["string", "null"]}},
         "required": ["id", "game_master_token", "tokens", "webhook_secret", "phase"],
-        "description": "The tokens and the webhook secret are shown this once; only their hashes are kept.",
+        "description": "The tokens are shown this once (only their hashes are kept); the webhook secret is kept as "
+                       "it is (signing needs it) and shown again only when the game master rotates it.",
     },
     "HostedGame": {
         "type": "object",
@@ -306,9 +307,12 @@ SCHEMAS.update({
     "SubmitOrdersRequest": {
         "type": "object",
         "properties": {"orders": {"oneOf": [{"type": "array", "items": _STR}, _STR],
-                                  "description": "This power's orders (a list, or text with one order a line); they "
-                                                 "replace any sent before for this phase"},
-                       "ready": {"type": "boolean"}},
+                                  "description": "This power's orders (a list, one order an item, or text with one "
+                                                 "order a line); they replace any sent before for this phase"},
+                       "ready": {"type": "boolean"},
+                       "power": {"type": "string", "maxLength": 100,
+                                 "description": "The game master's token gives this power's orders (recorded as "
+                                                "given by the game master); a power's token may name only itself"}},
         "required": ["orders"],
         "additionalProperties": False,
     },
@@ -317,16 +321,20 @@ SCHEMAS.update({
     "OwnOrders": {
         "type": "object",
         "properties": {"phase": _STR, "phase_no": _INT, "orders": {"type": "array", "items": _ORDER_STATUS},
-                       "ready": {"type": "boolean"}, "adjudicated": {"oneOf": [_PHASE_SUMMARY, {"type": "null"}]}},
+                       "ready": {"type": "boolean"}, "adjudicated": {"oneOf": [_PHASE_SUMMARY, {"type": "null"}]},
+                       "given_by": _STR},
         "required": ["phase", "phase_no", "orders", "ready"],
     },
-    "AdjudicateGameRequest": {"type": "object", "properties": {"phase_no": {"type": "integer", "minimum": 1}},
+    "AdjudicateGameRequest": {"type": "object", "properties": {"phase_no": {"type": "integer", "minimum": 1,
+                                                                           "maximum": 2147483647}},
                               "additionalProperties": False},
     "PhaseSummary": _PHASE_SUMMARY,
     "JudgedPhase": {
         "type": "object",
         "properties": {**_PHASE_SUMMARY["properties"],
                        "orders": {"type": "object", "additionalProperties": _NAMES},
+                       "given_by": {"type": "object", "additionalProperties": _STR,
+                                    "description": "Who gave each power's orders: the power, or the game master"},
                        "report": {"type": "object"}, "position_before": {"type": "object"},
                        "position_after": {"type": "object"}},
         "required": ["phase_no", "phase", "orders", "report", "position_before", "position_after"],
@@ -351,10 +359,19 @@ SCHEMAS.update({
                        "required": ["url"], "additionalProperties": False},
     "Webhook": {
         "type": "object",
-        "properties": {"webhook_url": {"type": ["string", "null"]}, "webhook_secret": _STR,
-                       "deliveries": {"type": "array", "items": {"type": "object"}}},
-        "required": ["webhook_url", "webhook_secret", "deliveries"],
+        "properties": {"webhook_url": {"type": ["string", "null"]}, "attempts_per_delivery": _INT,
+                       "deliveries": {"type": "array", "items": {"type": "object", "properties": {
+                           "delivery_id": _STR, "phase_no": _INT, "attempts": _INT, "delivered": {"type": "boolean"},
+                           "given_up": {"type": "boolean"}, "state": _STR, "last_error": {"type": ["string", "null"]},
+                           "attempt_log": {"type": "array", "items": {"type": "object", "properties": {
+                               "attempt": _INT, "at": _STR, "status": {"type": ["integer", "null"]}, "outcome": _STR},
+                               "required": ["attempt", "at", "outcome"]}}},
+                           "required": ["delivery_id", "phase_no", "attempts", "delivered", "given_up",
+                                        "attempt_log"]}}},
+        "required": ["webhook_url", "deliveries"],
     },
+    "WebhookSecret": {"type": "object", "properties": {"webhook_secret": _STR}, "required": ["webhook_secret"],
+                      "description": "The new signing secret, shown this once"},
 })
 
 
@@ -439,6 +456,8 @@ def _hosted_paths() -> dict:
             "get": op("The webhook and its deliveries (game master)", _json("Webhook"), read),
             "put": op("Set or remove the webhook (game master)", _json("Webhook"), write, "WebhookRequest"),
         },
+        "/v1/games/{game_id}/webhook/secret": {
+            "post": op("Rotate the webhook's signing secret (game master)", _json("WebhookSecret"), read)},
     }
 
 

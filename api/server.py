@@ -90,6 +90,8 @@ def server_options(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, 
         "keepalive": 3,  # seconds an idle kept-alive connection, or one still sending its headers, is kept
         "limit_request_line": 4094, "limit_request_fields": 50, "limit_request_field_size": 8190,
         "accesslog": "-",
+        # No query string, no Basic user name, no Referer: each may carry a token someone put in a URL (issue 26).
+        "access_log_format": '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(D)sus "%(a)s"',
         # The app is loaded once in the master and forked: a worker answers as soon as it starts (gevent
         # patches the standard library in the worker; the app starts no threads and opens no sockets first).
         "preload_app": True,

@@ -14,6 +14,7 @@ import pytest
 from api_helpers import check_response
 
 from adjudicator.cases.datc import parse_cases
+from adjudicator.hosted.limits import Limits
 from adjudicator.textio import read_text
 from api import create_app
 
@@ -77,9 +78,14 @@ class Api:
         return response.get_json()
 
 
+# The rate limits are kept in the database, which PostgreSQL's test database shares between tests and runs:
+# the tests of other things are not limited (tests/test_hosted_limits.py tests the limits).
+UNLIMITED = Limits(requests_per_minute=10**6, games_per_hour=10**6)
+
+
 def make_api(url: str, **config) -> Api:
     """An app on the given database."""
-    return Api(create_app({"ADJUDICATOR_DATABASE_URL": url, **config}))
+    return Api(create_app({"ADJUDICATOR_DATABASE_URL": url, "HOSTED_LIMITS": UNLIMITED, **config}))
 
 
 @pytest.fixture
@@ -180,7 +186,8 @@ def test_arctic_race_set_up_by_the_game_master_then_a_round(api):
     gid, tokens, gm = created["id"], created["tokens"], created["game_master_token"]
     tiles = "T22 T06 T16 T30 T08 T29 T10 T01 T14 T09 T28 T23 T27 T15 T24 T25 T20 T07 T17 T26 T19 T12 T04 T18 T03 " \
             "T02 T21 T13 T05 T11"
-    api.submit(gid, gm, ["players Red, Blue; start Blue", f"tiles {tiles}"])  # Blue plays first
+    steps = api.submit(gid, gm, ["players Red, Blue", "start Blue", f"tiles {tiles}"])  # Blue plays first
+    assert [o["status"] for o in steps["orders"]] == ["ok"] * 3, steps
     game = api.game(gid, gm)
     assert [s["must_act"] for s in game["seats"]] == [True, True]  # no players before the set-up: every seat
     api.ready(gid, tokens["Red"])
@@ -275,7 +282,7 @@ def test_the_game_master_adjudicates_once_and_names_the_phase(api):
 # --- authorization: every endpoint -------------------------------------------------------------------------
 ENDPOINTS = [
     ("get", "/v1/games/{game_id}", None, "any"),
-    ("put", "/v1/games/{game_id}/orders", {"orders": ["A Arc - Ura"]}, "any"),  # the game master's: game steps
+    ("put", "/v1/games/{game_id}/orders", {"orders": []}, "any"),  # the game master's: game steps (none here)
     ("get", "/v1/games/{game_id}/orders", None, "any"),
     ("delete", "/v1/games/{game_id}/orders", None, "any"),
     ("put", "/v1/games/{game_id}/ready", {"ready": False}, "seat"),
@@ -286,6 +293,7 @@ ENDPOINTS = [
     ("get", "/v1/games/{game_id}/phases/{phase_no}/picture", None, "any"),
     ("get", "/v1/games/{game_id}/webhook", None, "gm"),
     ("put", "/v1/games/{game_id}/webhook", {"url": None}, "gm"),
+    ("post", "/v1/games/{game_id}/webhook/secret", None, "gm"),
 ]
 
 

@@ -29,6 +29,7 @@ from adjudicator.hosted.models import Delivery, PhaseRecord, Submission
 from adjudicator.hosted.service import HostedError, Service
 from adjudicator.hosted.storage import Store, normalise_url, open_store
 
+LOOPBACK = webhooks.Egress.parse("127.0.0.1")  # the tests' receivers listen on loopback: the operator allows it
 OPENING = {"Russia": ["A Arc - Ura", "F Okh - Kam"], "Norway": ["F Tro - Bar"], "Canada": ["A Yel - Yuk"],
            "Denmark": ["F Tor - Nwg"], "USA": ["A Brw - Bea"]}
 
@@ -186,7 +187,7 @@ def _adjudicate_then_die(url: str, game_id: str) -> None:
 
 def test_a_kill_in_the_middle_of_an_adjudication_leaves_the_previous_phase(db_url, tmp_path):
     store = open_store(db_url)
-    svc = Service(store)
+    svc = Service(store, policy=webhooks.Policy(egress=LOOPBACK))
     receiver = "http://127.0.0.1:9/never"  # a queued webhook would show in the outbox
     created, seats, gm = _game(svc, webhook_url=receiver)
     svc.submit(seats["Russia"], OPENING["Russia"], ready=True)
@@ -281,7 +282,7 @@ def _wait(predicate, seconds: float = 10.0) -> None:
 
 
 def test_webhooks_are_signed_retried_and_never_block_the_request(tmp_path):
-    policy = webhooks.Policy(attempts=4, base_delay=0.05, timeout=5)
+    policy = webhooks.Policy(attempts=4, base_delay=0.05, timeout=5, egress=LOOPBACK)
     svc = Service(open_store(f"sqlite:///{tmp_path / 'hooks.sqlite3'}"), policy=policy)
     with _receiver([(1.0, 503), (0.0, 200)]) as (url, got):
         created, seats, gm = _game(svc, webhook_url=url)
@@ -303,7 +304,7 @@ def test_webhooks_are_signed_retried_and_never_block_the_request(tmp_path):
 
 
 def test_a_receiver_that_keeps_failing_is_given_up_after_the_last_attempt(tmp_path):
-    policy = webhooks.Policy(attempts=3, base_delay=0.02, timeout=2)
+    policy = webhooks.Policy(attempts=3, base_delay=0.02, timeout=2, egress=LOOPBACK)
     svc = Service(open_store(f"sqlite:///{tmp_path / 'hooks.sqlite3'}"), policy=policy)
     with _receiver([(0.0, 500)]) as (url, got):
         created, seats, gm = _game(svc, webhook_url=url)
@@ -312,5 +313,7 @@ def test_a_receiver_that_keeps_failing_is_given_up_after_the_last_attempt(tmp_pa
         time.sleep(0.2)
         assert len(got) == 3
     (delivery,) = svc.webhook_status(gm)["deliveries"]
-    assert delivery["attempts"] == 3 and delivery["last_error"] == "HTTP 500" and not delivery["delivered"]
+    assert delivery["attempts"] == 3 and not delivery["delivered"]
+    assert delivery["last_error"] == "HTTP 500; given up after 3 attempts" == "HTTP 500; " + delivery["state"]
+    assert [(a["attempt"], a["status"]) for a in delivery["attempt_log"]] == [(1, 500), (2, 500), (3, 500)]
     assert policy.delay(1) == 0.02 and policy.delay(3) == 0.08 and webhooks.Policy().delay(30) == 300.0

@@ -47,8 +47,9 @@ class Target:
 
 @pytest.fixture
 def api_url(tmp_path):
-    server = make_server("127.0.0.1", 0, create_app({"ADJUDICATOR_DATABASE": str(tmp_path / "bot.sqlite3")}),
-                         threaded=True)
+    app = create_app({"ADJUDICATOR_DATABASE": str(tmp_path / "bot.sqlite3"),
+                      "ADJUDICATOR_WEBHOOK_ALLOW": "127.0.0.1"})  # the bot's receiver is on this machine
+    server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"

@@ -15,7 +15,7 @@ from typing import Any
 
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.judge.outcome import OrderResult
-from adjudicator.sheets import Sheet, json_pointer
+from adjudicator.sheets import Sheet, read_items
 
 GAMES = {
     "diplomacy": "adjudicator.games.diplomacy",
@@ -54,6 +54,7 @@ class GameRules:
 
     name: str = ""
     capabilities: frozenset[str] = frozenset()
+    game_steps: bool = True  # whether the game has steps that are no seat's (`melt`, `end of turn`): a GM's
 
     # --- boards and states -------------------------------------------------------------------------------
     def load_board(self, data: dict, source: str | None) -> Any:
@@ -115,21 +116,26 @@ class GameRules:
         one, unless the game takes turns, when it is that seat's turn."""
         return state
 
+    def void_known_on_arrival(self, board: Any, state: Any, seat: str, order: Any) -> bool:
+        """Whether an order of one seat's, judged alone when it arrives (hosted games) and found `void`, is void
+        whatever the other seats order; by default not: their orders are secret, so it is shown as `ok`."""
+        return False
+
     # --- order sheets ------------------------------------------------------------------------------------
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
         """Orders and located problems from sheet text: a bad line is reported, the others are read."""
         raise NotImplementedError
 
     def read_order_lists(self, board: Any, state: Any, orders: dict[str, list[str]]) -> Sheet:
-        """Orders given as lists per power or player (the API's second form), read as one sheet in that order;
-        each problem points at its list item (`/Red/1`)."""
-        items = [(power, i, f"{power}: {o}") for power, lines in orders.items() for i, o in enumerate(lines)]
-        sheet = self.read_sheet(board, state, "\n".join(text for _, _, text in items))
-        for problem in sheet.problems:
-            if 0 < problem.line <= len(items) and problem.pointer is None:
-                power, i, _ = items[problem.line - 1]
-                problem.pointer = json_pointer(power, i)
-        return sheet
+        """Orders given as lists per power or player (the API's second form; key '' for the steps that are no
+        seat's, a game master's), in that order: each item read alone as one order of its key, never joined into
+        sheet text with another (`sheets.read_items`); each problem points at its item (`/Red/1`)."""
+        return read_items(orders, lambda seat, text, number: self.read_item(board, state, seat, text, number))
+
+    def read_item(self, board: Any, state: Any, seat: str, text: str, number: int) -> Any:
+        """One list item as one order of `seat` ('': a step that is no seat's); an OrderError when it is not one
+        order, or is another seat's or the game master's."""
+        raise NotImplementedError
 
     def order_json(self, order: Any) -> dict[str, Any]:
         """A read order or step as JSON: its kind, its text and its fields."""

@@ -49,6 +49,7 @@ class DiplomacyRules(GameRules):
     """The GameRules of Diplomacy and every board played by its rules."""
 
     name = "diplomacy"
+    game_steps = False  # every order is a power's
     capabilities = frozenset({LEGAL_ORDERS, PICTURES, TEXT_CASES, RULE_OPTIONS})
 
     def load_board(self, data: dict, source: str | None) -> Board:
@@ -102,6 +103,12 @@ class DiplomacyRules(GameRules):
             return [p for p in board.powers if any(d.unit.power == p for d in state.dislodged.values())]
         return [p for p in board.powers
                 if adjustment_due(state, p) < 0 or (adjustment_due(state, p) > 0 and build_sites(board, state, p))]
+
+    def void_known_on_arrival(self, board: Board, state: GameState, seat: str, order: Any) -> bool:
+        """A void support or convoy is void whatever the others order when the unit it names is the seat's own."""
+        target = getattr(order, "target", None)
+        unit = state.units.get(target.province) if target is not None else None
+        return unit is not None and unit.power == seat
 
     def read_sheet(self, board: Board, state: GameState, text: str, file: str | None = None) -> Sheet:
         """Orders and located problems; orders for another kind of phase are reported as such."""

@@ -1,11 +1,27 @@
-"""Size and rate limits of hosted games: every input costs bounded time and memory."""
+"""Size and rate limits of hosted games: every input costs bounded time and memory, every client a bounded rate.
+
+Rate limits live in the database (`hosted_rate_limits`), so every worker process and every instance on the
+same database counts together, and a restart forgets nothing. Each key (a token's hash, a client address)
+holds one number, its theoretical arrival time (the generic cell rate algorithm, GCRA), updated by one atomic
+upsert: a key may send `limit` requests at once, then one every `period / limit` seconds, so over any span of
+`period` seconds at most `2 * limit - 1` pass. A refused request is not counted.
+"""
 
 from __future__ import annotations
 
-import threading
+import ipaddress
+import os
 import time
-from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import case, delete, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+from adjudicator.hosted.models import RateLimit
+from adjudicator.hosted.storage import Store
 
 
 @dataclass(frozen=True)
@@ -15,34 +31,68 @@ class Limits:
     max_orders: int = 200  # order lines in one submission
     max_order_length: int = 300  # characters in one order line
     max_name: int = 200  # a game's name
-    max_label: int = 100  # a seat's label
+    max_label: int = 100  # a seat's label, and a seat's name
     max_url: int = 2000  # a webhook URL
     max_phases: int = 2000  # phases one game may be judged (a runaway bot cannot fill the database)
     max_games: int = 100_000  # games one database holds
     requests_per_minute: int = 600  # per token (or per client address without one)
     games_per_hour: int = 60  # games created per client address
 
+    @classmethod
+    def configured(cls, config: Mapping[str, Any] | None = None) -> Limits:
+        """The limits of a server: `HOSTED_LIMITS` in its config, else the defaults with the rates an operator
+        sets as `ADJUDICATOR_REQUESTS_PER_MINUTE` and `ADJUDICATOR_GAMES_PER_HOUR` (config, then environment)."""
+        config = config or {}
+        if config.get("HOSTED_LIMITS"):
+            return config["HOSTED_LIMITS"]
+        rates = {}
+        for field_name, key in (("requests_per_minute", "ADJUDICATOR_REQUESTS_PER_MINUTE"),
+                                ("games_per_hour", "ADJUDICATOR_GAMES_PER_HOUR")):
+            value = config.get(key) or os.environ.get(key)
+            if value:
+                rates[field_name] = max(1, int(value))
+        return cls(**rates)
+
+
+def client_key(address: str | None) -> str:
+    """The rate-limit key of a client address: an IPv6 client is counted by its /64, which one host may fill."""
+    try:
+        parsed = ipaddress.ip_address(address or "")
+    except ValueError:
+        return f"addr:{(address or '?')[:60]}"
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return f"addr:{parsed.ipv4_mapped}"
+        return f"addr:{ipaddress.ip_network(f'{parsed}/64', strict=False)}"
+    return f"addr:{parsed}"
+
 
 class RateLimiter:
-    """A sliding one-window counter per key; the table of keys is bounded (the oldest keys are forgotten)."""
+    """Shared rate limits over a store (see the module's docstring)."""
 
-    def __init__(self, per_window: int, window: float, max_keys: int = 10_000, clock=time.monotonic):
-        self.per_window = per_window
-        self.window = window
-        self.max_keys = max_keys
+    SWEEP_EVERY = 1000  # calls between two deletions of the keys that are back to a full allowance
+
+    def __init__(self, store: Store, clock=time.time):
+        self.store = store
         self.clock = clock
-        self._hits: OrderedDict[str, tuple[float, int]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._calls = 0
 
-    def allow(self, key: str) -> tuple[bool, float]:
-        """Whether one more request of `key` is allowed now; if not, the seconds until it is."""
+    def wait(self, key: str, limit: int, period: float) -> float:
+        """0 when one more request of `key` is allowed now (and counted); else the seconds until one is."""
+        interval = period / limit
         now = self.clock()
-        with self._lock:
-            start, count = self._hits.pop(key, (now, 0))
-            if now - start >= self.window:
-                start, count = now, 0
-            allowed = count < self.per_window
-            self._hits[key] = (start, count + (1 if allowed else 0))
-            while len(self._hits) > self.max_keys:
-                self._hits.popitem(last=False)
-            return allowed, 0.0 if allowed else max(0.0, start + self.window - now)
+        table = RateLimit.__table__
+        upsert = (sqlite_insert if self.store.sqlite else postgresql_insert)(table)
+        start = case((table.c.tat > now, table.c.tat), else_=now)  # a key idle long enough starts afresh
+        statement = upsert.values(key=key, tat=now + interval).on_conflict_do_update(
+            index_elements=[table.c.key], set_={"tat": start + interval},
+            where=start + interval - now <= period).returning(table.c.tat)
+        with self.store.transaction() as session:
+            if session.execute(statement).first() is not None:
+                tat = None
+            else:
+                tat = session.scalar(select(table.c.tat).where(table.c.key == key))
+            self._calls += 1
+            if self._calls % self.SWEEP_EVERY == 0:  # bounded table: a key past its time holds no information
+                session.execute(delete(table).where(table.c.tat < now))
+        return 0.0 if tat is None else max(0.0, tat + interval - period - now)

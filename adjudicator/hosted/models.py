@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def iso(t: float) -> str:
+    """A stored time (Unix seconds) as the API shows it: `2026-01-31T12:00:00Z`."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
 
 class Base(DeclarativeBase):
@@ -58,6 +64,7 @@ class Submission(Base):
     statuses: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     ready: Mapped[bool] = mapped_column(Boolean, default=False)
     updated_at: Mapped[float] = mapped_column(Float)
+    given_by: Mapped[str | None] = mapped_column(String(20), nullable=True)  # "game master", or None: the seat
 
 
 class PhaseRecord(Base):
@@ -78,6 +85,7 @@ class PhaseRecord(Base):
     state_after: Mapped[dict[str, Any]] = mapped_column(JSON)
     history: Mapped[Any] = mapped_column(JSON, nullable=True)  # the game file's history entry of this phase
     adjudicated_at: Mapped[float] = mapped_column(Float)
+    given_by: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)  # who gave each key's orders
 
 
 class Delivery(Base):
@@ -94,3 +102,27 @@ class Delivery(Base):
     next_attempt_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)  # None: done
     delivered_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    claim: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the sender holding it (migration 0003)
+
+
+class DeliveryAttempt(Base):
+    """One attempt at a delivery and its outcome (a delivery has at most the policy's number of attempts)."""
+
+    __tablename__ = "hosted_delivery_attempts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    delivery_id: Mapped[int] = mapped_column(ForeignKey("hosted_deliveries.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Float)
+    status: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the HTTP status, when one came
+    outcome: Mapped[str] = mapped_column(String(300))
+
+
+class RateLimit(Base):
+    """A rate-limited key (a token's hash, a client address) and its theoretical arrival time (GCRA): shared by
+    every process and instance on the database."""
+
+    __tablename__ = "hosted_rate_limits"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    tat: Mapped[float] = mapped_column(Float, index=True)

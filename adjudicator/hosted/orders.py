@@ -1,9 +1,10 @@
-"""A seat's orders judged on arrival, and the phase's sheet built from every seat's orders.
+"""A seat's orders judged on arrival, and the phase's orders read seat by seat, as data.
 
 A submission is judged by the stateless machinery alone (its power's orders, every other unit without orders),
 so each line's status is what `/v1/adjudicate` would give it: `unreadable` (with why, column and suggestions),
 `illegal`, `void`, `ignored` (with why) or `ok`. An `ok` order's outcome (succeeds, fails) is not shown: it
-depends on the other powers' orders, which stay secret.
+depends on the other powers' orders, which stay secret; so is a `void` that hangs on them (a support of
+another power's move is `ok` until the phase is judged).
 """
 
 from __future__ import annotations
@@ -28,23 +29,24 @@ class Refused(Exception):
 
 
 def read_orders(board: Any, state: Any, orders: dict[str, list[str]]) -> Sheet:
-    """The sheet of the seats' orders, in the given order; the game master's steps come last, unprefixed."""
-    rules = rules_of(board)
-    players = {p: lines for p, lines in orders.items() if p != GM and lines}
-    steps = orders.get(GM) or []
-    if not steps:
-        return rules.read_order_lists(board, state, players)
-    text = "\n".join([f"{p}: {o}" for p, lines in players.items() for o in lines] + list(steps))
-    return rules.read_sheet(board, state, text)
+    """The phase's sheet: each seat's list read as that seat's orders, item by item (never joined into text),
+    in the given order; the game master's steps (key GM) come last."""
+    lists = {p: lines for p, lines in orders.items() if p != GM and lines}
+    if orders.get(GM):
+        lists[GM] = orders[GM]
+    return rules_of(board).read_order_lists(board, state, lists)
 
 
 def judge_submission(board: Any, state: Any, power: str, lines: list[str]) -> list[dict[str, Any]]:
-    """Each line's status as the stateless judge gives it (Refused when the sheet cannot be judged at all)."""
-    state = rules_of(board).submission_state(board, state, power) if power != GM else state
+    """Each line's status as the stateless judge gives it (Refused when the sheet cannot be judged at all); a
+    `void` that depends on the other seats' orders, which are secret, is shown as `ok` (it may not be void)."""
+    rules = rules_of(board)
+    state = rules.submission_state(board, state, power) if power != GM else state
     sheet = read_orders(board, state, {power: lines})
     if sheet.refusal:
         raise Refused(sheet.refusal, [])
     problems = {p.line: p for p in sheet.problems}
+    read = {getattr(o, "line", None): o for o in sheet.orders}  # a list item is one order: one per line
     report = play_turn(board, state, sheet).report_json() if sheet.orders else {"orders": []}
     # Only this seat's own lines are looked at: the rest of the report is every other unit's default.
     entries: dict[int, list[dict[str, Any]]] = {}
@@ -60,6 +62,9 @@ def judge_submission(board: Any, state: Any, power: str, lines: list[str]) -> li
         else:
             found = entries.get(number, [])
             bad = next((e for e in found if e.get("status") in _REFUSED), None)
+            if bad is not None and bad["status"] == "void" and not rules.void_known_on_arrival(
+                    board, state, power, read.get(number)):
+                bad = None
             if bad is not None:
                 status.update(status=bad["status"], reason=bad.get("reason", ""))
             else:

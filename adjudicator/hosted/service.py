@@ -13,7 +13,6 @@ import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from sqlalchemy import delete, func, select, update
 
@@ -21,20 +20,17 @@ from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inlin
 from adjudicator.errors import AdjudicatorError
 from adjudicator.gamefile import game_from_data, game_to_data
 from adjudicator.games import NotAvailable, rules_of
-from adjudicator.hosted import tokens, webhooks
+from adjudicator.hosted import text, tokens, webhooks
+from adjudicator.hosted.egress import url_problem
+from adjudicator.hosted.errors import HostedError
 from adjudicator.hosted.limits import Limits
-from adjudicator.hosted.models import Game, PhaseRecord, Seat, Submission
+from adjudicator.hosted.models import Game, PhaseRecord, Seat, Submission, iso
 from adjudicator.hosted.orders import GM, Refused, judge_submission, read_orders
 from adjudicator.hosted.storage import Store
 from adjudicator.turn import SheetRefused, play_turn
 
-
-class HostedError(Exception):
-    """A refused request: an HTTP status, a short title, the detail and extension members."""
-
-    def __init__(self, status: int, title: str, detail: str, **extra: Any):
-        super().__init__(detail)
-        self.status, self.title, self.detail, self.extra = status, title, detail, extra
+__all__ = ["Caller", "HostedError", "Service", "Settings"]
+GAME_MASTER = "game master"  # who gave the game master's steps, or a seat's orders the game master gave
 
 
 @dataclass(frozen=True)
@@ -98,18 +94,20 @@ MAX_DEADLINE_SECONDS = 31_536_000  # a year: the longest `phase_seconds` a game 
 
 
 def _iso(t: float | None) -> str | None:
-    return None if t is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+    return None if t is None else iso(t)
 
 
 class Service:
     """The hosted-games service over one store (shared by the API, the CLI's `games tick` and the tests)."""
 
     def __init__(self, store: Store, limits: Limits | None = None, policy: webhooks.Policy | None = None,
-                 clock=time.time):
+                 clock=time.time, background: bool = True):
+        """`background`: webhooks are sent by a thread of their own (a server); without, `tick` sends them."""
         self.store = store
         self.limits = limits or Limits()
         self.clock = clock
-        self.deliverer = webhooks.Deliverer(store, policy or webhooks.Policy(), clock)
+        self.policy = policy or webhooks.Policy()
+        self.deliverer = webhooks.Deliverer(store, self.policy, clock, background)
 
     # --- games ---------------------------------------------------------------------------------------------
     def create_game(self, variant: str | None, name: str | None = None, labels: dict[str, str] | None = None,
@@ -118,6 +116,8 @@ class Service:
                     inline_board: dict[str, Any] | None = None, rules_text: str | None = None) -> dict[str, Any]:
         """A new game on a variant or an inline board (played by `rules_text`'s rule options, fixed now: they
         are kept in its position); the answer holds every token, shown this once."""
+        text.storable(inline_board, "/board")
+        text.storable(state, "/state")
         board = self._new_board(variant, inline_board)
         rules = rules_of(board)
         if state is None:
@@ -132,18 +132,15 @@ class Service:
         except AdjudicatorError as exc:
             raise HostedError(400, "Bad request", exc.message, pointer="/rules") from None
         powers = self._seats(board, position, seats)
-        labels = labels or {}
+        labels = dict(labels or {})
         for power, label in labels.items():
             if power not in powers:
-                raise HostedError(400, "Bad request", f"{power!r} has no seat in this game; seats: {', '.join(powers)}",
-                                  pointer=f"/labels/{power}")
-            if len(label) > self.limits.max_label:
-                raise HostedError(413, "Request too large", f"the label of {power} is over {self.limits.max_label} "
-                                  "characters", pointer=f"/labels/{power}")
-        name = name or f"{board.title} game"
-        if len(name) > self.limits.max_name:
-            raise HostedError(413, "Request too large", f"the name is over {self.limits.max_name} characters",
-                              pointer="/name")
+                shown = text.printable(power, "a label's power", "/labels", self.limits.max_label)
+                raise HostedError(400, "Bad request", f"{shown!r} has no seat in this game; seats: {', '.join(powers)}",
+                                  pointer=f"/labels/{shown}")
+            labels[power] = text.printable(label, f"the label of {power}", f"/labels/{power}", self.limits.max_label)
+        name = (f"{board.title} game" if name is None
+                else text.printable(name, "the name", "/name", self.limits.max_name))
         options = Settings.from_json(settings)
         self._check_url(webhook_url)
         data, _ = _stored_state(board, position)
@@ -196,7 +193,8 @@ class Service:
                 raise HostedError(400, "Bad request", f"{board.title} names no players before its set-up: give "
                                   "`seats`, the players' names", pointer="/seats")
             return players
-        if len(set(asked)) != len(asked) or len(asked) > 32 or any(not s or len(s) > 100 for s in asked):
+        asked = [text.printable(s, f"seat {i + 1}", f"/seats/{i}", 100) for i, s in enumerate(asked)]
+        if len(set(asked)) != len(asked) or len(asked) > 32:
             raise HostedError(400, "Bad request", "`seats` must be at most 32 different names of 1-100 characters",
                               pointer="/seats")
         unknown = [s for s in asked if players and s not in players]
@@ -205,13 +203,12 @@ class Service:
                               f"{', '.join(players)}", pointer="/seats")
         return list(asked)
 
-    def _check_url(self, url: str | None) -> None:
+    def _check_url(self, url: str | None, pointer: str = "/webhook_url") -> None:
         if url is None:
             return
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.netloc or len(url) > self.limits.max_url:
-            raise HostedError(400, "Bad request", f"the webhook must be an http(s) URL of at most "
-                              f"{self.limits.max_url} characters", pointer="/webhook_url")
+        problem = url_problem(url, self.limits.max_url, self.policy.egress)
+        if problem is not None:
+            raise HostedError(400, "Bad request", problem, pointer=pointer)
 
     @staticmethod
     def _phase_name(board: Any, state: Any, judged: int) -> str:
@@ -222,6 +219,8 @@ class Service:
         """The caller a token names (401 without one, 404 unknown game, 403 a token that is not this game's)."""
         if not token:
             raise HostedError(401, "Unauthorized", "send the game's token as `Authorization: Bearer <token>`")
+        if not text.game_id(game_id):  # no database sees an id that cannot be one
+            raise HostedError(404, "Not found", "no such game: a game id is letters, digits, '_' and '-'")
         with self.store.sessions() as session:
             game = session.get(Game, game_id)
             if game is None:
@@ -281,7 +280,7 @@ class Service:
         return {"id": game.id, "name": game.name, "variant": game.variant, "status": game.status,
                 "phase": game.phase_name, "phase_no": game.phase_no + 1, "phases_judged": game.phase_no,
                 "deadline": _iso(game.deadline_at), "settings": settings.to_json(),
-                "you": caller.power if caller.power is not None else "game master", "seats": out_seats,
+                "you": caller.power if caller.power is not None else GAME_MASTER, "seats": out_seats,
                 "state": game.state}
 
     @staticmethod
@@ -291,22 +290,28 @@ class Service:
         return actors or ([] if rules_of(board).players(board, state) else list(seats))
 
     # --- orders --------------------------------------------------------------------------------------------
-    def submit(self, caller: Caller, lines: list[str], ready: bool | None = None) -> dict[str, Any]:
-        """Replace the caller's orders for the current phase; each line's status as the stateless judge gives it."""
+    def submit(self, caller: Caller, lines: list[str], ready: bool | None = None,
+               power: str | None = None) -> dict[str, Any]:
+        """Replace a seat's orders for the current phase (the caller's own; the game master's steps; or, given by
+        the game master, a named power's); each line's status as the stateless judge gives it on arrival."""
+        seat, given_by = self._submitter(caller, power, ready)
         if len(lines) > self.limits.max_orders:
             raise HostedError(413, "Request too large", f"{len(lines)} orders; at most {self.limits.max_orders}",
                               pointer="/orders")
-        for i, line in enumerate(lines):
-            if len(line) > self.limits.max_order_length:
-                raise HostedError(413, "Request too large", f"order {i + 1} is over {self.limits.max_order_length} "
-                                  "characters", pointer=f"/orders/{i}")
-        lines = [line for line in (str(x).strip() for x in lines) if line]
+        items = (text.order_item(str(x), i, self.limits.max_order_length) for i, x in enumerate(lines, 1))
+        lines = [line for line in items if line]  # stripped; blank items dropped
         with self.store.sessions() as session:
             game = self._game(session, caller.game_id)
+            if power is not None and session.get(Seat, (caller.game_id, seat)) is None:
+                raise HostedError(400, "Bad request", f"{seat!r} has no seat in this game", pointer="/power")
         self._check_active(game)
         board, state = _board_state(game)
+        if seat == GM and lines and not rules_of(board).game_steps:
+            raise HostedError(422, "No game-master steps", f"{board.title} has no steps of the game master's own: "
+                              'every order is a power\'s; to give a power\'s orders send {"power": "<power>", '
+                              '"orders": [...]}', pointer="/orders")
         try:
-            statuses = judge_submission(board, state, caller.seat_key, lines) if lines else []
+            statuses = judge_submission(board, state, seat, lines) if lines else []
         except Refused as exc:
             raise HostedError(422, "Orders refused", exc.reason, pointer="/orders", errors=exc.problems) from None
         with self.store.transaction() as session:
@@ -314,16 +319,30 @@ class Service:
             if locked.phase_no != game.phase_no:
                 raise HostedError(409, "Phase changed", f"{game.phase_name} was judged while these orders were read; "
                                   f"send them again for {locked.phase_name}")
-            sub = session.get(Submission, (caller.game_id, caller.seat_key))
+            sub = session.get(Submission, (caller.game_id, seat))
             keep_ready = bool(sub and sub.phase_no == game.phase_no and sub.ready)
             if sub is None:
-                sub = Submission(game_id=caller.game_id, power=caller.seat_key)
+                sub = Submission(game_id=caller.game_id, power=seat)
                 session.add(sub)
-            sub.phase_no, sub.orders, sub.statuses = game.phase_no, lines, statuses
+            sub.phase_no, sub.orders, sub.statuses, sub.given_by = game.phase_no, lines, statuses, given_by
             sub.ready = keep_ready if ready is None else bool(ready)
             sub.updated_at = self.clock()
         judged = self._adjudicate_if_ready(caller.game_id, game.phase_no) if sub.ready else None
         return self._orders_view(game, sub, judged)
+
+    @staticmethod
+    def _submitter(caller: Caller, power: str | None, ready: bool | None) -> tuple[str, str | None]:
+        """(the seat key the orders are for, who gave them when not the seat itself). The game master may give
+        a power's orders (bots and game masters relaying mailed orders do); the phase records that it did."""
+        if power is None or power == caller.power:
+            return caller.seat_key, None
+        if not caller.gm:
+            raise HostedError(403, "Forbidden", f"a power's token orders for its own power only, not for {power!r}",
+                              pointer="/power")
+        if ready is not None:
+            raise HostedError(400, "Bad request", "readiness is the power's own: the game master judges the phase "
+                              "with POST .../adjudicate", pointer="/ready")
+        return power, GAME_MASTER
 
     def own_orders(self, caller: Caller) -> dict[str, Any]:
         """The caller's pending orders for the current phase, with the statuses they got on arrival."""
@@ -362,8 +381,11 @@ class Service:
         return self._orders_view(game, sub, judged)
 
     def _orders_view(self, game: Game, sub: Submission | None, judged: dict[str, Any] | None) -> dict[str, Any]:
-        return {"phase": game.phase_name, "phase_no": game.phase_no + 1, "orders": list(sub.statuses) if sub else [],
+        view = {"phase": game.phase_name, "phase_no": game.phase_no + 1, "orders": list(sub.statuses) if sub else [],
                 "ready": bool(sub and sub.ready), "adjudicated": judged}
+        if sub is not None and sub.orders:
+            view["given_by"] = sub.given_by or (GAME_MASTER if sub.power == GM else sub.power)
+        return view
 
     @staticmethod
     def _check_active(game: Game) -> None:
@@ -378,6 +400,9 @@ class Service:
             game = self._game(session, caller.game_id)
         self._check_active(game)
         expected = game.phase_no if phase_no is None else phase_no - 1
+        if expected > game.phase_no:
+            raise HostedError(409, "Not reached", f"phase {expected + 1} has not been reached: the game is at phase "
+                              f"{game.phase_no + 1}", pointer="/phase_no")
         judged = self._adjudicate(caller.game_id, "gm", expected)
         if judged is None:
             raise HostedError(409, "Already judged", f"phase {expected + 1} has already been judged; the game is at "
@@ -392,14 +417,21 @@ class Service:
             return None
         return self._adjudicate(game_id, "deadline", game.phase_no)
 
-    def tick(self) -> list[dict[str, Any]]:
-        """`adjudicator games tick`: judge every phase past its deadline, then send due webhooks."""
+    def tick(self) -> tuple[list[dict[str, Any]], webhooks.Sent]:
+        """`adjudicator games tick`: judge every phase past its deadline, then send the due webhooks and wait for
+        them (a phase that cannot be judged is reported in its place, not raised)."""
         with self.store.sessions() as session:
             due = list(session.execute(select(Game.id, Game.phase_no).where(
                 Game.status == "active", Game.deadline_at.is_not(None), Game.deadline_at <= self.clock())))
-        judged = [j for game_id, n in due if (j := self._adjudicate(game_id, "deadline", n)) is not None]
-        self.deliverer.run_due()
-        return judged
+        judged = []
+        for game_id, n in due:
+            try:
+                done = self._adjudicate(game_id, "deadline", n)
+            except HostedError as exc:
+                done = {"game_id": game_id, "phase_no": n + 1, "refused": exc.detail}
+            if done is not None:
+                judged.append(done)
+        return judged, self.deliverer.run_due()
 
     def _current(self, game_id: str) -> int:
         with self.store.sessions() as session:
@@ -430,6 +462,7 @@ class Service:
                 return None
             order = actors + [p for p in seats if p not in actors] + [GM]
             orders = {p: list(subs[p].orders) for p in order if p in subs and subs[p].orders}
+            given_by = {_shown(p): subs[p].given_by or _shown(p) for p in orders}
             sheet = read_orders(board, state, orders)
             try:
                 turn = play_turn(board, state, sheet)
@@ -439,7 +472,7 @@ class Service:
             after, history = _stored_state(board, turn.next_state)
             report = turn.report_json()
             record = PhaseRecord(game_id=game_id, phase_no=game.phase_no + 1, name=game.phase_name, trigger=trigger,
-                                 orders={("game master" if p == GM else p): v for p, v in orders.items()},
+                                 orders={_shown(p): v for p, v in orders.items()}, given_by=given_by,
                                  report=report, report_text=turn.report_text(), state_before=game.state,
                                  state_after=after, history=history[-1] if history else None, adjudicated_at=now)
             session.add(record)
@@ -473,7 +506,10 @@ class Service:
         """The judge's report of a phase as a game master mails it, and the position after it."""
         game, record = self._record(caller, phase_no)
         board, state = _position(game, record.state_after)
-        return record.report_text.rstrip() + "\n\n" + rules_of(board).position_text(board, state).rstrip() + "\n"
+        given = sorted(p for p, who in (record.given_by or {}).items() if who == GAME_MASTER and p != GAME_MASTER)
+        note = f"\n\nOrders given by the game master for: {', '.join(given)}." if given else ""
+        return (record.report_text.rstrip() + note + "\n\n" + rules_of(board).position_text(board, state).rstrip()
+                + "\n")
 
     def phase_picture(self, caller: Caller, phase_no: int, fmt: str, width: int) -> bytes | str:
         """The board before a phase with its orders drawn (games that draw pictures)."""
@@ -498,28 +534,39 @@ class Service:
         data: dict[str, Any] = {"phase_no": record.phase_no, "phase": record.name, "trigger": record.trigger,
                                 "adjudicated_at": _iso(record.adjudicated_at)}
         if full:
-            data.update(orders=record.orders, report=record.report, position_before=record.state_before,
-                        position_after=record.state_after)
+            given_by = record.given_by or {p: p for p in record.orders}  # phases judged before migration 0003
+            data.update(orders=record.orders, given_by=given_by, report=record.report,
+                        position_before=record.state_before, position_after=record.state_after)
         return data
 
     # --- webhooks ------------------------------------------------------------------------------------------
     def set_webhook(self, caller: Caller, url: str | None) -> dict[str, Any]:
-        """Set (or with None remove) the game's webhook; the signing secret is given to the game master."""
+        """Set (or with None remove) the game's webhook (game master only)."""
         self.require_gm(caller)
-        self._check_url(url)
+        self._check_url(url, "/url")
         with self.store.transaction() as session:
             game = self._game(session, caller.game_id, lock=True)
             game.webhook_url = url
-            secret = game.webhook_secret
-        return {"webhook_url": url, "webhook_secret": secret, "deliveries": webhooks.pending(self.store, caller.game_id)}
+        return self.webhook_status(caller)
 
     def webhook_status(self, caller: Caller) -> dict[str, Any]:
-        """The game's webhook and its deliveries (game master only)."""
+        """The game's webhook and its latest deliveries, each attempt's outcome with it (game master only). The
+        signing secret is not shown again: it is shown when the game is created and when it is rotated."""
         self.require_gm(caller)
         with self.store.sessions() as session:
             game = self._game(session, caller.game_id)
-        return {"webhook_url": game.webhook_url, "webhook_secret": game.webhook_secret,
-                "deliveries": webhooks.pending(self.store, caller.game_id)}
+        return {"webhook_url": game.webhook_url, "attempts_per_delivery": self.policy.attempts,
+                "deliveries": webhooks.pending(self.store, caller.game_id, self.policy.attempts)}
+
+    def rotate_secret(self, caller: Caller) -> dict[str, Any]:
+        """A new signing secret for the game's webhook, shown this once; deliveries sent from now on (retries
+        too) are signed with it (game master only)."""
+        self.require_gm(caller)
+        with self.store.transaction() as session:
+            game = self._game(session, caller.game_id, lock=True)
+            game.webhook_secret = secrets.token_urlsafe(32)
+            secret = game.webhook_secret
+        return {"webhook_secret": secret}
 
     # --- the deadline --------------------------------------------------------------------------------------
     def move_deadline(self, caller: Caller, at: float | None, phase_no: int | None = None) -> dict[str, Any]:
@@ -539,6 +586,11 @@ class Service:
             game.deadline_at = at
             answer = {"phase": game.phase_name, "phase_no": game.phase_no + 1, "deadline": _iso(at)}
         return answer
+
+
+def _shown(seat: str) -> str:
+    """A seat key as the judged phase names it (the game master's steps under "game master")."""
+    return GAME_MASTER if seat == GM else seat
 
 
 def _before_commit(session: Any, game: Game, record: PhaseRecord, next_name: str, status: str, now: float) -> None:

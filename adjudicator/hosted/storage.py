@@ -3,6 +3,9 @@
 Settings (environment, or the Flask config keys of the same names): `ADJUDICATOR_DATABASE_URL` (any SQLAlchemy
 URL; `postgresql://...` uses psycopg 3) or `ADJUDICATOR_DATABASE` (a SQLite file path, default
 `adjudicator-games.sqlite3` in the working directory).
+
+Engines hide statements' parameters from their errors: a failed insert's message is logged, and its
+parameters would carry a game's webhook secret.
 """
 
 from __future__ import annotations
@@ -10,9 +13,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, make_url
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -21,14 +25,41 @@ _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _LOCK_ID = 0x61646A18  # the PostgreSQL advisory lock that serialises migrations between processes
 
 
+@dataclass(frozen=True)
+class Database:
+    """A database URL and the setting it came from (`games tick` says which database it uses, and why)."""
+
+    url: str
+    source: str
+
+    @property
+    def shown(self) -> str:
+        """The URL with any password masked."""
+        return make_url(self.url).render_as_string(hide_password=True)
+
+    @property
+    def sqlite_file(self) -> Path | None:
+        """The SQLite file of the URL (None: another database, or SQLite in memory)."""
+        parsed = make_url(self.url)
+        if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+            return None
+        return Path(parsed.database)
+
+
+def database(config: dict | None = None) -> Database:
+    """The database the settings name (config first, then the environment), or the default SQLite file."""
+    config = config or {}
+    for key in ("ADJUDICATOR_DATABASE_URL", "ADJUDICATOR_DATABASE"):
+        value = config.get(key) or os.environ.get(key)
+        if value:
+            url = normalise_url(str(value)) if key.endswith("_URL") else f"sqlite:///{Path(value).resolve()}"
+            return Database(url, key)
+    return Database(f"sqlite:///{Path(DEFAULT_SQLITE).resolve()}", f"the default ({DEFAULT_SQLITE})")
+
+
 def database_url(config: dict | None = None) -> str:
     """The database URL from the settings (config first, then the environment)."""
-    config = config or {}
-    url = config.get("ADJUDICATOR_DATABASE_URL") or os.environ.get("ADJUDICATOR_DATABASE_URL")
-    if url:
-        return normalise_url(str(url))
-    path = config.get("ADJUDICATOR_DATABASE") or os.environ.get("ADJUDICATOR_DATABASE") or DEFAULT_SQLITE
-    return f"sqlite:///{Path(path).resolve()}"
+    return database(config).url
 
 
 def normalise_url(url: str) -> str:
@@ -48,7 +79,8 @@ class Store:
         if self.sqlite:
             # One writer at a time: every transaction takes SQLite's write lock at BEGIN (BEGIN IMMEDIATE), so
             # a read-then-write never fails half-way; other connections wait (busy timeout) instead of failing.
-            self.engine: Engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+            self.engine: Engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False},
+                                                hide_parameters=True)
 
             @event.listens_for(self.engine, "connect")
             def _connect(dbapi_conn, _record):  # pragma: no cover - driver plumbing
@@ -64,7 +96,8 @@ class Store:
             def _begin(conn):  # pragma: no cover - driver plumbing
                 conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
-            self.engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+            self.engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10, hide_parameters=True,
+                                        connect_args={"connect_timeout": 10})  # an unreachable server: an error
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.migrate()
 

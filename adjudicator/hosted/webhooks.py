@@ -1,8 +1,17 @@
-"""Webhook notifications: an outbox row written in the adjudication's transaction, sent by a background thread.
+"""Webhook notifications: an outbox row written in the adjudication's transaction, sent off the request.
 
 Each POST carries `X-Adjudicator-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the game's
-secret>`. A failed delivery is retried with exponential back-off a bounded number of times; sending never
-blocks the request that judged the phase, and a crash loses nothing (the row is still due).
+secret>` and `X-Adjudicator-Delivery: <game id>.<phase no>` (also `delivery_id` in the signed body). Delivery
+is at least once: a receiver that answered but whose answer was lost gets the delivery again, so it drops an
+id it has already seen. A delivery is tried at most `Policy.attempts` times with doubling delays; each
+attempt's outcome is kept (`hosted_delivery_attempts`), and after the last failure the delivery is given up,
+saying so. Where a webhook may go is `egress`'s business.
+
+Claims work across processes and instances on one database: a sender claims one due delivery at a time
+(`FOR UPDATE SKIP LOCKED` on PostgreSQL, SQLite's write lock), marking it with a claim id and a lease; only the
+holder of the claim records the outcome, and a sender that stops (`games tick` interrupted) releases what it
+holds. A sender that dies leaves its claim to expire with the lease; the attempt is then known to have no
+outcome, and is counted.
 """
 
 from __future__ import annotations
@@ -10,34 +19,53 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
+import os
+import secrets
 import threading
 import time
-import urllib.error
-import urllib.request
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import select, update
 
-from adjudicator.hosted.models import Delivery, Game, PhaseRecord
+from adjudicator.hosted.egress import Answer, Egress, post
+
+__all__ = ["Egress", "Policy", "Deliverer", "Sent", "configured_policy", "sign", "verify", "queue", "pending"]
+from adjudicator.hosted.models import Delivery, DeliveryAttempt, Game, PhaseRecord, iso
 from adjudicator.hosted.storage import Store
 
 SIGNATURE_HEADER = "X-Adjudicator-Signature"
+DELIVERY_HEADER = "X-Adjudicator-Delivery"
+NO_OUTCOME = "no outcome: the sender stopped during this attempt (the receiver may have it)"
+SHOWN_DELIVERIES = 50  # the latest deliveries a game master reads (a game has one per judged phase)
+log = logging.getLogger("adjudicator.webhooks")
 
 
 @dataclass(frozen=True)
 class Policy:
-    """How deliveries are retried."""
+    """How deliveries are retried, and where they may go."""
 
-    attempts: int = 6  # tries in all, then the delivery is given up (its last error is kept)
+    attempts: int = 6  # tries in all, then the delivery is given up (every attempt's outcome is kept)
     base_delay: float = 2.0  # seconds before the first retry; doubled each time
     max_delay: float = 300.0
-    timeout: float = 5.0  # seconds a receiver may take to answer
+    timeout: float = 10.0  # seconds one attempt may take in all: connecting, sending, the answer's head
     lease: float = 60.0  # a claimed delivery is not claimed again for this long (a process may die sending)
+    egress: Egress = field(default_factory=Egress)  # the operator's allow-list besides the public internet
 
     def delay(self, attempts: int) -> float:
         """The wait after the given number of failed attempts."""
         return min(self.max_delay, self.base_delay * 2 ** max(0, attempts - 1))
+
+
+def configured_policy(config: Mapping[str, Any] | None = None) -> Policy:
+    """The delivery policy of a server's config (`HOSTED_WEBHOOKS`) or the default, with the operator's
+    allow-list `ADJUDICATOR_WEBHOOK_ALLOW` (config first, then the environment) when one is set."""
+    config = config or {}
+    policy = config.get("HOSTED_WEBHOOKS") or Policy()
+    allow = config.get("ADJUDICATOR_WEBHOOK_ALLOW") or os.environ.get("ADJUDICATOR_WEBHOOK_ALLOW")
+    return replace(policy, egress=Egress.parse(allow)) if allow else policy
 
 
 def sign(secret: str, body: bytes, timestamp: int) -> str:
@@ -60,30 +88,64 @@ def verify(secret: str, header: str | None, body: bytes, tolerance: float = 300.
     return hmac.compare_digest(sign(secret, body, timestamp), f"t={timestamp},v1={parts.get('v1', '')}")
 
 
+def delivery_id(game_id: str, phase_no: int) -> str:
+    """The id a receiver de-duplicates by: one delivery per judged phase of a game."""
+    return f"{game_id}.{phase_no}"
+
+
 def queue(session: Any, game: Game, record: PhaseRecord, next_phase: str, status: str, now: float) -> None:
     """Add the notification of a judged phase to the outbox (inside the adjudication's transaction)."""
     if not game.webhook_url:
         return
-    body = json.dumps({"event": "phase.adjudicated", "game_id": game.id, "game": game.name,
-                       "phase_no": record.phase_no, "phase": record.name, "next_phase": next_phase,
-                       "status": status, "report": record.report}, separators=(",", ":"))
+    body = json.dumps({"event": "phase.adjudicated", "delivery_id": delivery_id(game.id, record.phase_no),
+                       "game_id": game.id, "game": game.name, "phase_no": record.phase_no, "phase": record.name,
+                       "next_phase": next_phase, "status": status, "given_by": record.given_by or {},
+                       "report": record.report}, separators=(",", ":"))
     session.add(Delivery(game_id=game.id, phase_no=record.phase_no, url=game.webhook_url, body=body, attempts=0,
                          next_attempt_at=now))
 
 
-class Deliverer:
-    """Sends due deliveries of one store; `wake()` after a commit, `run_due()` from `games tick`."""
+@dataclass
+class Sent:
+    """What a run of the sender did."""
 
-    def __init__(self, store: Store, policy: Policy, clock=time.time):
+    delivered: int = 0
+    retrying: int = 0  # failed, to be tried again
+    given_up: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.delivered} delivered, {self.retrying} to retry, {self.given_up} given up"
+
+
+@dataclass(frozen=True)
+class _Claim:
+    id: int
+    claim: str
+    number: int  # this attempt's number, from 1
+    url: str
+    body: str
+    secret: str
+    game_id: str
+    phase_no: int
+
+
+class Deliverer:
+    """Sends due deliveries of one store: `wake()` after a commit (a background thread, in a server), or
+    `run_due()` to send them now and wait (`games tick`)."""
+
+    def __init__(self, store: Store, policy: Policy, clock=time.time, background: bool = True):
         self.store = store
         self.policy = policy
         self.clock = clock
+        self.background = background
         self._event = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
     def wake(self) -> None:
         """Make the background sender look for due deliveries now (starting it on first use)."""
+        if not self.background:
+            return
         with self._lock:
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._loop, name="adjudicator-webhooks", daemon=True)
@@ -96,7 +158,8 @@ class Deliverer:
             self._event.clear()
             try:
                 self.run_due()
-            except Exception:  # noqa: BLE001 - the sender must outlive a database hiccup; rows stay due
+            except Exception:  # the sender must outlive a database hiccup; the rows stay due
+                log.exception("webhook sender: a run failed; retrying in a second")
                 time.sleep(1.0)
 
     def _next_wait(self) -> float:
@@ -104,72 +167,110 @@ class Deliverer:
             with self.store.sessions() as session:
                 due = session.scalar(select(Delivery.next_attempt_at).where(Delivery.next_attempt_at.is_not(None))
                                      .order_by(Delivery.next_attempt_at).limit(1))
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - a database hiccup: look again soon
             return 5.0
         return 30.0 if due is None else min(30.0, max(0.01, due - self.clock()))
 
-    def run_due(self, limit: int = 20) -> int:
-        """Send every delivery that is due (claiming each first, so two processes never both send it)."""
-        sent = 0
-        while True:
-            claimed = self._claim(limit)
-            if not claimed:
-                return sent
-            for delivery_id, url, body, secret, attempts in claimed:
-                error = self._send(url, body, secret, delivery_id)
-                self._record(delivery_id, attempts, error)
-                sent += error is None
+    def run_due(self) -> Sent:
+        """Send every delivery that is due, one claim at a time; whatever stops the run (an interrupt, a database
+        error), the claim held is released first."""
+        sent = Sent()
+        while (claim := self._claim()) is not None:
+            try:
+                answer = self._send(claim)
+            except BaseException:
+                self._release(claim)
+                raise
+            self._record(claim, answer, sent)
+        return sent
 
-    def _claim(self, limit: int) -> list[tuple[int, str, str, str, int]]:
+    def _claim(self) -> _Claim | None:
+        """Claim the next due delivery (giving up, on the way, any whose last attempt never finished)."""
         now = self.clock()
         with self.store.transaction() as session:
-            query = (select(Delivery).where(Delivery.next_attempt_at.is_not(None), Delivery.next_attempt_at <= now)
-                     .order_by(Delivery.id).limit(limit))
-            if not self.store.sqlite:
-                query = query.with_for_update(skip_locked=True)
-            rows = list(session.scalars(query))
-            out = []
-            for d in rows:
-                d.attempts += 1
-                d.next_attempt_at = now + self.policy.lease
-                secret = session.scalar(select(Game.webhook_secret).where(Game.id == d.game_id)) or ""
-                out.append((d.id, d.url, d.body, secret, d.attempts))
-            return out
-
-    def _send(self, url: str, body: str, secret: str, delivery_id: int) -> str | None:
-        data = body.encode()
-        request = urllib.request.Request(url, data=data, method="POST", headers={
-            "Content-Type": "application/json", SIGNATURE_HEADER: sign(secret, data, int(self.clock())),
-            "X-Adjudicator-Delivery": str(delivery_id), "User-Agent": "arctic-adjudicator-webhooks"})
-        try:
-            with urllib.request.urlopen(request, timeout=self.policy.timeout) as response:  # noqa: S310 - http(s) only
-                if 200 <= response.status < 300:
+            while True:
+                query = (select(Delivery).where(Delivery.next_attempt_at.is_not(None), Delivery.next_attempt_at <= now)
+                         .order_by(Delivery.next_attempt_at, Delivery.id).limit(1))
+                if not self.store.sqlite:
+                    query = query.with_for_update(skip_locked=True)
+                d = session.scalar(query)
+                if d is None:
                     return None
-                return f"HTTP {response.status}"
-        except urllib.error.HTTPError as exc:
-            return f"HTTP {exc.code}"
-        except (urllib.error.URLError, OSError, ValueError) as exc:
-            return str(getattr(exc, "reason", exc))[:400]
+                if d.claim is not None:  # its sender died mid-attempt: that attempt is counted, outcome unknown
+                    session.add(DeliveryAttempt(delivery_id=d.id, number=d.attempts, at=now, outcome=NO_OUTCOME))
+                    if d.attempts >= self.policy.attempts:
+                        d.next_attempt_at, d.claim = None, None
+                        d.last_error = f"{NO_OUTCOME}; given up after {d.attempts} attempts"
+                        continue
+                d.attempts += 1
+                d.next_attempt_at, d.claim = now + self.policy.lease, secrets.token_hex(16)
+                secret = session.scalar(select(Game.webhook_secret).where(Game.id == d.game_id)) or ""
+                return _Claim(d.id, d.claim, d.attempts, d.url, d.body, secret, d.game_id, d.phase_no)
 
-    def _record(self, delivery_id: int, attempts: int, error: str | None) -> None:
+    def _send(self, claim: _Claim) -> Answer:
+        data = claim.body.encode()
+        headers = {"Content-Type": "application/json", "User-Agent": "arctic-adjudicator-webhooks",
+                   SIGNATURE_HEADER: sign(claim.secret, data, int(self.clock())),
+                   DELIVERY_HEADER: delivery_id(claim.game_id, claim.phase_no)}
+        answer = post(claim.url, data, headers, self.policy.egress, self.policy.timeout)
+        if not answer.delivered:
+            log.info("webhook %s attempt %d: %s (%s)", delivery_id(claim.game_id, claim.phase_no), claim.number,
+                     answer.outcome, answer.detail)
+        return answer
+
+    def _record(self, claim: _Claim, answer: Answer, sent: Sent) -> None:
+        """Keep the attempt's outcome; move the delivery on if this sender still holds it."""
         now = self.clock()
+        last = claim.number >= self.policy.attempts
+        if answer.delivered:
+            values: dict[str, Any] = {"delivered_at": now, "next_attempt_at": None, "last_error": None}
+        else:
+            error = answer.outcome + (f"; given up after {claim.number} attempts" if last else "")
+            values = {"last_error": error[:500],
+                      "next_attempt_at": None if last else now + self.policy.delay(claim.number)}
         with self.store.transaction() as session:
-            d = session.get(Delivery, delivery_id)
-            if d is None:
-                return
-            if error is None:
-                d.delivered_at, d.next_attempt_at, d.last_error = now, None, None
-            else:
-                d.last_error = error
-                d.next_attempt_at = None if attempts >= self.policy.attempts else now + self.policy.delay(attempts)
+            session.add(DeliveryAttempt(delivery_id=claim.id, number=claim.number, at=now, status=answer.status,
+                                        outcome=answer.outcome[:300]))
+            moved = session.execute(update(Delivery).where(Delivery.id == claim.id, Delivery.claim == claim.claim)
+                                    .values(claim=None, **values))
+        if moved.rowcount != 1:
+            return  # the lease ran out and another sender holds it now: its record will count
+        if answer.delivered:
+            sent.delivered += 1
+        elif last:
+            sent.given_up += 1
+        else:
+            sent.retrying += 1
+
+    def _release(self, claim: _Claim) -> None:
+        """Give a claimed delivery back, as if this attempt had not begun (best effort: the lease is the fallback)."""
+        try:
+            with self.store.transaction() as session:
+                session.execute(update(Delivery).where(Delivery.id == claim.id, Delivery.claim == claim.claim)
+                                .values(claim=None, attempts=Delivery.attempts - 1, next_attempt_at=self.clock()))
+        except Exception:  # noqa: BLE001 - already stopping; the lease will free it
+            log.warning("webhook %s: the claim could not be released; it frees itself in %s s",
+                        delivery_id(claim.game_id, claim.phase_no), self.policy.lease)
 
 
-def pending(store: Store, game_id: str) -> list[dict[str, Any]]:
-    """The deliveries of a game (for the game master and the tests)."""
+def pending(store: Store, game_id: str, attempts_cap: int) -> list[dict[str, Any]]:
+    """The latest deliveries of a game, each with every attempt's outcome (for the game master and the tests)."""
     with store.sessions() as session:
-        rows = session.scalars(select(Delivery).where(Delivery.game_id == game_id, or_(
-            Delivery.next_attempt_at.is_not(None), Delivery.delivered_at.is_not(None),
-            Delivery.last_error.is_not(None))).order_by(Delivery.id))
-        return [{"phase_no": d.phase_no, "attempts": d.attempts, "delivered": d.delivered_at is not None,
-                 "given_up": d.next_attempt_at is None and d.delivered_at is None, "last_error": d.last_error}
-                for d in rows]
+        rows = list(session.scalars(select(Delivery).where(Delivery.game_id == game_id)
+                                    .order_by(Delivery.id.desc()).limit(SHOWN_DELIVERIES)))[::-1]
+        tries: dict[int, list[DeliveryAttempt]] = {}
+        attempts = (select(DeliveryAttempt).where(DeliveryAttempt.delivery_id.in_([d.id for d in rows]))
+                    .order_by(DeliveryAttempt.delivery_id, DeliveryAttempt.number))
+        for a in session.scalars(attempts) if rows else ():
+            tries.setdefault(a.delivery_id, []).append(a)
+    out = []
+    for d in rows:
+        given_up = d.next_attempt_at is None and d.delivered_at is None
+        state = "delivered" if d.delivered_at is not None else (
+            f"given up after {d.attempts} attempts" if given_up else f"{d.attempts} of {attempts_cap} attempts made")
+        out.append({"delivery_id": delivery_id(d.game_id, d.phase_no), "phase_no": d.phase_no,
+                    "attempts": d.attempts, "delivered": d.delivered_at is not None, "given_up": given_up,
+                    "state": state, "last_error": d.last_error,
+                    "attempt_log": [{"attempt": a.number, "at": iso(a.at), "status": a.status, "outcome": a.outcome}
+                                    for a in tries.get(d.id, [])]})
+    return out

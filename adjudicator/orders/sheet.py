@@ -16,7 +16,7 @@ from adjudicator.errors import AdjudicatorError, OrderError
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.orders.model import Order
 from adjudicator.orders.parse import UNIT, UnknownPlace, parser_for
-from adjudicator.sheets import MAX_LINES, MAX_SUGGESTED, Sheet, SheetProblem, json_pointer
+from adjudicator.sheets import MAX_LINES, MAX_SUGGESTED, Sheet, SheetProblem, json_pointer, one_order_problem
 
 MAX_PER_LINE = 100  # orders on one line (`;` or `,` between them)
 _BULLETS = ("-", "*", "•", "·")
@@ -294,8 +294,22 @@ def _read_power_list(reader: "_Reader", board: Board, power_name: str, texts: li
     if note:
         sheet.notes.append(note)
     for i, text in enumerate(texts):
+        bad = one_order_problem(str(text))  # one item, one order on one line: never read as a sheet's lines
+        if bad is not None:
+            reader.problem(i + 1, bad[0], str(text), bad[1])
+            continue
+        body, column = str(text), 1
+        head, colon, rest = body.partition(":")
+        before = colon and len(head) <= _LONGEST_NAME and _looks_like_name(head.strip())
+        named = _power_of(board, head.strip(), lenient=False)[0] if before else None
+        if named is not None and named != name:  # `Norway: F Tro H` in Russia's list is nobody's order
+            reader.problem(i + 1, len(head) - len(head.lstrip()) + 1, body, f"an item of {name}'s list is one of "
+                           f"{name}'s orders, not {named}'s: each power's orders come with its own token")
+            continue
+        if named is not None:  # the power's own name before its order
+            body, column = rest, len(head) + 2
         try:
-            order = reader.order(str(text), i + 1, 1, name)
+            order = reader.order(body, i + 1, column, name)
         except OrderError as exc:
             reader.problem(i + 1, exc.column, str(text), exc.message, exc.suggestions if reader.suggest() else [])
             continue

@@ -29,7 +29,7 @@ from lark import Token, Transformer
 from adjudicator.errors import OrderError
 from adjudicator.grammar_tools import GrammarParser, alternation
 from adjudicator.names import AmbiguousName, UnknownName, normalise
-from adjudicator.sheets import MAX_SUGGESTED, Sheet, SheetProblem, json_pointer
+from adjudicator.sheets import MAX_SUGGESTED, Sheet, SheetProblem, read_items
 
 from .board import Board
 from .steps import (AutoMove, Declare, EndConflict, EndTurn, Header, Keep, Move, PlatformAttack, Protect, ShipAttack,
@@ -248,6 +248,39 @@ class _SheetReader:
                 continue
             self.sheet.orders.append(step)
 
+    def read_item(self, seat: str, text: str, number: int) -> Step:
+        """One list item as one step of `seat`: a country's step is that country's (a prefix may name it, never
+        another), a player's item is that player's platform decision; '' takes any step a sheet line may hold."""
+        body = _without_full_stop(text.split("#", 1)[0])
+        if not body.strip():
+            raise self._error("no step in this item", 1)
+        country = self._seat_country(seat)
+        self.current = country  # the seat's country, as a `Country:` header above the step would give it
+        step = self._step(number, body, 0)
+        if not seat:
+            return step
+        if country is None:  # a player's key: only that player's own platform decisions
+            if not isinstance(step, Keep) or step.player not in (None, seat):
+                raise self._error(f"{text.strip()!r} is not a platform decision of {seat}'s: an item of a player's "
+                                  "list keeps or abandons that player's own platform", 1)
+            return replace(step, player=seat, text=f"{seat}: {step.text.split(':', 1)[-1].strip()}")
+        if step.country != country or isinstance(step, (Keep, EndTurn)):
+            whose = ("no country's: the game master sends it" if step.country is None
+                     else f"{self.board.country_name(step.country)}'s")
+            raise self._error(f"{text.strip()!r} is {whose}, not a step of {self.board.country_name(country)}, whose "
+                              "list this is", 1)
+        return step
+
+    def _seat_country(self, seat: str) -> str | None:
+        """The country a list's key names (None: a blank key, or a player's name)."""
+        name = seat.strip()
+        if not name or normalise(name).casefold() not in self.board.country_names.folded:
+            return None
+        try:
+            return self.board.country_names.lookup(name, "country")
+        except (UnknownName, AmbiguousName):
+            return None
+
     def _error(self, message: str, column: int | None, suggestions: list[str] | None = None) -> OrderError:
         return OrderError(message, file=self.file, column=column, suggestions=suggestions or [])
 
@@ -349,18 +382,8 @@ def read_sheet(board: Board, text: str, file: str | None = None) -> Sheet:
 
 
 def read_order_lists(board: Board, orders: dict[str, list[str]]) -> Sheet:
-    """Steps given as lists per country (or player); a step's line is its place in its list, as in the API's
-    pointers `/orders/{country}/{index}`. A blank key gives steps that need no country (`end of turn`)."""
-    reader = _SheetReader(board, None)
-    lines = []
-    for key, texts in orders.items():
-        first = len(reader.sheet.problems)
-        key = str(key).strip()
-        for i, text in enumerate(texts):
-            line = f"{key}: {text}" if key else str(text)
-            reader.read_line(i + 1, line, shown=str(text), shift=len(line) - len(str(text)))
-            lines.append(line)
-        for p in reader.sheet.problems[first:]:  # each points at its item in the request (`/Russia/1`)
-            p.pointer = json_pointer(key, p.line - 1)
-    reader.sheet.text = "\n".join(lines)
-    return reader.sheet
+    """Steps given as lists per country (or player), each item read alone as one step of its key and never
+    joined into text with another (`sheets.read_items`); a step's line is its place in its list, as in the
+    API's pointers `/orders/{country}/{index}`. A blank key gives the steps that are no country's (`end of
+    turn`, China's automatic move, an owner's decision) or a country's step that names its country."""
+    return read_items(orders, _SheetReader(board, None).read_item)

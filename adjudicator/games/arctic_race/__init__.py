@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.games import PICTURES, GameResult, GameRules
-from adjudicator.sheets import Sheet, read_bounded
+from adjudicator.sheets import Sheet, read_bounded, read_items
 
 from . import board as _board
 from . import orders as _orders
@@ -95,9 +95,17 @@ class ArcticRaceRules(GameRules):
     def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
         """The sheet's steps; every unreadable piece is a located problem and the others are read."""
         sheet = read_bounded(lambda: Sheet(*_orders.read_steps(board, text, file), text=text), text)
+        return self._for_phase(state, sheet)
+
+    def read_order_lists(self, board: Any, state: Any, orders: dict[str, list[str]]) -> Sheet:
+        """Turns as lists per player, each item one turn of its player ('': the game master's set-up steps)."""
+        return self._for_phase(state, read_items(orders, lambda seat, text, n: _orders.read_item(board, seat, text, n)))
+
+    def _for_phase(self, state: Any, sheet: Sheet) -> Sheet:
+        """A sheet for another phase of the game is refused whole, naming it."""
         steps = sheet.orders
         setup = [s for s in steps if isinstance(s, _orders.SetupPart)]
-        if state is not None and steps:  # a sheet for another phase of the game is refused whole, naming it
+        if state is not None and steps:
             if state.phase == _state.SETUP and not setup:
                 sheet.refusal = ("this sheet holds turns, but the game is at its set-up: send `players ...`, "
                                  "`start ...` and `river ...` (as laid out) or `tiles ...` first")

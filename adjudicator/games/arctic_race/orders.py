@@ -225,6 +225,34 @@ def read_steps(board: RaceBoard, text: str, file: str | None = None) -> tuple[li
     return steps, problems
 
 
+def read_item(board: RaceBoard, seat: str, text: str, line: int) -> Step:
+    """One list item as one step of `seat`: a seat's item is that player's own turn, the set-up is the game
+    master's (seat ''). The grammar reads a turn with its player's name first, so an item that does not start
+    with one is read after the seat's name; either way the turn read must be the seat's."""
+    parser = parser_for(board)
+    body = text.split("#", 1)[0].strip()
+    if not body:
+        raise OrderError("no step in this item", column=1, line=line)
+    try:
+        step: Any = parser.parse(body, line=line)
+    except OrderError:
+        if not seat:
+            raise
+        shift = len(seat) + 2
+        try:
+            step = parser.parse(f"{seat}: {body}", line=line, column_offset=-shift)
+        except OrderError as exc:
+            raise OrderError(exc.message, line=line, column=max(1, exc.column or 1),
+                             suggestions=exc.suggestions) from None
+        step = replace(step, body_column=max(1, step.body_column - shift))
+    if seat and not (isinstance(step, Turn) and step.player.casefold() == seat.casefold()):
+        whose = f"{step.player}'s turn" if isinstance(step, Turn) else "the set-up: the game master sends it"
+        raise OrderError(f"{body!r} is {whose}, not a turn of {seat}, whose list this is", column=1, line=line)
+    if isinstance(step, Turn):
+        body = body[step.body_column - 1:].lstrip(" \t:")
+    return replace(step, text=body, line=line)
+
+
 def parse_steps(board: RaceBoard, text: str, file: str | None = None) -> list[Step]:
     """Every step of an order sheet; the first unreadable piece raises its OrderError (a strict reading)."""
     steps, problems = read_steps(board, text, file)

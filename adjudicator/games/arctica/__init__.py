@@ -17,7 +17,7 @@ from adjudicator.games import PICTURES, GameResult, GameRules
 from adjudicator.sheets import Sheet, read_bounded
 from adjudicator.games.arctica import board as _board
 from adjudicator.games.arctica import state as _state
-from adjudicator.games.arctica.orders import parse_sheet, read_sheet
+from adjudicator.games.arctica.orders import parse_sheet, read_order_lists, read_sheet
 from adjudicator.games.arctica.resolve import adjudicate as _adjudicate
 
 
@@ -56,6 +56,10 @@ class ArcticaRules(GameRules):
             return Sheet(orders=orders, problems=problems, text=text)
 
         return read_bounded(read, text)
+
+    def read_order_lists(self, board: _board.Board, state: Any, orders: dict[str, list[str]]) -> Sheet:
+        """Orders as lists per player, each item one order of its player ('': the game master's steps)."""
+        return read_order_lists(board, orders)
 
     def parse_orders(self, board: _board.Board, text: str, file: str | None) -> list[Any]:
         """Orders and steps from a sheet, the first unreadable piece raised (OrderError with line, column and

@@ -18,7 +18,7 @@ from lark import Token as LarkToken, Transformer
 from adjudicator.errors import OrderError
 from adjudicator.games.arctica.board import PLAYER_NAME, RESERVED_NAMES, Board
 from adjudicator.grammar_tools import GrammarParser, alternation
-from adjudicator.sheets import SheetProblem
+from adjudicator.sheets import Sheet, SheetProblem, json_pointer, read_items
 
 SUPPLY = "supply"
 DEFAULT_ALLOWANCE = 2  # the Migration action: up to 2 moves (C31)
@@ -289,34 +289,90 @@ def _looks_like_flight(piece: str) -> bool:
     return body.lstrip().lower().startswith("flee")
 
 
+class _Flights:
+    """Gathers each flight under the event above it (a sheet's lines and a list's items alike): a flight with no
+    event above it, or with an unreadable piece between, is a problem, not an order."""
+
+    def __init__(self) -> None:
+        self.broken: int | None = None  # the line of an unreadable piece since the last event
+
+    def failed(self, number: int, piece: str) -> None:
+        """A piece could not be read: the flights below it, up to the next event, are lost (not a flight's own)."""
+        if not _looks_like_flight(piece):
+            self.broken = number
+
+    def add(self, orders: list[Order], problems: list[SheetProblem], order: Order, number: int, raw: str,
+            column: int, pointer: str | None = None) -> None:
+        """Put a read order in place: a flight into its event, anything else at the end."""
+        if not isinstance(order, Flight):
+            orders.append(order)
+            self.broken = None
+            return
+        last = orders[-1] if orders else None
+        if self.broken is not None:
+            problems.append(SheetProblem(number, column + 1, raw, f"not judged: this flight answers the event above "
+                                         f"it, and line {self.broken} above it could not be read", pointer=pointer))
+        elif not isinstance(last, Event):
+            problems.append(SheetProblem(number, column + 1, raw, "a flight answers an event: write it below its "
+                                         "`event <region>` line (after the event's other flights)", pointer=pointer))
+        else:
+            orders[-1] = replace(last, flights=last.flights + (order,))
+
+
 def read_sheet(board: Board, text: str, file: str | None = None) -> tuple[list[Order], list[SheetProblem]]:
     """Every readable order of a sheet, flights gathered under the event they answer, and a located problem
     for every piece that is not an order (it never raises for a bad line)."""
     orders: list[Order] = []
     problems: list[SheetProblem] = []
-    broken: int | None = None  # the line of an unreadable piece since the last event: flights below it are lost
+    flights = _Flights()
     for number, raw, piece, column in _pieces(text):
         try:
             order = parse_order(board, piece, number, file, column)
         except OrderError as exc:
             problems.append(SheetProblem(number, exc.column, raw, exc.message, exc.suggestions))
-            if not _looks_like_flight(piece):
-                broken = number
+            flights.failed(number, piece)
             continue
-        if not isinstance(order, Flight):
-            orders.append(order)
-            broken = None
-            continue
-        last = orders[-1] if orders else None
-        if broken is not None:
-            problems.append(SheetProblem(number, column + 1, raw, f"not judged: this flight answers the event above "
-                                         f"it, and line {broken} above it could not be read"))
-        elif not isinstance(last, Event):
-            problems.append(SheetProblem(number, column + 1, raw, "a flight answers an event: write it below its "
-                                         "`event <region>` line (after the event's other flights)"))
-        else:
-            orders[-1] = replace(last, flights=last.flights + (order,))
+        flights.add(orders, problems, order, number, raw, column)
     return orders, problems
+
+
+def read_order_lists(board: Board, lists: dict[str, list[str]]) -> Sheet:
+    """Orders given as lists per player, each item read alone as one order of its player and never joined into
+    text with another (`sheets.read_items`); key '' holds the game master's steps and the flights below them."""
+    flights = _Flights()
+
+    def read(seat: str, text: str, number: int) -> Order:
+        try:
+            return parse_item(board, seat, text, number)
+        except OrderError:
+            flights.failed(number, text)
+            raise
+
+    def add(sheet: Sheet, seat: str, number: int, text: str, order: Order) -> None:
+        flights.add(sheet.orders, sheet.problems, order, number, text, 0, json_pointer(seat, number - 1))
+
+    return read_items(lists, read, add)
+
+
+def parse_item(board: Board, seat: str, text: str, line: int) -> Order:
+    """One list item as one order of `seat`: a player's item is that player's own order (a `Name:` prefix may
+    name the player, never another); the steps that are no player's and the flights below an event are the game
+    master's (seat ''), who reads them as a sheet line is read."""
+    if not seat:
+        return parse_order(board, text, line)
+    prefix = _player_prefix(text)
+    if prefix and prefix[0].casefold() != seat.casefold():
+        raise OrderError(f"an item of {seat}'s list is {seat}'s order, not {prefix[0]}'s", column=1, line=line)
+    body, shift = (text[prefix[1]:], prefix[1]) if prefix else (text, 0)
+    lead = len(body) - len(body.lstrip())
+    order = _parser(board).parse(body.strip(), column_offset=shift + lead, line=line)
+    if isinstance(order, Flight):
+        raise OrderError("a flight answers an event, so it comes below the event: the game master sends it",
+                         column=1, line=line)
+    if not isinstance(order, PLAYER_ORDERS):
+        raise OrderError(f"{body.strip()!r} is a step of the game, not a player's order: the game master sends it",
+                         column=1, line=line)
+    return replace(order, player=seat, text=body.strip(), line=line)
 
 
 def parse_sheet(board: Board, text: str, file: str | None = None) -> list[Order]:

@@ -1,0 +1,63 @@
+"""`adjudicator games tick`: judge every phase past its deadline, send the due webhooks and wait for them.
+
+It says which database it uses and where that setting came from. It never creates a database (a SQLite file
+that does not exist is most likely a wrong setting, and a new one has no games to tick): that, and a database
+it cannot reach, is one line naming the database, and exit status 2. Interrupted (Ctrl-C, SIGTERM), it releases the delivery it
+holds before it exits, so the next run sends it at once rather than after its lease.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from adjudicator.hosted.service import Service
+from adjudicator.hosted.storage import Database, database, normalise_url, open_store
+from adjudicator.hosted.webhooks import configured_policy
+
+UNREACHABLE = 2  # the exit status for a database that is not there or cannot be reached
+
+
+def run(explicit: str | None, say: Callable[[str], None]) -> int:
+    """Tick the database `explicit` names (else the settings `adjudicator serve` uses); the exit status."""
+    db = Database(normalise_url(explicit), "--database") if explicit else database()
+    named = f"the database {db.shown} (from {db.source})"
+    if db.sqlite_file is not None and not db.sqlite_file.is_file():
+        say(f"error: {named} does not exist, and tick creates no database: name the one the server uses "
+            "(ADJUDICATOR_DATABASE_URL, ADJUDICATOR_DATABASE or --database)")
+        return UNREACHABLE
+    try:
+        store = open_store(db.url)
+    except (SQLAlchemyError, OSError) as exc:
+        say(f"error: {named} cannot be used: {_first_line(exc)}")
+        return UNREACHABLE
+    say(f"database: {db.shown} (from {db.source})")
+    previous = signal.signal(signal.SIGTERM, _exit)  # so a stopped tick unwinds and releases its claim
+    try:
+        judged, sent = Service(store, policy=configured_policy(), background=False).tick()
+    except (SQLAlchemyError, OSError) as exc:
+        say(f"error: {named} failed during the tick: {_first_line(exc)}")
+        return UNREACHABLE
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    for phase in judged:
+        if "refused" in phase:
+            say(f"not judged: game {phase['game_id']} phase {phase['phase_no']}: {phase['refused']}")
+        else:
+            say(f"judged {phase['phase']} (phase {phase['phase_no']}); next: {phase['next_phase']}")
+    say(f"webhooks: {sent}")
+    say(f"{sum('refused' not in p for p in judged)} phase(s) judged")  # the last line, as scripts read it
+    return 0
+
+
+def _exit(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _first_line(exc: BaseException) -> str:
+    """The driver's own message, first line (SQLAlchemy's wrapper adds the statement and a link)."""
+    inner = getattr(exc, "orig", None) or exc
+    lines = str(inner).strip().splitlines()
+    return lines[0] if lines else type(inner).__name__

@@ -1,0 +1,338 @@
+"""Issue 26, findings 2 and 3: webhooks reach the public internet only, and every delivery is accounted for.
+
+The tests' receivers listen on loopback, which the service refuses unless the operator allows it: each test
+allows exactly what it needs (`Egress.parse`), as a LAN deployment would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import create_engine, make_url, select, update
+from test_hosted import make_api, postgres_url
+from test_hosted_concurrency import Clock, _receiver
+
+from adjudicator.cli import main
+from adjudicator.hosted import egress, webhooks
+from adjudicator.hosted.egress import NO_ANSWER, NO_PUBLIC_ADDRESS, Egress
+from adjudicator.hosted.models import Delivery
+from adjudicator.hosted.service import HostedError, Service
+from adjudicator.hosted import storage
+from adjudicator.hosted.storage import normalise_url, open_store
+
+LOOPBACK = Egress.parse("127.0.0.1")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """A database of the test's own: a fresh SQLite file, or a fresh schema of the test PostgreSQL database.
+    (Every sender on a database shares its outbox, as it should: on a shared database the background sender
+    of another test's server would take this test's deliveries.)"""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
+        return
+    base = make_url(normalise_url(postgres_url()))
+    schema = "webhooks_" + secrets.token_hex(6)
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    url = base.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        store = storage._stores.pop(url, None)
+        if store is not None:
+            store.dispose()
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+        admin.dispose()
+
+
+def _service(url: str, attempts: int = 6, allow: Egress = LOOPBACK, clock=None) -> Service:
+    policy = webhooks.Policy(attempts=attempts, base_delay=0.01, timeout=1.0, egress=allow)
+    return Service(open_store(url), policy=policy, clock=clock or time.time, background=False)
+
+
+def _judged_game(svc: Service, url: str) -> tuple[dict, object]:
+    """A game with a webhook whose first phase is judged (its delivery queued, not yet sent)."""
+    created = svc.create_game("arctic", webhook_url=url)
+    gm = svc.authenticate(created["id"], created["game_master_token"])
+    svc.adjudicate(gm, 1)
+    return created, gm
+
+
+@contextmanager
+def _raw_receiver(reply: bytes | None, host: str = "127.0.0.1"):
+    """A TCP listener that reads a request and answers `reply` as it is (None: never answers); yields its port and
+    how many connections it took."""
+    server = socket.create_server((host, 0))
+    server.settimeout(0.2)
+    taken: list[int] = []
+    stop = threading.Event()
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            taken.append(1)
+            with conn:
+                conn.settimeout(2)
+                try:
+                    conn.recv(65536)
+                    if reply is None:
+                        stop.wait(3)
+                    else:
+                        conn.sendall(reply)
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1], taken
+    finally:
+        stop.set()
+        thread.join(5)
+        server.close()
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # nothing listens once it is closed
+
+
+def _deliveries(svc: Service, gm) -> list[dict]:
+    return svc.webhook_status(gm)["deliveries"]
+
+
+# --- the URL, when it is set -------------------------------------------------------------------------------
+REFUSED_URLS = [
+    "http://127.0.0.1:abc/", "http://127.0.0.1:0/", "http://127.0.0.1:70000/", "ftp://hooks.example/",
+    "http://user:pw@hooks.example/", "http://hooks .example/", "http:///path", "http://127.1/", "http://2130706433/",
+    "http://0x7f.1/", "http://0177.0.0.1/", "http://0.0.0.0/", "http://localhost:8080/", "http://app.localhost/",
+    "http://10.1.2.3/", "http://192.168.1.1/", "http://169.254.169.254/latest/meta-data", "http://100.64.0.1/",
+    "http://224.0.0.1/", "http://[::1]/", "http://[::]/", "http://[::ffff:127.0.0.1]/", "http://[fd00::1]/",
+    "http://[fe80::1]/", "http://[64:ff9b::7f00:1]/", "http://[2002:7f00:1::]/", "http://" + "a" * 2000 + ".example/",
+    "http://[::1", "http://[zz]/", "http://a%00b/", "http://a b/",
+]
+
+
+def test_a_webhook_url_is_checked_when_it_is_set(db_url):  # noqa: F811
+    svc = _service(db_url, allow=Egress())
+    for url in REFUSED_URLS:
+        with pytest.raises(HostedError) as refused:
+            svc.create_game("arctic", webhook_url=url)
+        assert refused.value.status == 400 and refused.value.extra["pointer"] == "/webhook_url", url
+    created = svc.create_game("arctic", webhook_url="https://hooks.example.com/adjudicator?game=1")
+    gm = svc.authenticate(created["id"], created["game_master_token"])
+    with pytest.raises(HostedError) as refused:
+        svc.set_webhook(gm, "http://127.1:8080/")
+    assert refused.value.extra["pointer"] == "/url" and refused.value.detail == NO_PUBLIC_ADDRESS
+    api = make_api(db_url)
+    answer = api.call("post", "/v1/games", json={"variant": "arctic", "webhook_url": "http://127.0.0.1:abc/"})
+    assert answer.status_code == 400 and "port" in answer.get_json()["detail"]
+
+
+def test_the_operator_allows_named_hosts_and_networks():
+    allow = Egress.parse("hooks.lan, 10.0.0.0/8 [fd00::5]")
+    assert egress.url_problem("http://10.2.3.4:8080/x", 2000, allow) is None
+    assert egress.url_problem("http://[::ffff:10.2.3.4]/", 2000, allow) is None
+    assert egress.url_problem("http://[fd00::5]/", 2000, allow) is None
+    assert egress.url_problem("http://192.168.0.1/", 2000, allow) == NO_PUBLIC_ADDRESS
+    inside = egress._address("192.168.0.9")
+    assert allow.allows("hooks.lan", inside) and not allow.allows("x.lan", inside)
+
+
+# --- at delivery: resolved, every address checked, connected to the address checked -----------------------
+@pytest.fixture
+def resolver(monkeypatch):
+    """Names the tests make up resolve to what each test says (`answers[name]`: a list of address lists, one
+    per lookup, the last repeated); every lookup of them is counted."""
+    real = socket.getaddrinfo
+    answers: dict[str, list[list[str]]] = {}
+    lookups: list[str] = []
+
+    def fake(host, port, *args, **kwargs):
+        if host not in answers:
+            return real(host, port, *args, **kwargs)
+        if kwargs.get("flags", 0) & socket.AI_NUMERICHOST:
+            raise socket.gaierror(socket.EAI_NONAME, "not a numeric host")
+        lookups.append(host)
+        addresses = answers[host][min(len(lookups), len(answers[host])) - 1]
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port)) for a in addresses]
+
+    monkeypatch.setattr(socket, "getaddrinfo", fake)
+    return answers, lookups
+
+
+def test_a_name_that_resolves_inside_the_network_is_not_called(db_url, resolver):  # noqa: F811
+    answers, _ = resolver
+    answers["hooks.example"] = [["127.0.0.1"]]
+    answers["mixed.example"] = [["93.184.216.34", "127.0.0.1"]]  # every address is checked, not the first
+    with _receiver([(0.0, 200)]) as (url, got):
+        port = url.split(":")[2].split("/")[0]
+        svc = _service(db_url, attempts=1, allow=Egress())
+        games = [_judged_game(svc, f"http://{host}:{port}/hook")[1] for host in ("hooks.example", "mixed.example")]
+        svc.deliverer.run_due()
+        time.sleep(0.1)
+        assert got == []  # nothing reached the receiver
+    for gm in games:
+        (delivery,) = _deliveries(svc, gm)
+        assert delivery["given_up"] and delivery["attempt_log"][0]["outcome"] == NO_PUBLIC_ADDRESS
+
+
+def test_the_connection_goes_to_the_address_that_was_checked(db_url, resolver):  # noqa: F811
+    """DNS rebinding: the name resolves to an allowed address, then to a refused one; it is looked up once per
+    attempt and the request goes to the address checked."""
+    answers, lookups = resolver
+    with _raw_receiver(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n") as (port, allowed), \
+            _raw_receiver(b"HTTP/1.1 204 No Content\r\n\r\n", host="127.0.0.2") as (_, inside):
+        answers["rebind.example"] = [["127.0.0.1"], ["127.0.0.2"]]
+        svc = _service(db_url, allow=Egress.parse("127.0.0.1/32"))
+        created, gm = _judged_game(svc, f"http://rebind.example:{port}/hook")
+        sent = svc.deliverer.run_due()
+    assert sent.delivered == 1 and lookups == ["rebind.example"] and len(allowed) == 1 and inside == []
+
+
+def test_redirects_are_not_followed(db_url):  # noqa: F811
+    with _receiver([(0.0, 200)]) as (inner, got):
+        for target in (inner, "ftp://127.0.0.1/x"):
+            reply = f"HTTP/1.1 302 Found\r\nLocation: {target}\r\nContent-Length: 0\r\n\r\n".encode()
+            with _raw_receiver(reply) as (port, taken):
+                svc = _service(db_url, attempts=1)
+                _, gm = _judged_game(svc, f"http://127.0.0.1:{port}/hook")
+                svc.deliverer.run_due()
+            (delivery,) = _deliveries(svc, gm)
+            assert delivery["given_up"] and not delivery["delivered"] and len(taken) == 1
+            assert delivery["attempt_log"][0]["status"] == 302
+            assert delivery["last_error"].startswith("HTTP 302: redirects are not followed")
+        assert got == []
+
+
+def test_a_closed_port_reads_as_an_open_one(db_url):  # noqa: F811
+    """Refused, a banner that is not HTTP, no answer at all, a malformed status line: one message."""
+    outcomes = set()
+    with _raw_receiver(b"SSH-2.0-OpenSSH_9.2\r\n") as (banner, _), _raw_receiver(None) as (silent, _), \
+            _raw_receiver(b"HTTP/1.1 abc\r\n\r\n") as (malformed, _):
+        for port in (_closed_port(), banner, silent, malformed):
+            svc = _service(db_url, attempts=1)
+            _, gm = _judged_game(svc, f"http://127.0.0.1:{port}/hook")
+            svc.deliverer.run_due()
+            (delivery,) = _deliveries(svc, gm)
+            outcomes.add(delivery["attempt_log"][0]["outcome"])
+    assert outcomes == {NO_ANSWER}
+
+
+# --- every delivery accounted for --------------------------------------------------------------------------
+def test_a_malformed_answer_is_recorded_and_given_up_after_the_cap(db_url):  # noqa: F811
+    clock = Clock(time.time())
+    with _raw_receiver(b"HTTP/1.1 abc\r\n\r\n") as (port, taken):
+        svc = _service(db_url, attempts=3, clock=clock)
+        _, gm = _judged_game(svc, f"http://127.0.0.1:{port}/hook")
+        for _ in range(6):  # more runs than attempts, each after the retry delay
+            svc.deliverer.run_due()
+            clock.now += 1000
+    (delivery,) = _deliveries(svc, gm)
+    assert len(taken) == 3 and delivery["attempts"] == 3 and delivery["given_up"] and not delivery["delivered"]
+    assert delivery["last_error"] == f"{NO_ANSWER}; given up after 3 attempts"
+    assert delivery["state"] == "given up after 3 attempts"
+    assert [(a["attempt"], a["status"], a["outcome"]) for a in delivery["attempt_log"]] == [
+        (n, None, NO_ANSWER) for n in (1, 2, 3)]
+
+
+def test_each_delivery_carries_its_id_in_a_header_and_in_the_signed_body(db_url):  # noqa: F811
+    with _receiver([(0.0, 200)]) as (url, got):
+        svc = _service(db_url)
+        created, gm = _judged_game(svc, url)
+        assert svc.deliverer.run_due().delivered == 1
+    ((headers, body, _),) = got
+    assert headers[webhooks.DELIVERY_HEADER] == f"{created['id']}.1" == json.loads(body)["delivery_id"]
+    assert webhooks.verify(created["webhook_secret"], headers[webhooks.SIGNATURE_HEADER], body)
+    (delivery,) = _deliveries(svc, gm)
+    assert delivery["delivered"] and delivery["delivery_id"] == f"{created['id']}.1"
+    assert [a["status"] for a in delivery["attempt_log"]] == [200]
+
+
+def test_a_sender_that_died_mid_attempt_is_counted_and_its_delivery_given_up(db_url):  # noqa: F811
+    svc = _service(db_url, attempts=2)
+    _, gm = _judged_game(svc, "http://127.0.0.1:9/hook")
+    with svc.store.transaction() as session:  # as a sender killed during its second attempt leaves it
+        session.execute(update(Delivery).where(Delivery.game_id == gm.game_id).values(
+            attempts=2, claim="dead", next_attempt_at=time.time() - 1))
+    svc.deliverer.run_due()
+    (delivery,) = _deliveries(svc, gm)
+    assert delivery["given_up"] and delivery["attempts"] == 2
+    assert delivery["last_error"] == f"{webhooks.NO_OUTCOME}; given up after 2 attempts"
+    assert [a["outcome"] for a in delivery["attempt_log"]] == [webhooks.NO_OUTCOME]
+
+
+def test_an_interrupted_sender_releases_its_claim(db_url, monkeypatch):  # noqa: F811
+    svc = _service(db_url)
+    _, gm = _judged_game(svc, "http://127.0.0.1:9/hook")
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(webhooks, "post", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        svc.deliverer.run_due()
+    ((row),) = _all_of(svc, gm.game_id)
+    assert row.claim is None and row.attempts == 0 and row.next_attempt_at <= time.time()
+
+
+def _all_of(svc: Service, game_id: str) -> list[Delivery]:
+    with svc.store.sessions() as session:
+        return list(session.scalars(select(Delivery).where(Delivery.game_id == game_id)))
+
+
+# --- games tick: waits for its sender, never crashes on a receiver, says what it did ------------------------
+def test_games_tick_survives_a_malformed_receiver_and_says_what_it_did(db_url):  # noqa: F811
+    with _raw_receiver(b"HTTP/1.1 abc\r\n\r\n") as (port, taken):
+        svc = _service(db_url)
+        created = svc.create_game("arctic", webhook_url=f"http://127.0.0.1:{port}/hook",
+                                  settings={"phase_seconds": 1})
+        with svc.store.transaction() as session:  # its deadline has passed
+            from adjudicator.hosted.models import Game
+
+            session.execute(update(Game).where(Game.id == created["id"]).values(deadline_at=time.time() - 1))
+        result = CliRunner().invoke(main, ["games", "tick", "--database", db_url],
+                                    env={"ADJUDICATOR_WEBHOOK_ALLOW": "127.0.0.1"})
+    assert result.exit_code == 0, result.output
+    first, judged, hooks, last = result.output.rstrip().splitlines()
+    assert first.startswith("database: ")
+    assert judged == "judged Fall 2010 Movement (phase 1); next: Winter 2010 Movement"
+    assert (hooks, last) == ("webhooks: 0 delivered, 1 to retry, 0 given up", "1 phase(s) judged")
+    gm = svc.authenticate(created["id"], created["game_master_token"])
+    (delivery,) = _deliveries(svc, gm)
+    assert len(taken) == 1 and [a["outcome"] for a in delivery["attempt_log"]] == [NO_ANSWER]
+
+
+def test_a_stopped_games_tick_releases_the_delivery_it_holds(db_url):  # noqa: F811
+    with _raw_receiver(None) as (port, taken):  # takes the request and never answers
+        svc = _service(db_url)
+        _, gm = _judged_game(svc, f"http://127.0.0.1:{port}/hook")
+        env = {**os.environ, "ADJUDICATOR_WEBHOOK_ALLOW": "127.0.0.1"}
+        tick = subprocess.Popen([sys.executable, "-m", "adjudicator", "games", "tick", "--database", db_url],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while not taken:  # the tick has claimed the delivery and is waiting for the answer
+            assert tick.poll() is None and time.monotonic() < deadline, tick.stderr.read()
+            time.sleep(0.05)
+        tick.send_signal(signal.SIGTERM)
+        tick.wait(30)
+    (row,) = _all_of(svc, gm.game_id)
+    assert tick.returncode != 0 and row.claim is None and row.attempts == 0 and row.next_attempt_at <= time.time()
