@@ -3,6 +3,11 @@ mutations of valid ones) never get a 5xx, and every response matches the documen
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -11,7 +16,12 @@ from api import create_app
 from api.schemas import SCHEMAS
 from api_helpers import DOC, check_response
 
-APP = create_app()
+# The documented paths include game creation: its games go to a database of the fuzz's own, not to the
+# default file in the working directory.
+_FOLDER = tempfile.mkdtemp(prefix="api-fuzz-")
+atexit.register(shutil.rmtree, _FOLDER, ignore_errors=True)
+_DATABASE = Path(_FOLDER) / "games.sqlite3"
+APP = create_app({"ADJUDICATOR_DATABASE_URL": f"sqlite:///{_DATABASE}"})
 CLIENT = APP.test_client()
 START = CLIENT.get("/v1/variants/standard/start").get_json()
 
