@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 
 from adjudicator.hosted.egress import Answer, Egress, post
 
@@ -101,8 +101,9 @@ def queue(session: Any, game: Game, record: PhaseRecord, next_phase: str, status
                        "game_id": game.id, "game": game.name, "phase_no": record.phase_no, "phase": record.name,
                        "next_phase": next_phase, "status": status, "given_by": record.given_by or {},
                        "report": record.report}, separators=(",", ":"))
-    session.add(Delivery(game_id=game.id, phase_no=record.phase_no, url=game.webhook_url, body=body, attempts=0,
-                         next_attempt_at=now))
+    session.connection().execute(insert(Delivery).values(game_id=game.id, phase_no=record.phase_no,
+                                                         url=game.webhook_url, body=body, attempts=0,
+                                                         next_attempt_at=now))
 
 
 @dataclass
