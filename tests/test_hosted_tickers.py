@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
-from test_hosted_concurrency import OPENING
+from test_hosted_concurrency import OPENING, _receiver
 from test_hosted_webhooks import db_url  # noqa: F401 - the fixture: a fresh SQLite file or PostgreSQL schema
 
 from adjudicator.hosted import service as service_module
@@ -173,3 +173,21 @@ def test_tickers_racing_ready_submissions_judge_each_phase_once(db_url, monkeypa
     assert set(judged.values()) == {1}  # no phase judged twice
     assert {(i, 1) for i in ids} <= set(judged)  # every game's first phase judged
     assert by_tickers + by_ready == sum(judged.values()) == sum(judged_by.values())
+
+
+def test_a_delivery_being_sent_keeps_its_short_lease_and_is_sent_once(db_url):  # noqa: F811
+    """The sender renews its claim while a slow receiver answers, so another process's sender, looking after
+    the first lease has run out, does not send it again; the delivery is sent once, one attempt counted."""
+    policy = webhooks.Policy(lease=1.0, egress=webhooks.Egress.parse("127.0.0.1"))
+    with _receiver([(2.5, 200)]) as (url, got):
+        first, second = (Service(open_store(db_url), policy=policy, background=False) for _ in range(2))
+        created = first.create_game("arctic", webhook_url=url)
+        gm = first.authenticate(created["id"], created["game_master_token"])
+        first.adjudicate(gm, 1)
+        sending = threading.Thread(target=first.deliverer.run_due)
+        sending.start()
+        time.sleep(1.5)  # the first lease has run out; the holder has renewed it since
+        assert second.deliverer.run_due().delivered == 0
+        sending.join(30)
+    (delivery,) = first.webhook_status(gm)["deliveries"]
+    assert len(got) == 1 and delivery["delivered"] and [a["status"] for a in delivery["attempt_log"]] == [200]

@@ -10,8 +10,9 @@ saying so. Where a webhook may go is `egress`'s business.
 Claims work across processes and instances on one database: a sender claims one due delivery at a time
 (`FOR UPDATE SKIP LOCKED` on PostgreSQL, SQLite's write lock), marking it with a claim id and a lease; only the
 holder of the claim records the outcome, and a sender that stops (`games tick` interrupted) releases what it
-holds. A sender that dies leaves its claim to expire with the lease; the attempt is then known to have no
-outcome, and is counted.
+holds. The lease is short, and renewed by its holder while it sends (a name lookup and a slow receiver may
+together take longer than one lease): a sender that dies stops renewing, and whichever process runs next takes
+the delivery a lease later; that attempt is then known to have no outcome, and is counted.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class Policy:
     base_delay: float = 2.0  # seconds before the first retry; doubled each time
     max_delay: float = 300.0
     timeout: float = 10.0  # seconds one attempt may take in all: connecting, sending, the answer's head
-    lease: float = 60.0  # a claimed delivery is not claimed again for this long (a process may die sending)
+    lease: float = 15.0  # a claim not renewed for this long is free again (its holder renews every third of it)
     egress: Egress = field(default_factory=Egress)  # the operator's allow-list besides the public internet
 
     def delay(self, attempts: int) -> float:
@@ -178,7 +179,7 @@ class Deliverer:
         sent = Sent()
         while (claim := self._claim()) is not None:
             try:
-                answer = self._send(claim)
+                answer = self._send_holding(claim)
             except BaseException:
                 self._release(claim)
                 raise
@@ -207,6 +208,28 @@ class Deliverer:
                 d.next_attempt_at, d.claim = now + self.policy.lease, secrets.token_hex(16)
                 secret = session.scalar(select(Game.webhook_secret).where(Game.id == d.game_id)) or ""
                 return _Claim(d.id, d.claim, d.attempts, d.url, d.body, secret, d.game_id, d.phase_no)
+
+    def _send_holding(self, claim: _Claim) -> Answer:
+        """Send, renewing the claim's lease every third of it meanwhile."""
+        done = threading.Event()
+
+        def renew() -> None:
+            while not done.wait(self.policy.lease / 3):
+                try:
+                    with self.store.transaction() as session:
+                        session.execute(update(Delivery).where(Delivery.id == claim.id, Delivery.claim == claim.claim)
+                                        .values(next_attempt_at=self.clock() + self.policy.lease))
+                except Exception:  # noqa: BLE001 - a database hiccup: the next renewal may pass
+                    log.warning("webhook %s: the lease could not be renewed",
+                                delivery_id(claim.game_id, claim.phase_no))
+
+        renewer = threading.Thread(target=renew, name="adjudicator-webhook-lease", daemon=True)
+        renewer.start()
+        try:
+            return self._send(claim)
+        finally:
+            done.set()
+            renewer.join()
 
     def _send(self, claim: _Claim) -> Answer:
         data = claim.body.encode()
