@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import http.server
 import json
+import os
 import random
 import re
 import shutil
@@ -51,6 +52,7 @@ from adjudicator.hosted.models import Game, PhaseRecord, Seat, Submission
 from adjudicator.hosted.service import Service
 from adjudicator.hosted.storage import normalise_url, open_store
 from adjudicator.hosted.tokens import new_id
+from adjudicator.hosted.webhooks import configured_policy
 from load_api import STANDARD_ORDERS
 
 LUA = cluster.DEPLOY / "requests.lua"
@@ -69,7 +71,7 @@ def new_database(server: str, name: str) -> str:
 
 def create_games(url: str, count: int, **kw: Any) -> list[dict[str, Any]]:
     """`count` standard games created by the service itself (each answer holds the tokens)."""
-    svc = Service(open_store(normalise_url(url)))
+    svc = Service(open_store(normalise_url(url)), policy=configured_policy())  # the webhook allow-list too
     return [svc.create_game("standard", **kw) for _ in range(count)]
 
 
@@ -328,9 +330,9 @@ def receiver() -> Iterator[tuple[str, Counter[tuple[str, int]]]]:
             server.shutdown()
 
 
-def tick_batch(url: str, template: str, games: int, tickers: int, kill_after: int | None) -> str:
+def tick_batch(url: str, template: str, games: int, tickers: int, kill_after: int | None) -> tuple[str, float]:
     """`games` copies of the template due within the last minute, judged by `tickers` `games tick` processes started
-    together (the first killed with SIGKILL once `kill_after` phases are judged); a line of figures."""
+    together (the first killed with SIGKILL once `kill_after` phases are judged); a line of figures, and the time."""
     now = time.time()
     ids = clone_games(url, template, games, deadline_at=now - 30)
     store = open_store(normalise_url(url))
@@ -371,21 +373,26 @@ def tick_batch(url: str, template: str, games: int, tickers: int, kill_after: in
     twice = sum(n - 1 for _, n in records) + max(0, sum(claimed) - len(records))
     return (f"{games} games, {tickers} ticker(s){killed}: {elapsed:.1f} s, {len(records)} judged, "
             f"{games - len(records)} left, judged twice {twice}; each ticker's count {claimed} "
-            f"(exit {[p.returncode for p in procs]})")
+            f"(exit {[p.returncode for p in procs]})"), elapsed
 
 
 def deadlines(server: str, args: argparse.Namespace) -> None:
     """1,000 games due in the same minute, ticked by one, two, and two processes of which one is killed."""
     url = new_database(server, "deadlines")
+    os.environ["ADJUDICATOR_WEBHOOK_ALLOW"] = "127.0.0.1"  # the receiver is on loopback (the tickers inherit it)
     with receiver() as (hook, got):
         template = create_games(url, 1, webhook_url=hook, settings={"phase_seconds": 86400})[0]
         submit_all(url, template)
+        times = []
         for tickers, kill in ((1, None), (2, None), (2, args.games // 4)):
             got.clear()
-            line = tick_batch(url, template["id"], args.games, tickers, kill)
+            line, elapsed = tick_batch(url, template["id"], args.games, tickers, kill)
+            times.append(elapsed)
             time.sleep(1.0)  # the last deliveries' answers
             twice = sum(n > 1 for n in got.values())
             print(f"deadlines: {line}; webhooks received {len(got)}, twice {twice}", flush=True)
+        print(f"deadlines: 2 tickers / 1 ticker time: {times[1] / times[0]:.2f} (goal: about 1/2 on 2 cores); "
+              f"2 with one killed / 1: {times[2] / times[0]:.2f}", flush=True)
 
 
 # --- where the time goes -----------------------------------------------------------------------------------

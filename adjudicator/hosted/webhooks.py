@@ -175,29 +175,33 @@ class Deliverer:
 
     def run_due(self) -> Sent:
         """Send every delivery that is due, one claim at a time; whatever stops the run (an interrupt, a database
-        error), the claim held is released first."""
+        error), the claim held is released first. One connection serves the run's claims and records."""
         sent = Sent()
-        while (claim := self._claim()) is not None:
-            try:
-                answer = self._send_holding(claim)
-            except BaseException:
-                self._release(claim)
-                raise
-            self._record(claim, answer, sent)
+        with self.store.engine.connect() as conn:
+            while (claim := self._claim(conn)) is not None:
+                try:
+                    answer = self._send_holding(claim)
+                except BaseException:
+                    self._release(claim)
+                    raise
+                self._record(conn, claim, answer, sent)
         return sent
 
-    def _claim(self) -> _Claim | None:
-        """Claim the next due delivery (giving up, on the way, any whose last attempt never finished)."""
+    def _claim(self, conn: Any) -> _Claim | None:
+        """Claim the next due delivery, with its game's secret (giving up, on the way, any whose last attempt
+        never finished)."""
         now = self.clock()
-        with self.store.transaction() as session:
+        with self.store.sessions(bind=conn) as session, session.begin():
             while True:
-                query = (select(Delivery).where(Delivery.next_attempt_at.is_not(None), Delivery.next_attempt_at <= now)
+                query = (select(Delivery, Game.webhook_secret).join(Game, Game.id == Delivery.game_id)
+                         .where(Delivery.next_attempt_at.is_not(None), Delivery.next_attempt_at <= now)
                          .order_by(Delivery.next_attempt_at, Delivery.id).limit(1))
                 if not self.store.sqlite:
-                    query = query.with_for_update(skip_locked=True)
-                d = session.scalar(query)
-                if d is None:
+                    query = query.with_for_update(skip_locked=True, of=Delivery)
+                row = session.execute(query).first()
+                if row is None:
                     return None
+                d, secret = row
                 if d.claim is not None:  # its sender died mid-attempt: that attempt is counted, outcome unknown
                     session.add(DeliveryAttempt(delivery_id=d.id, number=d.attempts, at=now, outcome=NO_OUTCOME))
                     if d.attempts >= self.policy.attempts:
@@ -206,8 +210,7 @@ class Deliverer:
                         continue
                 d.attempts += 1
                 d.next_attempt_at, d.claim = now + self.policy.lease, secrets.token_hex(16)
-                secret = session.scalar(select(Game.webhook_secret).where(Game.id == d.game_id)) or ""
-                return _Claim(d.id, d.claim, d.attempts, d.url, d.body, secret, d.game_id, d.phase_no)
+                return _Claim(d.id, d.claim, d.attempts, d.url, d.body, secret or "", d.game_id, d.phase_no)
 
     def _send_holding(self, claim: _Claim) -> Answer:
         """Send, renewing the claim's lease every third of it meanwhile."""
@@ -242,7 +245,7 @@ class Deliverer:
                      answer.outcome, answer.detail)
         return answer
 
-    def _record(self, claim: _Claim, answer: Answer, sent: Sent) -> None:
+    def _record(self, conn: Any, claim: _Claim, answer: Answer, sent: Sent) -> None:
         """Keep the attempt's outcome; move the delivery on if this sender still holds it."""
         now = self.clock()
         last = claim.number >= self.policy.attempts
@@ -252,7 +255,7 @@ class Deliverer:
             error = answer.outcome + (f"; given up after {claim.number} attempts" if last else "")
             values = {"last_error": error[:500],
                       "next_attempt_at": None if last else now + self.policy.delay(claim.number)}
-        with self.store.transaction() as session:
+        with self.store.sessions(bind=conn) as session, session.begin():
             session.add(DeliveryAttempt(delivery_id=claim.id, number=claim.number, at=now, status=answer.status,
                                         outcome=answer.outcome[:300]))
             moved = session.execute(update(Delivery).where(Delivery.id == claim.id, Delivery.claim == claim.claim)
