@@ -21,6 +21,7 @@ from test_hosted_webhooks import db_url  # noqa: F401 - the fixture: a fresh SQL
 
 from adjudicator.hosted import service as service_module
 from adjudicator.hosted import webhooks
+from adjudicator.hosted.limits import Limits
 from adjudicator.hosted.models import Delivery, Game, PhaseRecord
 from adjudicator.hosted.service import HostedError, Service
 from adjudicator.hosted.storage import Store, open_store
@@ -99,6 +100,17 @@ def test_two_tickers_on_one_due_batch_split_it(db_url, monkeypatch):  # noqa: F8
     assert not b_waited, "ticker B waited for the game ticker A holds instead of passing it over"
     assert lines == {"A": 1, "B": 5} and judged_by == {"A": 1, "B": 5}
     assert _judged(svc, ids) == {(i, 1): 1 for i in ids}  # together all, none twice
+
+
+def test_a_phase_that_cannot_be_judged_is_reported_passed_over_and_the_rest_judged(db_url):  # noqa: F811
+    svc = Service(open_store(db_url), limits=Limits(max_phases=1), background=False)
+    long_game, *others = _due_games(svc, 3)
+    with svc.store.transaction() as session:  # a game judged as often as the limit allows
+        session.execute(update(Game).where(Game.id == long_game).values(phase_no=1))
+    judged, _ = svc.tick()
+    (refused,) = [j for j in judged if "refused" in j]
+    assert refused == {"game_id": long_game, "phase_no": 2, "refused": "a hosted game is judged at most 1 times"}
+    assert len(judged) == 3 and _judged(svc, [long_game, *others]) == {(i, 1): 1 for i in others}
 
 
 def _tick_then_die_in_the_third(url: str) -> None:

@@ -438,14 +438,17 @@ class Service:
         claim = (select(Game).where(Game.status == "active", Game.deadline_at.is_not(None),
                                     Game.deadline_at <= due_by, Game.id.not_in(passed))
                  .order_by(Game.deadline_at, Game.id).limit(1).with_for_update(skip_locked=True))
-        game = None
+        game_id, phase_no = "", 0  # kept apart from the game, which the rollback of a refusal expires
         try:
             with self.store.sessions(bind=conn) as session, session.begin():
                 game = session.scalar(claim)
-                return None if game is None else self._judge(session, game, "deadline", self.clock())
+                if game is None:
+                    return None
+                game_id, phase_no = game.id, game.phase_no
+                return self._judge(session, game, "deadline", self.clock())
         except HostedError as exc:
-            passed.add(game.id)
-            return {"game_id": game.id, "phase_no": game.phase_no + 1, "refused": exc.detail}
+            passed.add(game_id)
+            return {"game_id": game_id, "phase_no": phase_no + 1, "refused": exc.detail}
 
     def _current(self, game_id: str) -> int:
         with self.store.sessions() as session:
