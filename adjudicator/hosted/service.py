@@ -435,9 +435,10 @@ class Service:
     def _judge_next_due(self, conn: Any, due_by: float, passed: set[str]) -> dict[str, Any] | None:
         """Claim and judge the game longest past its deadline that no other ticker holds (None: none left);
         one that cannot be judged is reported, and passed over for the rest of this tick."""
+        # Ordered by the deadline's index alone: a tie-breaking column would sort every due game at each claim.
         claim = (select(Game).where(Game.status == "active", Game.deadline_at.is_not(None),
                                     Game.deadline_at <= due_by, Game.id.not_in(passed))
-                 .order_by(Game.deadline_at, Game.id).limit(1).with_for_update(skip_locked=True))
+                 .order_by(Game.deadline_at).limit(1).with_for_update(skip_locked=True))
         game_id, phase_no = "", 0  # kept apart from the game, which the rollback of a refusal expires
         try:
             with self.store.sessions(bind=conn) as session, session.begin():
