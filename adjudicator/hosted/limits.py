@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import case, delete, select
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import Session
 
 from adjudicator.hosted.models import RateLimit
-from adjudicator.hosted.storage import Store
+from adjudicator.hosted.storage import Store, upsert
 
 
 @dataclass(frozen=True)
@@ -77,22 +76,25 @@ class RateLimiter:
         self.clock = clock
         self._calls = 0
 
-    def wait(self, key: str, limit: int, period: float) -> float:
-        """0 when one more request of `key` is allowed now (and counted); else the seconds until one is."""
+    def wait(self, key: str, limit: int, period: float, session: Session | None = None) -> float:
+        """0 when one more request of `key` is allowed now (and counted); else the seconds until one is. In
+        `session`'s transaction (the request's own: counted when it commits), else in one of its own."""
+        if session is None:
+            with self.store.transaction() as own:
+                return self.wait(key, limit, period, own)
         interval = period / limit
         now = self.clock()
         table = RateLimit.__table__
-        upsert = (sqlite_insert if self.store.sqlite else postgresql_insert)(table)
         start = case((table.c.tat > now, table.c.tat), else_=now)  # a key idle long enough starts afresh
-        statement = upsert.values(key=key, tat=now + interval).on_conflict_do_update(
+        statement = upsert(self.store, table).values(key=key, tat=now + interval).on_conflict_do_update(
             index_elements=[table.c.key], set_={"tat": start + interval},
             where=start + interval - now <= period).returning(table.c.tat)
-        with self.store.transaction() as session:
-            if session.execute(statement).first() is not None:
-                tat = None
-            else:
-                tat = session.scalar(select(table.c.tat).where(table.c.key == key))
-            self._calls += 1
-            if self._calls % self.SWEEP_EVERY == 0:  # bounded table: a key past its time holds no information
-                session.execute(delete(table).where(table.c.tat < now))
+        if session.execute(statement).first() is not None:
+            tat = None
+        else:
+            tat = session.scalar(select(table.c.tat).where(table.c.key == key))
+        self._calls += 1
+        if self._calls % self.SWEEP_EVERY == 0:  # bounded table: a key past its time holds no information
+            stale = select(table.c.key).where(table.c.tat < now).with_for_update(skip_locked=True)
+            session.execute(delete(table).where(table.c.key.in_(stale)))  # never waits on another request's key
         return 0.0 if tat is None else max(0.0, tat + interval - period - now)
