@@ -9,6 +9,7 @@ upsert: a key may send `limit` requests at once, then one every `period / limit`
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import time
@@ -16,11 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, delete, select
+from sqlalchemy import Float, bindparam, case, delete, select
 from sqlalchemy.orm import Session
 
 from adjudicator.hosted.models import RateLimit
-from adjudicator.hosted.storage import Store, upsert
+from adjudicator.hosted.storage import Store, upsert_on
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,17 @@ def client_key(address: str | None) -> str:
     return f"addr:{parsed}"
 
 
+@functools.lru_cache(maxsize=2)  # one statement a dialect, built once: building costs more than running
+def _upsert(sqlite: bool) -> Any:
+    """Count one request of a key unless it is over its rate; returns its time when counted (no row: refused)."""
+    table = RateLimit.__table__
+    now, interval, period = (bindparam(name, type_=Float) for name in ("now", "interval", "period"))
+    start = case((table.c.tat > now, table.c.tat), else_=now)  # a key idle long enough starts afresh
+    return (upsert_on(sqlite, table).on_conflict_do_update(
+        index_elements=[table.c.key], set_={"tat": start + interval},
+        where=start + interval - now <= period).returning(table.c.tat))
+
+
 class RateLimiter:
     """Shared rate limits over a store (see the module's docstring)."""
 
@@ -85,11 +97,8 @@ class RateLimiter:
         interval = period / limit
         now = self.clock()
         table = RateLimit.__table__
-        start = case((table.c.tat > now, table.c.tat), else_=now)  # a key idle long enough starts afresh
-        statement = upsert(self.store, table).values(key=key, tat=now + interval).on_conflict_do_update(
-            index_elements=[table.c.key], set_={"tat": start + interval},
-            where=start + interval - now <= period).returning(table.c.tat)
-        if session.execute(statement).first() is not None:
+        values = {"key": key, "tat": now + interval, "now": now, "interval": interval, "period": period}
+        if session.execute(_upsert(self.store.sqlite), values).first() is not None:
             tat = None
         else:
             tat = session.scalar(select(table.c.tat).where(table.c.key == key))

@@ -9,13 +9,14 @@ number moved on and does nothing. A crash before the commit leaves the previous 
 
 from __future__ import annotations
 
+import functools
 import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.orm import Session
 
 from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant
@@ -28,7 +29,7 @@ from adjudicator.hosted.errors import HostedError
 from adjudicator.hosted.limits import Limits
 from adjudicator.hosted.models import Counter, Game, PhaseRecord, Seat, Submission, iso
 from adjudicator.hosted.orders import GM, Refused, judge_submission, read_orders
-from adjudicator.hosted.storage import Store, upsert
+from adjudicator.hosted.storage import Store, upsert_on
 from adjudicator.turn import SheetRefused, play_turn
 
 __all__ = ["Caller", "HostedError", "Opened", "Service", "Settings"]
@@ -299,12 +300,8 @@ class Service:
         """The game and whose the token is, in one statement: its seat (matched by the token's SHA-256, the
         hash of a 256-bit random secret: its timing says nothing useful), "" for the game master, None for no
         one; None when there is no such game."""
-        query = (select(Game, Seat.power, Game.gm_token_hash == digest)
-                 .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.token_hash == digest))
-                 .where(Game.id == game_id).limit(1).execution_options(populate_existing=True))
-        if share:
-            query = query.with_for_update(read=True, of=Game)
-        row = session.execute(query).first()
+        query = _game_and_seat_query(share)
+        row = session.execute(query, {"game_id": game_id, "digest": digest}).first()
         if row is None:
             return None
         game, power, gm = row
@@ -405,17 +402,9 @@ class Service:
             statuses = judge_submission(board, state, seat, lines) if lines else []
         except Refused as exc:
             raise HostedError(422, "Orders refused", exc.reason, pointer="/orders", errors=exc.problems) from None
-        now = self.clock()
-        table = Submission.__table__
         row = {"game_id": caller.game_id, "power": seat, "phase_no": game.phase_no, "orders": lines,
-               "statuses": statuses, "given_by": given_by, "updated_at": now, "ready": bool(ready)}
-        kept = (table.c.phase_no == game.phase_no) & table.c.ready  # readiness stays within its phase
-        statement = upsert(self.store, table).values(**row)
-        statement = statement.on_conflict_do_update(
-            index_elements=[table.c.game_id, table.c.power],
-            set_={**{k: statement.excluded[k] for k in row if k not in ("game_id", "power", "ready")},
-                  "ready": statement.excluded.ready if ready is not None else kept}).returning(table.c.ready)
-        row["ready"] = bool(session.execute(statement).scalar_one())
+               "statuses": statuses, "given_by": given_by, "updated_at": self.clock(), "ready": bool(ready)}
+        row["ready"] = bool(session.execute(_submission_upsert(self.store.sqlite, ready is None), row).scalar_one())
         session.commit()
         sub = Submission(**row)
         judged = self._adjudicate_if_ready(caller.game_id, game.phase_no) if sub.ready else None
@@ -680,6 +669,30 @@ class Service:
             game.deadline_at = at
             answer = {"phase": game.phase_name, "phase_no": game.phase_no + 1, "deadline": _iso(at)}
         return answer
+
+
+# Statements built once (building one costs more than running it); their values are bound at each execution.
+@functools.lru_cache(maxsize=2)
+def _game_and_seat_query(share: bool) -> Any:
+    """The game and the seat whose token hash is `digest`, and whether `digest` is the game master's."""
+    digest = bindparam("digest")
+    query = (select(Game, Seat.power, Game.gm_token_hash == digest)
+             .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.token_hash == digest))
+             .where(Game.id == bindparam("game_id")).limit(1).execution_options(populate_existing=True))
+    return query.with_for_update(read=True, of=Game) if share else query
+
+
+@functools.lru_cache(maxsize=4)
+def _submission_upsert(sqlite: bool, keep_ready: bool) -> Any:
+    """A seat's submission written over its last one; `keep_ready`: its readiness stays within its phase."""
+    table = Submission.__table__
+    statement = upsert_on(sqlite, table)
+    new = statement.excluded
+    ready = (table.c.phase_no == new.phase_no) & table.c.ready if keep_ready else new.ready
+    return statement.on_conflict_do_update(
+        index_elements=[table.c.game_id, table.c.power],
+        set_={"phase_no": new.phase_no, "orders": new.orders, "statuses": new.statuses, "given_by": new.given_by,
+              "updated_at": new.updated_at, "ready": ready}).returning(table.c.ready)
 
 
 def _shown(seat: str) -> str:

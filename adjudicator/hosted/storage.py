@@ -135,9 +135,9 @@ class Store:
         self.engine.dispose()
 
 
-def upsert(store: Store, table: Table) -> PostgresqlInsert | SqliteInsert:
-    """An INSERT that can be `on_conflict_do_update` on the store's database (PostgreSQL and SQLite both)."""
-    return (sqlite_insert if store.sqlite else postgresql_insert)(table)
+def upsert_on(sqlite: bool, table: Table) -> PostgresqlInsert | SqliteInsert:
+    """An INSERT that can be `on_conflict_do_update`, on SQLite or on PostgreSQL."""
+    return (sqlite_insert if sqlite else postgresql_insert)(table)
 
 
 _stores: dict[str, Store] = {}
