@@ -428,13 +428,15 @@ def print_profile(title: str, stacks: Counter[str], costs: dict[str, tuple[str, 
 IN_PROCESS = {  # (file part, function) -> what it stands for, for the in-process profile of one hosted PUT
     ("api/hosted.py", "submit"): "the whole PUT (the route)",
     ("api/hosted.py", "_caller"): "  the token check (rate limit, authenticate, deadline check)",
-    ("hosted/service.py", "authenticate"): "    authenticate: the game and its seats read, every hash compared",
+    ("hosted/limits.py", "wait"): "    the rate limit (its upsert)",
+    ("hosted/service.py", "authenticate"): "    authenticate (the game and the token's seat: one SELECT since issue 31)",
     ("api/routes.py", "_body"): "  the request's schema check",
     ("hosted/service.py", "submit"): "  Service.submit",
-    ("hosted/service.py", "_board_state"): "    the position read from its JSON",
+    ("hosted/service.py", "_board_state"): "    the position read from its JSON (cache misses since issue 31)",
     ("hosted/orders.py", "judge_submission"): "    the statuses: a whole adjudication (judge_submission)",
-    ("hosted/storage.py", "transaction"): "    the write transaction (lock, read, write, commit)",
-    ("sqlalchemy/engine/default.py", "_do_ping_w_event"): "  pool pre-ping round trips (one per check-out)",
+    ("hosted/storage.py", "transaction"): "    the write transaction (lock, read, write, commit; baseline only)",
+    ("sqlalchemy/orm/session.py", "commit"): "  COMMIT (every one of the request's)",
+    ("sqlalchemy/engine/default.py", "_do_ping_w_event"): "  pool pre-ping round trips (one per check-out; baseline only)",
     ("psycopg/connection.py", "wait"): "  waiting on PostgreSQL (every round trip)",
 }
 
@@ -464,7 +466,7 @@ def request_profile(url: str, count: int = 200) -> None:
     seen = Counter[str]()
     listen = [(engine, "before_cursor_execute", lambda *a, **k: seen.update([a[2].split()[0].upper()])),
               (engine, "commit", lambda *a: seen.update(["COMMIT"])),
-              (engine.pool, "checkout", lambda *a: seen.update(["check-outs (each pinged first)"])),
+              (engine.pool, "checkout", lambda *a: seen.update(["check-outs"])),
               (engine.pool, "reset", lambda *a: seen.update(["ROLLBACK on check-in"]))]
     for target, name, fn in listen:
         event.listen(target, name, fn)
