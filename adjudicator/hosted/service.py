@@ -197,8 +197,8 @@ class Service:
                     webhook_secret=secrets.token_urlsafe(32), created_at=now, phase_started_at=now)
         with self.store.transaction() as session:
             # One counter row, not a count of every game: the cost does not grow with the games stored.
-            counted = session.execute(update(Counter).where(Counter.name == "games", Counter.value < self.limits.max_games)
-                                      .values(value=Counter.value + 1))
+            counted = session.execute(update(Counter).values(value=Counter.value + 1).where(
+                Counter.name == "games", Counter.value < self.limits.max_games))
             if counted.rowcount != 1:
                 raise HostedError(507, "Storage full", f"this service holds its limit of {self.limits.max_games} games")
             session.add(game)
