@@ -485,6 +485,28 @@ def request_profile(url: str, count: int = 200) -> None:
         total = sum(v[3] for (file, _, name), v in stats.items()
                     if part in file and name == function)
         print(f"  {1000 * total / len(seats):7.2f}  {label}")
+    print(f"without the profiler, ms: a PUT {1000 * timed_each(lambda: [put(seat) for seat in seats], len(seats)):.2f}; "
+          f"its statuses alone (judge_submission, a power's Spring 1901 orders) {1000 * statuses_alone():.2f}")
+
+
+def timed_each(run: Callable[[], Any], count: int) -> float:
+    """Seconds per item of one run of `count` items."""
+    start = time.perf_counter()
+    run()
+    return (time.perf_counter() - start) / count
+
+
+def statuses_alone(rounds: int = 30) -> float:
+    """Seconds per `judge_submission` of one power's standard Spring 1901 orders (in process, warm)."""
+    from adjudicator.catalogue import load_variant
+    from adjudicator.games import rules_of
+    from adjudicator.hosted.orders import judge_submission
+
+    board = load_variant("standard")
+    state = rules_of(board).initial_state(board)
+    judge = lambda: [judge_submission(board, state, p, o) for p, o in STANDARD_ORDERS.items()]  # noqa: E731
+    judge()
+    return timed_each(lambda: [judge() for _ in range(rounds)], rounds * len(STANDARD_ORDERS))
 
 
 def profile(server: str, args: argparse.Namespace) -> None:

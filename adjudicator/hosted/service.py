@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -107,17 +108,21 @@ class Positions:
     def __init__(self, size: int = 256):
         self.size = size
         self._entries: OrderedDict[tuple[str, float, int], tuple[Any, Any]] = OrderedDict()
+        self._lock = threading.Lock()  # (threaded workers; made after gevent's patching, so gevent's own there)
 
     def get(self, game: Game) -> tuple[Any, Any]:
         """(board, state) of the game's current position."""
         key = (game.id, game.created_at, game.phase_no)
-        found = self._entries.get(key)
-        if found is None:
-            found = self._entries[key] = _board_state(game)
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+                return found
+        found = _board_state(game)  # parsed outside the lock: two requests may both parse; one entry is kept
+        with self._lock:
+            self._entries[key] = found
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
-        else:
-            self._entries.move_to_end(key)
         return found
 
     def __len__(self) -> int:
