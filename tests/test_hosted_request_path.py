@@ -170,3 +170,23 @@ def test_a_request_on_a_connection_postgresql_closed_is_answered():
                      {"mark": mark})
     killer.dispose()
     assert api.submit(gid, token, ORDERS)["orders"][0]["status"] == "ok"
+
+
+def test_the_counters_migration_counts_the_games_already_stored(tmp_path):
+    from alembic import command
+    from alembic.config import Config
+
+    from adjudicator.hosted import storage
+
+    store = open_store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    svc = Service(store, Limits())
+    for _ in range(3):
+        svc.create_game("arctic")
+    config = Config()
+    config.set_main_option("script_location", str(storage._MIGRATIONS))
+    with store.engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0003")  # as a database made before the counter was
+        command.upgrade(config, "head")
+    with store.sessions() as session:
+        assert session.scalar(select(CounterRow.value).where(CounterRow.name == "games")) == 3
