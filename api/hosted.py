@@ -7,14 +7,16 @@ rates; `HOSTED_LIMITS` and `HOSTED_WEBHOOKS` (config only) replace the limits an
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, g, jsonify, request
+from sqlalchemy.exc import DBAPIError
 
 from adjudicator.hosted import text, tokens, webhooks
 from adjudicator.hosted.limits import Limits, RateLimiter, client_key
-from adjudicator.hosted.service import Caller, HostedError, Service
+from adjudicator.hosted.service import Caller, HostedError, Opened, Service
 from adjudicator.hosted.storage import database_url, open_store
 from api.problems import Problem
 from api.routes import _body
@@ -65,28 +67,78 @@ def _bearer() -> str | None:
     return token.strip()
 
 
-def _limit(key: str, games: bool = False) -> None:
-    """429 with `Retry-After` when `key` is over its rate (requests a minute, or games created an hour)."""
+def _limit(key: str, games: bool = False, session: Any = None) -> None:
+    """429 with `Retry-After` when `key` is over its rate (requests a minute, or games created an hour); counted
+    in `session`'s transaction when given (the request's own), else in one of its own."""
     limits = _limits()
     per, period = (limits.games_per_hour, 3600.0) if games else (limits.requests_per_minute, 60.0)
-    wait = _rates().wait(key, per, period)
+    wait = _rates().wait(key, per, period, session)
     if wait > 0:
         seconds = int(wait) + 1
         raise Problem(429, "Too many requests", f"slow down: try again in {seconds} s", retry_after=seconds,
                       headers={"Retry-After": str(seconds)})
 
 
-def _caller(game_id: str) -> Caller:
+def _caller(game_id: str, write: bool = False, keep: bool = False) -> Caller:
+    """The token's caller, checked in the request's own session and transaction (`_opened`), after its rate
+    limit; `write`: the game's row is locked FOR SHARE for the write that follows. Unless `keep` (the service
+    call that follows goes on in `_opened()`), the transaction is committed here: the call takes its own."""
     token = _bearer()
     if not token:  # before the database is opened
         raise Problem(401, "Unauthorized", "send the game's token as `Authorization: Bearer <token>`")
-    _limit("token:" + tokens.token_hash(token)[:40])
+    key = "token:" + tokens.token_hash(token)[:40]
     try:
-        return service().authenticate(game_id, token)
+        caller = service().authenticate(game_id, token, _opened(), lambda session: _limit(key, session=session),
+                                        share=write)
+        if not keep:
+            _opened().session.commit()
+        return caller
     except HostedError as exc:
         if exc.status in (401, 403):
             _limit(client_key(request.remote_addr))  # guessing tokens counts against the address too
         raise Problem(exc.status, exc.title, exc.detail, **exc.extra) from None
+
+
+def _opened() -> Opened:
+    """The request's session: one connection and one transaction for its statements (closed at its end)."""
+    if "hosted_opened" not in g:
+        g.hosted_opened = Opened(service().store.sessions())
+    return g.hosted_opened
+
+
+def _close_opened() -> None:
+    """Close the request's session; what it did not commit is rolled back."""
+    opened = g.pop("hosted_opened", None)
+    if opened is not None:
+        opened.session.close()
+
+
+@bp.teardown_request
+def _teardown(_exc: BaseException | None) -> None:
+    _close_opened()
+
+
+def _reconnecting(view: Any) -> Any:
+    """A request whose database connection PostgreSQL closed (a restart, a terminated backend) runs once more
+    on a fresh one: connections are not pinged before use. The hosted requests may run twice: a judgement is
+    exactly once, a submission and a setting replace themselves, and a refused statement wrote nothing."""
+
+    @functools.wraps(view)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        for attempt in (1, 2):
+            try:
+                return view(*args, **kwargs)
+            except DBAPIError as exc:
+                if not exc.connection_invalidated:
+                    raise
+                _close_opened()
+                if attempt == 2 or request.endpoint == "hosted.create_game":  # a game may have been stored
+                    raise Problem(503, "Service unavailable", "the connection to the games' database was lost; "
+                                  "the database may be restarting: try again in a few seconds",
+                                  retry_after=5, headers={"Retry-After": "5"}) from None
+        raise AssertionError("unreachable")
+
+    return run
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -100,10 +152,14 @@ def _run(call: Any, *args: Any) -> Any:
     try:
         return call(*args)
     except HostedError as exc:
+        opened = g.get("hosted_opened")
+        if opened is not None:
+            opened.session.commit()  # a refused request wrote nothing: its rate limit's count stays
         raise Problem(exc.status, exc.title, exc.detail, **exc.extra) from None
 
 
 @bp.post("/v1/games")
+@_reconnecting
 def create_game():
     _limit("new:" + client_key(request.remote_addr), games=True)
     body = _body("CreateGameRequest")
@@ -116,33 +172,38 @@ def create_game():
 
 
 @bp.get("/v1/games/<game_id>")
+@_reconnecting
 def game(game_id: str):
-    caller = _caller(game_id)
-    return _json(_run(service().game_view, caller))
+    caller = _caller(game_id, keep=True)
+    return _json(_run(service().game_view, caller, _opened()))
 
 
 @bp.put("/v1/games/<game_id>/orders")
+@_reconnecting
 def submit(game_id: str):
-    caller = _caller(game_id)
+    caller = _caller(game_id, write=True, keep=True)
     body = _body("SubmitOrdersRequest")
     orders = body["orders"]
     lines = orders.splitlines() if isinstance(orders, str) else orders  # the text's own lines: its author's items
-    return _json(_run(service().submit, caller, lines, body.get("ready"), body.get("power")))
+    return _json(_run(service().submit, caller, lines, body.get("ready"), body.get("power"), _opened()))
 
 
 @bp.get("/v1/games/<game_id>/orders")
+@_reconnecting
 def own_orders(game_id: str):
-    caller = _caller(game_id)
-    return _json(_run(service().own_orders, caller))
+    caller = _caller(game_id, keep=True)
+    return _json(_run(service().own_orders, caller, _opened()))
 
 
 @bp.delete("/v1/games/<game_id>/orders")
+@_reconnecting
 def withdraw(game_id: str):
     caller = _caller(game_id)
     return _json(_run(service().withdraw, caller))
 
 
 @bp.put("/v1/games/<game_id>/ready")
+@_reconnecting
 def ready(game_id: str):
     caller = _caller(game_id)
     body = _body("ReadyRequest")
@@ -150,6 +211,7 @@ def ready(game_id: str):
 
 
 @bp.post("/v1/games/<game_id>/adjudicate")
+@_reconnecting
 def adjudicate(game_id: str):
     caller = _caller(game_id)
     body = _body("AdjudicateGameRequest") if request.get_data() else {}
@@ -157,6 +219,7 @@ def adjudicate(game_id: str):
 
 
 @bp.get("/v1/games/<game_id>/phases")
+@_reconnecting
 def phases(game_id: str):
     caller = _caller(game_id)
     return _json(_run(service().phases, caller))
@@ -170,12 +233,14 @@ def _phase_no(written: str) -> int:
 
 
 @bp.get("/v1/games/<game_id>/phases/<phase_no>")
+@_reconnecting
 def phase(game_id: str, phase_no: str):
     caller = _caller(game_id)
     return _json(_run(service().phase, caller, _phase_no(phase_no)))
 
 
 @bp.get("/v1/games/<game_id>/phases/<phase_no>/report")
+@_reconnecting
 def phase_report(game_id: str, phase_no: str):
     caller = _caller(game_id)
     text = _run(service().phase_text, caller, _phase_no(phase_no))
@@ -183,6 +248,7 @@ def phase_report(game_id: str, phase_no: str):
 
 
 @bp.get("/v1/games/<game_id>/phases/<phase_no>/picture")
+@_reconnecting
 def phase_picture(game_id: str, phase_no: str):
     caller = _caller(game_id)
     number = _phase_no(phase_no)
@@ -201,12 +267,14 @@ def phase_picture(game_id: str, phase_no: str):
 
 
 @bp.get("/v1/games/<game_id>/webhook")
+@_reconnecting
 def webhook(game_id: str):
     caller = _caller(game_id)
     return _json(_run(service().webhook_status, caller))
 
 
 @bp.put("/v1/games/<game_id>/webhook")
+@_reconnecting
 def set_webhook(game_id: str):
     caller = _caller(game_id)
     body = _body("WebhookRequest")
@@ -214,6 +282,7 @@ def set_webhook(game_id: str):
 
 
 @bp.put("/v1/games/<game_id>/deadline")
+@_reconnecting
 def move_deadline(game_id: str):
     caller = _caller(game_id)
     body = _body("DeadlineRequest")
@@ -239,6 +308,7 @@ def _timestamp(written: str | None) -> float | None:
 
 
 @bp.post("/v1/games/<game_id>/webhook/secret")
+@_reconnecting
 def rotate_secret(game_id: str):
     caller = _caller(game_id)
     return _json(_run(service().rotate_secret, caller))

@@ -404,7 +404,8 @@ def _hosted_paths() -> dict:
     auth = {401: "No token", 403: "A token that is not this game's (or not allowed this)", 404: "Unknown game or phase",
             409: "The phase moved on, was judged already, or the game is over", 413: "Over a size limit",
             415: "Wrong content type", 422: "Orders for another phase, or not available for this game",
-            429: "Too many requests", 400: "Bad input", 507: "The service holds its limit of games"}
+            429: "Too many requests", 400: "Bad input", 507: "The service holds its limit of games",
+            503: "The connection to the games' database was lost (and lost again when retried): try again"}
 
     def op(summary: str, ok: dict, codes: tuple[int, ...], body: str | None = None, status: str = "200",
            params: list | None = None) -> dict:
@@ -418,10 +419,10 @@ def _hosted_paths() -> dict:
         out["parameters"] = [{"name": "game_id", "in": "path", "required": True, "schema": _STR}] + (params or [])
         return out
 
-    read = (401, 403, 404, 429)
+    read = (401, 403, 404, 429, 503)
     write = read + (400, 409, 413, 415, 422)
     phase = [{"name": "phase_no", "in": "path", "required": True, "schema": _INT}]
-    create = op("Host a new game (tokens shown once)", _json("CreateGameResponse"), (400, 404, 413, 415, 422, 429, 507),
+    create = op("Host a new game (tokens shown once)", _json("CreateGameResponse"), (400, 404, 413, 415, 422, 429, 503, 507),
                 "CreateGameRequest", "201")
     create.pop("parameters")
     return {

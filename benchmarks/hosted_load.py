@@ -442,13 +442,15 @@ def print_profile(title: str, stacks: Counter[str], costs: dict[str, tuple[str, 
 IN_PROCESS = {  # (file part, function) -> what it stands for, for the in-process profile of one hosted PUT
     ("api/hosted.py", "submit"): "the whole PUT (the route)",
     ("api/hosted.py", "_caller"): "  the token check (rate limit, authenticate, deadline check)",
-    ("hosted/service.py", "authenticate"): "    authenticate: the game and its seats read, every hash compared",
+    ("hosted/limits.py", "wait"): "    the rate limit (its upsert)",
+    ("hosted/service.py", "authenticate"): "    authenticate (the game and the token's seat: one SELECT since issue 31)",
     ("api/routes.py", "_body"): "  the request's schema check",
     ("hosted/service.py", "submit"): "  Service.submit",
-    ("hosted/service.py", "_board_state"): "    the position read from its JSON",
+    ("hosted/service.py", "_board_state"): "    the position read from its JSON (cache misses since issue 31)",
     ("hosted/orders.py", "judge_submission"): "    the statuses: a whole adjudication (judge_submission)",
-    ("hosted/storage.py", "transaction"): "    the write transaction (lock, read, write, commit)",
-    ("sqlalchemy/engine/default.py", "_do_ping_w_event"): "  pool pre-ping round trips (one per check-out)",
+    ("hosted/storage.py", "transaction"): "    the write transaction (lock, read, write, commit; baseline only)",
+    ("sqlalchemy/orm/session.py", "commit"): "  COMMIT (every one of the request's)",
+    ("sqlalchemy/engine/default.py", "_do_ping_w_event"): "  pool pre-ping round trips (one per check-out; baseline only)",
     ("psycopg/connection.py", "wait"): "  waiting on PostgreSQL (every round trip)",
 }
 
@@ -478,7 +480,7 @@ def request_profile(url: str, count: int = 200) -> None:
     seen = Counter[str]()
     listen = [(engine, "before_cursor_execute", lambda *a, **k: seen.update([a[2].split()[0].upper()])),
               (engine, "commit", lambda *a: seen.update(["COMMIT"])),
-              (engine.pool, "checkout", lambda *a: seen.update(["check-outs (each pinged first)"])),
+              (engine.pool, "checkout", lambda *a: seen.update(["check-outs"])),
               (engine.pool, "reset", lambda *a: seen.update(["ROLLBACK on check-in"]))]
     for target, name, fn in listen:
         event.listen(target, name, fn)
@@ -497,6 +499,28 @@ def request_profile(url: str, count: int = 200) -> None:
         total = sum(v[3] for (file, _, name), v in stats.items()
                     if part in file and name == function)
         print(f"  {1000 * total / len(seats):7.2f}  {label}")
+    print(f"without the profiler, ms: a PUT {1000 * timed_each(lambda: [put(seat) for seat in seats], len(seats)):.2f}; "
+          f"its statuses alone (judge_submission, a power's Spring 1901 orders) {1000 * statuses_alone():.2f}")
+
+
+def timed_each(run: Callable[[], Any], count: int) -> float:
+    """Seconds per item of one run of `count` items."""
+    start = time.perf_counter()
+    run()
+    return (time.perf_counter() - start) / count
+
+
+def statuses_alone(rounds: int = 30) -> float:
+    """Seconds per `judge_submission` of one power's standard Spring 1901 orders (in process, warm)."""
+    from adjudicator.catalogue import load_variant
+    from adjudicator.games import rules_of
+    from adjudicator.hosted.orders import judge_submission
+
+    board = load_variant("standard")
+    state = rules_of(board).initial_state(board)
+    judge = lambda: [judge_submission(board, state, p, o) for p, o in STANDARD_ORDERS.items()]  # noqa: E731
+    judge()
+    return timed_each(lambda: [judge() for _ in range(rounds)], rounds * len(STANDARD_ORDERS))
 
 
 def profile(server: str, args: argparse.Namespace) -> None:

@@ -12,6 +12,9 @@ How blocks are recognised (a block added later needs nothing more, if it fits on
   8000 and on 127.0.0.1, until `/healthz` answers; then it is stopped.
 - In the first block, the commands that install the project (`python -m pip install ...`) are not run again
   (the tests run in the installed project) and the line that runs the tests is skipped (it is this run).
+- A block that runs `haproxy -f` is the several-instances deployment: `test_the_deployment_block_runs` runs it
+  whole, its ports moved to free ones and its database the tests' PostgreSQL, until a game is made through the
+  balancer.
 - A block that names `../shared/` runs only where `shared/` is beside the project (CI, a developer's machine).
 - `<!-- readme-test: skip REASON -->` on the line before a block skips it, naming why (for a block that can
   only run elsewhere, such as one that needs a Discord token).
@@ -176,6 +179,10 @@ def starts_a_server(block: Block) -> bool:
     return any(line.lstrip().startswith("adjudicator serve") for line in block.text.splitlines())
 
 
+def is_a_deployment(block: Block) -> bool:
+    return "haproxy -f" in block.text
+
+
 def test_every_readme_block_runs_as_written(project, warm, request):
     blocks = readme_blocks(README.read_text(encoding="utf-8"))
     assert len(blocks) >= 10, "the README's blocks were not found"
@@ -187,6 +194,9 @@ def test_every_readme_block_runs_as_written(project, warm, request):
             continue
         if "../shared/" in block.text and not (project.parent / "shared").is_dir():
             skipped.append(f"{block.name}: shared/ is not beside the project")
+            continue
+        if is_a_deployment(block):
+            skipped.append(f"{block.name}: run by test_the_deployment_block_runs")
             continue
         text = as_run_here(block)
         if starts_a_server(block):
@@ -205,6 +215,37 @@ def test_every_readme_block_runs_as_written(project, warm, request):
         run_block(block, project, warm + text)
         took.append(f"{block.name}: {time.monotonic() - started:.1f} s")
     print("\nREADME blocks run:", *took, "skipped:" if skipped else "", *skipped, sep="\n  ")
+
+
+def test_the_deployment_block_runs(project):
+    # Issue 31: the README's production set-up (two instances, haproxy, PostgreSQL) as written, ports aside.
+    from test_hosted import postgres_url
+
+    (block,) = [b for b in readme_blocks(README.read_text(encoding="utf-8")) if is_a_deployment(b)]
+    database = postgres_url()
+    if shutil.which("haproxy") is None:
+        pytest.skip("haproxy is not installed (apt-get install haproxy; .ci/run installs it)")
+    text = block.text
+    ports = {written: free_port() for written in ("8000", "8001", "8002")}
+    for written, port in ports.items():
+        text = re.sub(rf"(?<![0-9]){written}(?![0-9])", str(port), text)
+    text = re.sub(r"ADJUDICATOR_DATABASE_URL=\S+", lambda _: f"ADJUDICATOR_DATABASE_URL={database}", text)
+    process = start(["bash", "-euo", "pipefail", "-c", text], project)
+    balancer = f"http://127.0.0.1:{ports['8000']}"
+    try:
+        wait_for(f"{balancer}/healthz", process)
+        for _ in range(50):  # until haproxy's checks have both instances in the rotation
+            created = requests.post(f"{balancer}/v1/games", json={"variant": "standard"}, timeout=30)
+            if created.status_code != 503:
+                break
+            time.sleep(0.2)
+        assert created.status_code == 201, created.text
+        game = created.json()
+        view = requests.get(f"{balancer}/v1/games/{game['id']}", timeout=30,
+                            headers={"Authorization": f"Bearer {game['game_master_token']}"})
+        assert view.status_code == 200 and view.json()["id"] == game["id"]
+    finally:
+        stop(process)
 
 
 def test_the_readme_names_the_real_defaults():

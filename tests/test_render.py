@@ -112,16 +112,17 @@ def phase(standard):
 
 # ----- stored drawings ---------------------------------------------------------------------------------------
 def test_every_shipped_diplomacy_board_has_its_drawing_stored(monkeypatch):
-    import importlib
+    import adjudicator.render.stored as stored_drawings
 
-    geo = importlib.import_module("adjudicator.render.geometry")  # (the package exports a function of that name)
-    monkeypatch.setattr(geo, "_build_geometry", lambda board: pytest.fail(f"{board.name}: geometry computed"))
+    monkeypatch.setattr(stored_drawings, "_build_geometry",
+                        lambda board: pytest.fail(f"{board.name}: geometry computed"))
     for name in variant_names():
         board = load_variant(name)
         if board.rules == "diplomacy":
             stored = load_stored(board)
             assert stored is not None, f"{name}: run python -m adjudicator.render.stored {name}"
             assert set(stored.anchor) == set(board.provinces)
+            assert stored_drawings.geometry(board).anchor == stored.anchor  # (read, not computed: see the patch)
 
 
 def test_a_drawing_is_used_only_for_the_board_it_was_made_from(standard):

@@ -221,6 +221,26 @@ def test_legal_orders_follow_the_rules(client):
     assert "F por S F mid - spa" not in strict["powers"]["France"]["F por"]
 
 
+def test_legal_orders_name_the_convoy_path_when_the_rules_require_it(client):
+    # DATC 4.A.6 `required`: a convoyed move that names no path is illegal, so the list offers each destination
+    # along its shortest path (Spain two fleets away, through the Channel and the Mid-Atlantic).
+    state = {"variant": "standard", "phase": "Spring 1901 Movement",
+             "units": {"England": ["A lon", "F eng", "F mid", "F nth"]}}
+    plain = client.post("/v1/orders/legal", json={"state": state}).get_json()["powers"]["England"]["A lon"]
+    assert "A lon - bre via convoy" in plain
+    required = client.post("/v1/orders/legal", json={"state": state, "rules": "4.A.6: required"}).get_json()
+    army = required["powers"]["England"]["A lon"]
+    assert "A lon - bre via convoy" not in army and "A lon - eng - bre via convoy" in army
+    assert "A lon - eng - mid - spa via convoy" in army and "A lon - nth - nwy via convoy" in army
+    for order in (o for o in army if "convoy" in o):  # each one offered is one the judge accepts under those rules
+        judged = client.post("/v1/adjudicate", json={"state": state, "orders": f"England: {order}",
+                                                     "rules": "4.A.6: required"}).get_json()
+        assert judged["orders"][0]["status"] not in ("illegal", "unreadable"), judged["orders"][0]
+    unnamed = client.post("/v1/adjudicate", json={"state": state, "orders": "England: A lon - bre via convoy",
+                                                  "rules": "4.A.6: required"}).get_json()
+    assert unnamed["orders"][0]["status"] == "illegal"  # (the test above could fail)
+
+
 def test_a_hosted_game_is_fixed_to_its_rules_when_created(tmp_path):
     client = create_app({"ADJUDICATOR_DATABASE_URL": f"sqlite:///{tmp_path / 'g.sqlite3'}"}).test_client()
     bad = client.post("/v1/games", json={"variant": "standard", "rules": "1999"})

@@ -9,6 +9,7 @@ upsert: a key may send `limit` requests at once, then one every `period / limit`
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import time
@@ -16,12 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, delete, select
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import Float, bindparam, case, delete, select
+from sqlalchemy.orm import Session
 
 from adjudicator.hosted.models import RateLimit
-from adjudicator.hosted.storage import Store
+from adjudicator.hosted.storage import Store, upsert_on
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,17 @@ def client_key(address: str | None) -> str:
     return f"addr:{parsed}"
 
 
+@functools.lru_cache(maxsize=2)  # one statement a dialect, built once: building costs more than running
+def _upsert(sqlite: bool) -> Any:
+    """Count one request of a key unless it is over its rate; returns its time when counted (no row: refused)."""
+    table = RateLimit.__table__
+    now, interval, period = (bindparam(name, type_=Float) for name in ("now", "interval", "period"))
+    start = case((table.c.tat > now, table.c.tat), else_=now)  # a key idle long enough starts afresh
+    return (upsert_on(sqlite, table).on_conflict_do_update(
+        index_elements=[table.c.key], set_={"tat": start + interval},
+        where=start + interval - now <= period).returning(table.c.tat))
+
+
 class RateLimiter:
     """Shared rate limits over a store (see the module's docstring)."""
 
@@ -77,22 +88,22 @@ class RateLimiter:
         self.clock = clock
         self._calls = 0
 
-    def wait(self, key: str, limit: int, period: float) -> float:
-        """0 when one more request of `key` is allowed now (and counted); else the seconds until one is."""
+    def wait(self, key: str, limit: int, period: float, session: Session | None = None) -> float:
+        """0 when one more request of `key` is allowed now (and counted); else the seconds until one is. In
+        `session`'s transaction (the request's own: counted when it commits), else in one of its own."""
+        if session is None:
+            with self.store.transaction() as own:
+                return self.wait(key, limit, period, own)
         interval = period / limit
         now = self.clock()
         table = RateLimit.__table__
-        upsert = (sqlite_insert if self.store.sqlite else postgresql_insert)(table)
-        start = case((table.c.tat > now, table.c.tat), else_=now)  # a key idle long enough starts afresh
-        statement = upsert.values(key=key, tat=now + interval).on_conflict_do_update(
-            index_elements=[table.c.key], set_={"tat": start + interval},
-            where=start + interval - now <= period).returning(table.c.tat)
-        with self.store.transaction() as session:
-            if session.execute(statement).first() is not None:
-                tat = None
-            else:
-                tat = session.scalar(select(table.c.tat).where(table.c.key == key))
-            self._calls += 1
-            if self._calls % self.SWEEP_EVERY == 0:  # bounded table: a key past its time holds no information
-                session.execute(delete(table).where(table.c.tat < now))
+        values = {"key": key, "tat": now + interval, "now": now, "interval": interval, "period": period}
+        if session.execute(_upsert(self.store.sqlite), values).first() is not None:
+            tat = None
+        else:
+            tat = session.scalar(select(table.c.tat).where(table.c.key == key))
+        self._calls += 1
+        if self._calls % self.SWEEP_EVERY == 0:  # bounded table: a key past its time holds no information
+            stale = select(table.c.key).where(table.c.tat < now).with_for_update(skip_locked=True)
+            session.execute(delete(table).where(table.c.key.in_(stale)))  # never waits on another request's key
         return 0.0 if tat is None else max(0.0, tat + interval - period - now)

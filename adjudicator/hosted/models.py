@@ -126,3 +126,13 @@ class RateLimit(Base):
 
     key: Mapped[str] = mapped_column(String(100), primary_key=True)
     tat: Mapped[float] = mapped_column(Float, index=True)
+
+
+class Counter(Base):
+    """A count kept as one row (migration 0004): `games`, the games stored, so creating a game checks the
+    `max_games` limit without counting every game."""
+
+    __tablename__ = "hosted_counters"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[int] = mapped_column(Integer)

@@ -9,12 +9,16 @@ number moved on and does nothing. A crash before the commit leaves the previous 
 
 from __future__ import annotations
 
+import functools
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, literal_column, null, select, union_all, update
+from sqlalchemy import bindparam, delete, insert, literal_column, null, select, union_all, update
+from sqlalchemy.orm import Session
 
 from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant
 from adjudicator.errors import AdjudicatorError
@@ -24,12 +28,12 @@ from adjudicator.hosted import text, tokens, webhooks
 from adjudicator.hosted.egress import url_problem
 from adjudicator.hosted.errors import HostedError
 from adjudicator.hosted.limits import Limits
-from adjudicator.hosted.models import Game, PhaseRecord, Seat, Submission, iso
+from adjudicator.hosted.models import Counter, Game, PhaseRecord, Seat, Submission, iso
 from adjudicator.hosted.orders import GM, Refused, judge_submission, read_orders
-from adjudicator.hosted.storage import Store
+from adjudicator.hosted.storage import Store, upsert_on
 from adjudicator.turn import SheetRefused, play_turn
 
-__all__ = ["Caller", "HostedError", "Service", "Settings"]
+__all__ = ["Caller", "HostedError", "Opened", "Service", "Settings"]
 GAME_MASTER = "game master"  # who gave the game master's steps, or a seat's orders the game master gave
 
 
@@ -49,6 +53,18 @@ class Caller:
     def seat_key(self) -> str:
         """The submission key of the caller (the game master's game steps use GM)."""
         return GM if self.power is None else self.power
+
+
+@dataclass
+class Opened:
+    """One request's session and the game its token check read: the request's statements share one connection
+    and one transaction. With `shared`, the game's row is locked FOR SHARE until the commit, so no judgement
+    moves the phase under a submission. The service commits before any judgement (which takes a transaction
+    and a lock of its own) and when it refuses a request (the rate limit's count is kept)."""
+
+    session: Session
+    game: Game | None = None
+    shared: bool = False
 
 
 @dataclass
@@ -83,6 +99,36 @@ def _board_state(game: Game) -> tuple[Any, Any]:
     return _position(game, game.state)
 
 
+class Positions:
+    """A bounded cache (least recently used first out) of games' current positions, parsed: keyed by the game,
+    its creation time and its phase number, which every change of its position moves on (a judgement is the
+    only writer of `state`), so an entry is never stale. The rules never change a position in place (each
+    game's adjudication works on a copy), so an entry may be shared by requests."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._entries: OrderedDict[tuple[str, float, int], tuple[Any, Any]] = OrderedDict()
+        self._lock = threading.Lock()  # (threaded workers; made after gevent's patching, so gevent's own there)
+
+    def get(self, game: Game) -> tuple[Any, Any]:
+        """(board, state) of the game's current position."""
+        key = (game.id, game.created_at, game.phase_no)
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+                return found
+        found = _board_state(game)  # parsed outside the lock: two requests may both parse; one entry is kept
+        with self._lock:
+            self._entries[key] = found
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return found
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 def _stored_state(board: Any, state: Any) -> tuple[dict[str, Any], list]:
     """The position as stored on the game (history lives in the judged phases) and its history."""
     data = game_to_data(board, state)
@@ -108,6 +154,7 @@ class Service:
         self.clock = clock
         self.policy = policy or webhooks.Policy()
         self.deliverer = webhooks.Deliverer(store, self.policy, clock, background)
+        self.positions = Positions()
 
     # --- games ---------------------------------------------------------------------------------------------
     def create_game(self, variant: str | None, name: str | None = None, labels: dict[str, str] | None = None,
@@ -154,7 +201,10 @@ class Service:
                     gm_token_hash=tokens.token_hash(gm_token), webhook_url=webhook_url,
                     webhook_secret=secrets.token_urlsafe(32), created_at=now, phase_started_at=now)
         with self.store.transaction() as session:
-            if session.scalar(select(func.count()).select_from(Game)) >= self.limits.max_games:
+            # One counter row, not a count of every game: the cost does not grow with the games stored.
+            counted = session.execute(update(Counter).values(value=Counter.value + 1).where(
+                Counter.name == "games", Counter.value < self.limits.max_games))
+            if counted.rowcount != 1:
                 raise HostedError(507, "Storage full", f"this service holds its limit of {self.limits.max_games} games")
             session.add(game)
             session.flush()
@@ -215,30 +265,52 @@ class Service:
         return rules_of(board).phase_name(state) or f"phase {judged + 1}"
 
     # --- who is asking -------------------------------------------------------------------------------------
-    def authenticate(self, game_id: str, token: str | None) -> Caller:
-        """The caller a token names (401 without one, 404 unknown game, 403 a token that is not this game's)."""
+    def authenticate(self, game_id: str, token: str | None, opened: Opened | None = None, limit: Any = None,
+                     share: bool = False) -> Caller:
+        """The caller a token names (401 without one, 404 unknown game, 403 a token that is not this game's), read
+        in `opened`'s transaction (else one of its own), after `limit(session)` (the rate limit, counted in the
+        same transaction); `share`: the game's row stays locked FOR SHARE (a write follows)."""
         if not token:
             raise HostedError(401, "Unauthorized", "send the game's token as `Authorization: Bearer <token>`")
         if not text.game_id(game_id):  # no database sees an id that cannot be one
             raise HostedError(404, "Not found", "no such game: a game id is letters, digits, '_' and '-'")
-        with self.store.sessions() as session:
-            game = session.get(Game, game_id)
-            if game is None:
+        if opened is None:
+            with self.store.sessions() as session:
+                caller = self.authenticate(game_id, token, Opened(session), limit, share)
+                session.commit()
+                return caller
+        session = opened.session
+        if limit is not None:
+            limit(session)
+        digest = tokens.token_hash(token)
+        found = self._game_and_seat(session, game_id, digest, share)
+        if found is None or found[1] is None:
+            session.commit()  # the rate limit's count stays
+            if found is None:
                 raise HostedError(404, "Not found", f"no game {game_id!r}")
-            seats = list(session.scalars(select(Seat).where(Seat.game_id == game_id)))
-        # Every stored hash is compared (in constant time), so the answer's timing says nothing of which matched.
-        found: Caller | None = Caller(game_id, None) if tokens.matches(token, game.gm_token_hash) else None
-        for seat in seats:
-            if tokens.matches(token, seat.token_hash):
-                found = Caller(game_id, seat.power)
-        if found is None:
             raise HostedError(403, "Forbidden", "this token is not one of this game's")
+        game, power = found
         if game.status == "active" and game.deadline_at is not None and self.clock() >= game.deadline_at:
+            session.commit()  # the judgement takes a transaction and a lock of its own
             try:
                 self._adjudicate(game_id, "deadline", game.phase_no)
             except HostedError:
                 pass  # a phase that cannot be judged at its deadline waits for the game master; reading goes on
-        return found
+            game = self._game_and_seat(session, game_id, digest, share)[0]  # type: ignore[index]
+        opened.game, opened.shared = game, share
+        return Caller(game_id, power or None)
+
+    @staticmethod
+    def _game_and_seat(session: Session, game_id: str, digest: str, share: bool) -> tuple[Game, str | None] | None:
+        """The game and whose the token is, in one statement: its seat (matched by the token's SHA-256, the
+        hash of a 256-bit random secret: its timing says nothing useful), "" for the game master, None for no
+        one; None when there is no such game."""
+        query = _game_and_seat_query(share)
+        row = session.execute(query, {"game_id": game_id, "digest": digest}).first()
+        if row is None:
+            return None
+        game, power, gm = row
+        return game, power if power is not None else ("" if gm else None)
 
     @staticmethod
     def require_gm(caller: Caller) -> None:
@@ -258,16 +330,32 @@ class Service:
             raise HostedError(404, "Not found", f"no game {game_id!r}")
         return game
 
+    def _opened_game(self, opened: Opened, game_id: str, share: bool = False) -> Game:
+        """The game the request's token check read (locked FOR SHARE when asked), else read now."""
+        game = opened.game
+        if game is not None and game.id == game_id and (opened.shared or not share):
+            return game
+        game = opened.game = opened.session.get(Game, game_id, with_for_update={"read": True} if share else None,
+                                                populate_existing=True)
+        if game is None:
+            raise HostedError(404, "Not found", f"no game {game_id!r}")
+        opened.shared = opened.shared or share
+        return game
+
     # --- the game as a caller may see it -------------------------------------------------------------------
-    def game_view(self, caller: Caller) -> dict[str, Any]:
+    def game_view(self, caller: Caller, opened: Opened | None = None) -> dict[str, Any]:
         """The game: phase, position, seats; readiness only of one's own seat unless the settings make it public."""
-        with self.store.sessions() as session:
-            game = self._game(session, caller.game_id)
-            seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.position)))
-            subs = {s.power: s for s in session.scalars(select(Submission).where(
-                Submission.game_id == game.id, Submission.phase_no == game.phase_no))}
+        if opened is None:
+            with self.store.sessions() as session:
+                return self.game_view(caller, Opened(session))
+        session = opened.session
+        game = self._opened_game(opened, caller.game_id)
+        seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.position)))
+        subs = {s.power: s for s in session.scalars(select(Submission).where(
+            Submission.game_id == game.id, Submission.phase_no == game.phase_no))}
+        session.commit()
         settings = Settings.from_json(game.settings)
-        board, state = _board_state(game)
+        board, state = self.positions.get(game)
         actors = set(self._actors(board, state, [s.power for s in seats]))
         out_seats = []
         for seat in seats:
@@ -291,7 +379,7 @@ class Service:
 
     # --- orders --------------------------------------------------------------------------------------------
     def submit(self, caller: Caller, lines: list[str], ready: bool | None = None,
-               power: str | None = None) -> dict[str, Any]:
+               power: str | None = None, opened: Opened | None = None) -> dict[str, Any]:
         """Replace a seat's orders for the current phase (the caller's own; the game master's steps; or, given by
         the game master, a named power's); each line's status as the stateless judge gives it on arrival."""
         seat, given_by = self._submitter(caller, power, ready)
@@ -300,12 +388,17 @@ class Service:
                               pointer="/orders")
         items = (text.order_item(str(x), i, self.limits.max_order_length) for i, x in enumerate(lines, 1))
         lines = [line for line in items if line]  # stripped; blank items dropped
-        with self.store.sessions() as session:
-            game = self._game(session, caller.game_id)
-            if power is not None and session.get(Seat, (caller.game_id, seat)) is None:
-                raise HostedError(400, "Bad request", f"{seat!r} has no seat in this game", pointer="/power")
+        if opened is None:
+            with self.store.sessions() as session:
+                return self.submit(caller, lines, ready, power, Opened(session))
+        session = opened.session
+        # The game's row is locked FOR SHARE from here to the commit: a judgement (FOR UPDATE) waits for this
+        # write, and takes it, or came first and this request reads the next phase.
+        game = self._opened_game(opened, caller.game_id, share=True)
+        if power is not None and session.get(Seat, (caller.game_id, seat)) is None:
+            raise HostedError(400, "Bad request", f"{seat!r} has no seat in this game", pointer="/power")
         self._check_active(game)
-        board, state = _board_state(game)
+        board, state = self.positions.get(game)
         if seat == GM and lines and not rules_of(board).game_steps:
             raise HostedError(422, "No game-master steps", f"{board.title} has no steps of the game master's own: "
                               'every order is a power\'s; to give a power\'s orders send {"power": "<power>", '
@@ -314,19 +407,11 @@ class Service:
             statuses = judge_submission(board, state, seat, lines) if lines else []
         except Refused as exc:
             raise HostedError(422, "Orders refused", exc.reason, pointer="/orders", errors=exc.problems) from None
-        with self.store.transaction() as session:
-            locked = self._game(session, caller.game_id, lock=True)
-            if locked.phase_no != game.phase_no:
-                raise HostedError(409, "Phase changed", f"{game.phase_name} was judged while these orders were read; "
-                                  f"send them again for {locked.phase_name}")
-            sub = session.get(Submission, (caller.game_id, seat))
-            keep_ready = bool(sub and sub.phase_no == game.phase_no and sub.ready)
-            if sub is None:
-                sub = Submission(game_id=caller.game_id, power=seat)
-                session.add(sub)
-            sub.phase_no, sub.orders, sub.statuses, sub.given_by = game.phase_no, lines, statuses, given_by
-            sub.ready = keep_ready if ready is None else bool(ready)
-            sub.updated_at = self.clock()
+        row = {"game_id": caller.game_id, "power": seat, "phase_no": game.phase_no, "orders": lines,
+               "statuses": statuses, "given_by": given_by, "updated_at": self.clock(), "ready": bool(ready)}
+        row["ready"] = bool(session.execute(_submission_upsert(self.store.sqlite, ready is None), row).scalar_one())
+        session.commit()
+        sub = Submission(**row)
         judged = self._adjudicate_if_ready(caller.game_id, game.phase_no) if sub.ready else None
         return self._orders_view(game, sub, judged)
 
@@ -344,11 +429,14 @@ class Service:
                               "with POST .../adjudicate", pointer="/ready")
         return power, GAME_MASTER
 
-    def own_orders(self, caller: Caller) -> dict[str, Any]:
+    def own_orders(self, caller: Caller, opened: Opened | None = None) -> dict[str, Any]:
         """The caller's pending orders for the current phase, with the statuses they got on arrival."""
-        with self.store.sessions() as session:
-            game = self._game(session, caller.game_id)
-            sub = session.get(Submission, (caller.game_id, caller.seat_key))
+        if opened is None:
+            with self.store.sessions() as session:
+                return self.own_orders(caller, Opened(session))
+        game = self._opened_game(opened, caller.game_id)
+        sub = opened.session.get(Submission, (caller.game_id, caller.seat_key))
+        opened.session.commit()
         if sub is not None and sub.phase_no != game.phase_no:
             sub = None
         return self._orders_view(game, sub, None)
@@ -609,6 +697,30 @@ class Service:
             game.deadline_at = at
             answer = {"phase": game.phase_name, "phase_no": game.phase_no + 1, "deadline": _iso(at)}
         return answer
+
+
+# Statements built once (building one costs more than running it); their values are bound at each execution.
+@functools.lru_cache(maxsize=2)
+def _game_and_seat_query(share: bool) -> Any:
+    """The game and the seat whose token hash is `digest`, and whether `digest` is the game master's."""
+    digest = bindparam("digest")
+    query = (select(Game, Seat.power, Game.gm_token_hash == digest)
+             .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.token_hash == digest))
+             .where(Game.id == bindparam("game_id")).limit(1).execution_options(populate_existing=True))
+    return query.with_for_update(read=True, of=Game) if share else query
+
+
+@functools.lru_cache(maxsize=4)
+def _submission_upsert(sqlite: bool, keep_ready: bool) -> Any:
+    """A seat's submission written over its last one; `keep_ready`: its readiness stays within its phase."""
+    table = Submission.__table__
+    statement = upsert_on(sqlite, table)
+    new = statement.excluded
+    ready = (table.c.phase_no == new.phase_no) & table.c.ready if keep_ready else new.ready
+    return statement.on_conflict_do_update(
+        index_elements=[table.c.game_id, table.c.power],
+        set_={"phase_no": new.phase_no, "orders": new.orders, "statuses": new.statuses, "given_by": new.given_by,
+              "updated_at": new.updated_at, "ready": ready}).returning(table.c.ready)
 
 
 def _shown(seat: str) -> str:

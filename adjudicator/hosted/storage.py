@@ -16,7 +16,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import create_engine, event, make_url
+from sqlalchemy import Table, create_engine, event, make_url
+from sqlalchemy.dialects.postgresql import Insert as PostgresqlInsert
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -73,6 +77,8 @@ def normalise_url(url: str) -> str:
 class Store:
     """An engine and its sessions, with the schema migrated to the latest version."""
 
+    RECYCLE_SECONDS = 1800  # a pooled PostgreSQL connection older than this is closed and opened anew
+
     def __init__(self, url: str):
         self.url = url
         self.sqlite = url.startswith("sqlite")
@@ -96,7 +102,11 @@ class Store:
             def _begin(conn):  # pragma: no cover - driver plumbing
                 conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
-            self.engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10, hide_parameters=True,
+            # No ping before each use (a round trip per check-out): connections are renewed after RECYCLE_SECONDS,
+            # and one PostgreSQL closed (a restart, an idle timeout) fails its request, which the API retries
+            # once (SQLAlchemy drops the pool's older connections with it).
+            self.engine = create_engine(url, pool_recycle=self.RECYCLE_SECONDS, pool_size=5, max_overflow=10,
+                                        hide_parameters=True,
                                         connect_args={"connect_timeout": 10})  # an unreachable server: an error
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.migrate()
@@ -123,6 +133,11 @@ class Store:
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
+
+
+def upsert_on(sqlite: bool, table: Table) -> PostgresqlInsert | SqliteInsert:
+    """An INSERT that can be `on_conflict_do_update`, on SQLite or on PostgreSQL."""
+    return (sqlite_insert if sqlite else postgresql_insert)(table)
 
 
 _stores: dict[str, Store] = {}

@@ -4,6 +4,8 @@ Candidates are generated from the board's graphs and kept only when the validato
 list and the judge never disagree. What costs (which armies a convoy could carry where, and which fleets
 lie on those routes) is found once per position and shared by every unit and power, and candidates are
 generated only where they can be legal, so a full board (75 units) answers in a fraction of a second.
+Where the rules require a convoyed move to name its path (DATC 4.A.6 `required`), each destination is offered
+along one shortest path, not along every path (their number grows exponentially with the fleets).
 """
 
 from __future__ import annotations
@@ -117,8 +119,10 @@ def _movement_orders(pos: _Position, unit: Unit) -> list[Order]:
     for loc in pos.moves[unit.province]:
         province, coast = split_location(loc)
         candidates.append(Order("move", me, dest=province, dest_coast=coast))
+    path_required = state.rule_options(board).convoy_path == "required"  # DATC 4.A.6: the move names its seas
     for dest in pos.by_convoy.get(unit.province, ()):
-        candidates.append(Order("move", me, dest=dest, via_convoy=True))
+        path = _shortest_path(board, pos.fleets, unit.province, dest) if path_required else ()
+        candidates.append(Order("move", me, dest=dest, via_convoy=True, path=path))
     support_into = [p for p in board.provinces if p != unit.province
                     and board.can_support_into(unit.type, unit.location, p, season)]
     for other in state.units.values():
@@ -133,6 +137,30 @@ def _movement_orders(pos: _Position, unit: Unit) -> list[Order]:
                 candidates.append(Order("support", me, target=target, dest=dest))
     legal = [order for order in candidates if pos.legal(unit, order)]
     return legal + pos.convoys.get(unit.province, [])
+
+
+def _shortest_path(board: Board, fleets: frozenset[str], origin: str, dest: str) -> tuple[str, ...]:
+    """The fewest fleet-held seas a convoy from `origin` to `dest` steps through (ties: the first by name),
+    as a move must name them under DATC 4.A.6 `required`; () when none leads there."""
+    before: dict[str, str] = {}
+    layer = [sea for sea in sorted(board.water_adj.get(origin, ())) if sea in fleets]
+    seen = set(layer)
+    while layer:
+        for sea in layer:
+            if dest in board.water_adj.get(sea, ()):
+                path = [sea]
+                while path[-1] in before:
+                    path.append(before[path[-1]])
+                return tuple(reversed(path))
+        following = []
+        for sea in layer:
+            for there in sorted(board.water_adj.get(sea, ())):
+                if there in fleets and there not in seen:
+                    seen.add(there)
+                    before[there] = sea
+                    following.append(there)
+        layer = following
+    return ()
 
 
 def legal_orders(board: Board, state: GameState, power: str) -> dict[str, list[str]]:

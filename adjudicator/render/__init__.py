@@ -29,7 +29,7 @@ rasterised by Skia (`raster.py`). The board's layers are written once per board 
 
 from __future__ import annotations
 
-from adjudicator.render.geometry import geometry
+from adjudicator.render.stored import geometry
 from adjudicator.render.style import TERRAIN_FILL
 
 __all__ = ["TERRAIN_FILL", "geometry"]

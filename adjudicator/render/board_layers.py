@@ -12,7 +12,8 @@ import numpy as np
 
 from adjudicator.board import Board, split_location
 from adjudicator.render.arrows import Box
-from adjudicator.render.geometry import Geometry, geometry
+from adjudicator.render.geometry import Geometry
+from adjudicator.render.stored import geometry
 from adjudicator.render.style import (
     BORDER_STYLE,
     FEATURE,

@@ -519,17 +519,6 @@ def _drawing(board: Board) -> dict[str, Any]:
     return dict(raw.get("drawing") or {})
 
 
-def geometry(board: Board) -> Geometry:
-    """The board's geometry in picture units (WIDTH wide, y down): kept on the board, read from the drawing
-    stored beside a shipped board, or computed (once per board: a second or a few for a large map)."""
-    cache = board.__dict__.setdefault("_render_cache", {})
-    if "geometry" not in cache:
-        from adjudicator.render.stored import load_stored
-
-        cache["geometry"] = load_stored(board) or to_picture(_build_geometry(board))
-    return cache["geometry"]
-
-
 def to_picture(geo: Geometry) -> Geometry:
     """The geometry in picture units: WIDTH wide, the origin at the top left, y down."""
     xmin, xmax, ymin, ymax = geo.bounds

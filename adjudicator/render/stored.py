@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from adjudicator.board import Board
 from adjudicator.render.geometry import Geometry, _build_geometry, to_picture
 from adjudicator.resources import data_dir
 from adjudicator.yamlio import plain
@@ -76,6 +77,15 @@ def write_stored(board: Any) -> Path:
         "labels": geo.labels, "bridges": geo.bridges, "unmatched": geo.unmatched, "frame_shape": geo.frame_shape}}
     path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     return path
+
+
+def geometry(board: Board) -> Geometry:
+    """The board's geometry in picture units (WIDTH wide, y down): kept on the board, read from the drawing
+    stored beside a shipped board, or computed (once per board: a second or a few for a large map)."""
+    cache = board.__dict__.setdefault("_render_cache", {})
+    if "geometry" not in cache:
+        cache["geometry"] = load_stored(board) or to_picture(_build_geometry(board))
+    return cache["geometry"]
 
 
 def main(names: list[str]) -> None:
