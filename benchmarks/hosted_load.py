@@ -15,6 +15,7 @@ It starts a throw-away PostgreSQL server, `adjudicator serve` instances (one, th
     python benchmarks/hosted_load.py --profile                    # everything (17 minutes on a busy 2-core machine)
     python benchmarks/hosted_load.py --parts table --seconds 3  # a quick look
     python benchmarks/hosted_load.py --parts profile              # the profiles alone
+    python benchmarks/hosted_load.py --parts deadlines,tick-profile  # the deadlines and a tick's profile
 
 Needs haproxy, wrk and the PostgreSQL server binaries (`apt-get install haproxy wrk postgresql`), py-spy for
 `--profile` (`pip install py-spy`), and root or the postgres user's rights to run the throw-away server.
@@ -26,8 +27,10 @@ from __future__ import annotations
 import argparse
 import http.server
 import json
+import os
 import random
 import re
+import resource
 import shutil
 import signal
 import statistics
@@ -51,6 +54,7 @@ from adjudicator.hosted.models import Game, PhaseRecord, Seat, Submission
 from adjudicator.hosted.service import Service
 from adjudicator.hosted.storage import normalise_url, open_store
 from adjudicator.hosted.tokens import new_id
+from adjudicator.hosted.webhooks import configured_policy
 from load_api import STANDARD_ORDERS
 
 LUA = cluster.DEPLOY / "requests.lua"
@@ -69,7 +73,7 @@ def new_database(server: str, name: str) -> str:
 
 def create_games(url: str, count: int, **kw: Any) -> list[dict[str, Any]]:
     """`count` standard games created by the service itself (each answer holds the tokens)."""
-    svc = Service(open_store(normalise_url(url)))
+    svc = Service(open_store(normalise_url(url)), policy=configured_policy())  # the webhook allow-list too
     return [svc.create_game("standard", **kw) for _ in range(count)]
 
 
@@ -328,9 +332,9 @@ def receiver() -> Iterator[tuple[str, Counter[tuple[str, int]]]]:
             server.shutdown()
 
 
-def tick_batch(url: str, template: str, games: int, tickers: int, kill_after: int | None) -> str:
+def tick_batch(url: str, template: str, games: int, tickers: int, kill_after: int | None) -> tuple[str, float]:
     """`games` copies of the template due within the last minute, judged by `tickers` `games tick` processes started
-    together (the first killed with SIGKILL once `kill_after` phases are judged); a line of figures."""
+    together (the first killed with SIGKILL once `kill_after` phases are judged); a line of figures, and the time."""
     now = time.time()
     ids = clone_games(url, template, games, deadline_at=now - 30)
     store = open_store(normalise_url(url))
@@ -339,6 +343,8 @@ def tick_batch(url: str, template: str, games: int, tickers: int, kill_after: in
             session.execute(Game.__table__.update().where(Game.id == gid).values(deadline_at=now - 60 * i / games))
     command = [sys.executable, "-m", "adjudicator", "games", "tick", "--database", url]
     logs = [tempfile.TemporaryFile("w+") for _ in range(tickers)]  # files, not pipes: nothing blocks on output
+    load = Path("/proc/loadavg").read_text().split()[0]  # the machine is shared: how busy it was
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     procs = [cluster.start(command, stdout=log) for log in logs]
     judged_ids = PhaseRecord.game_id.in_(ids)
@@ -358,6 +364,8 @@ def tick_batch(url: str, template: str, games: int, tickers: int, kill_after: in
         for p in procs:
             cluster.stop(p)
     elapsed = time.perf_counter() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)  # the tickers' CPU (this script's only children here)
+    cpu = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
     outputs = []
     for log in logs:
         log.seek(0)
@@ -371,21 +379,26 @@ def tick_batch(url: str, template: str, games: int, tickers: int, kill_after: in
     twice = sum(n - 1 for _, n in records) + max(0, sum(claimed) - len(records))
     return (f"{games} games, {tickers} ticker(s){killed}: {elapsed:.1f} s, {len(records)} judged, "
             f"{games - len(records)} left, judged twice {twice}; each ticker's count {claimed} "
-            f"(exit {[p.returncode for p in procs]})")
+            f"(exit {[p.returncode for p in procs]}); tickers' CPU {cpu:.1f} s, load average {load} at the start"), elapsed
 
 
 def deadlines(server: str, args: argparse.Namespace) -> None:
     """1,000 games due in the same minute, ticked by one, two, and two processes of which one is killed."""
     url = new_database(server, "deadlines")
+    os.environ["ADJUDICATOR_WEBHOOK_ALLOW"] = "127.0.0.1"  # the receiver is on loopback (the tickers inherit it)
     with receiver() as (hook, got):
         template = create_games(url, 1, webhook_url=hook, settings={"phase_seconds": 86400})[0]
         submit_all(url, template)
+        times = []
         for tickers, kill in ((1, None), (2, None), (2, args.games // 4)):
             got.clear()
-            line = tick_batch(url, template["id"], args.games, tickers, kill)
+            line, elapsed = tick_batch(url, template["id"], args.games, tickers, kill)
+            times.append(elapsed)
             time.sleep(1.0)  # the last deliveries' answers
             twice = sum(n > 1 for n in got.values())
             print(f"deadlines: {line}; webhooks received {len(got)}, twice {twice}", flush=True)
+        print(f"deadlines: 2 tickers / 1 ticker time: {times[1] / times[0]:.2f} (goal: about 1/2 on 2 cores); "
+              f"2 with one killed / 1: {times[2] / times[0]:.2f}", flush=True)
 
 
 # --- where the time goes -----------------------------------------------------------------------------------
@@ -406,7 +419,8 @@ TICK_COSTS = {
     "judgement (play_turn)": ("play_turn",),
     "report JSON and text": ("report_json", "report_text"),
     "position to and from JSON (game_from_data, game_to_data)": ("game_from_data", "game_to_data", "_stored_state"),
-    "lock and read the game (SELECT ... FOR UPDATE)": ("_game (",),
+    "seats and pending orders read (one statement)": ("_seats_and_orders",),
+    "webhook queued with the judgement": ("queue (",),
     "SQLAlchemy ORM and Core (all statements)": ("sqlalchemy/",),
     "psycopg (driver)": ("psycopg/",),
     "webhook deliveries (claim, send, record)": ("run_due", "_loop"),
@@ -523,6 +537,14 @@ def profile(server: str, args: argparse.Namespace) -> None:
             row = wrk(dep.base, put, args.seconds * 2, 8)
         print_profile(f"an instance ({args.workers} workers) under hosted PUT on PostgreSQL, concurrency 8, "
                       f"{row['requests']} requests at {row['rps']:.0f} req/s", spy.read(out), COSTS)
+    tick_profile(server, args)
+
+
+def tick_profile(server: str, args: argparse.Namespace) -> None:
+    """A py-spy profile of one `games tick` judging a fifth of `--games` due games (no webhooks)."""
+    if not spy.available():
+        sys.exit("the profiles need py-spy: pip install py-spy")
+    url = new_database(server, "tick_profile")
     template = create_games(url, 1, settings={"phase_seconds": 86400})[0]
     submit_all(url, template)
     ids = clone_games(url, template["id"], args.games // 5, deadline_at=time.time() - 1)
@@ -537,7 +559,8 @@ def profile(server: str, args: argparse.Namespace) -> None:
 def main() -> None:
     """Parse the arguments, start the PostgreSQL server, run the parts asked for, stop everything."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--parts", default="table,flat,deadlines", help="any of table, flat, deadlines, profile")
+    ap.add_argument("--parts", default="table,flat,deadlines",
+                    help="any of table, flat, deadlines, profile (requests and a tick), tick-profile (a tick alone)")
     ap.add_argument("--profile", action="store_true", help="also run the profile part")
     ap.add_argument("--seconds", type=float, default=8.0, help="seconds a row of the table runs")
     ap.add_argument("--instances", type=lambda s: [int(x) for x in s.split(",")], default=[1, 2],
@@ -564,6 +587,8 @@ def main() -> None:
             deadlines(server, args)
         if "profile" in parts:
             profile(server, args)
+        elif "tick-profile" in parts:
+            tick_profile(server, args)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, insert, literal_column, null, select, union_all, update
 from sqlalchemy.orm import Session
 
 from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant
@@ -507,19 +507,37 @@ class Service:
 
     def tick(self) -> tuple[list[dict[str, Any]], webhooks.Sent]:
         """`adjudicator games tick`: judge every phase past its deadline, then send the due webhooks and wait for
-        them (a phase that cannot be judged is reported in its place, not raised)."""
-        with self.store.sessions() as session:
-            due = list(session.execute(select(Game.id, Game.phase_no).where(
-                Game.status == "active", Game.deadline_at.is_not(None), Game.deadline_at <= self.clock())))
-        judged = []
-        for game_id, n in due:
-            try:
-                done = self._adjudicate(game_id, "deadline", n)
-            except HostedError as exc:
-                done = {"game_id": game_id, "phase_no": n + 1, "refused": exc.detail}
-            if done is not None:
+        them (a phase that cannot be judged is reported in its place, not raised).
+
+        Tickers started together share the work: each claims one due game at a time, skipping those another
+        holds (`FOR UPDATE SKIP LOCKED` on PostgreSQL; SQLite has one writer, so its tickers take turns), and
+        judges it in that claim's transaction. A ticker killed mid-batch loses only its open transaction, which
+        the database rolls back: the game is due again for another ticker or the next tick. Deadlines that
+        pass after the tick began wait for the next one (a game of one-second phases cannot keep it going)."""
+        due_by, passed, judged = self.clock(), set[str](), []
+        with self.store.engine.connect() as conn:  # one connection for the batch: no check-out per game
+            while (done := self._judge_next_due(conn, due_by, passed)) is not None:
                 judged.append(done)
         return judged, self.deliverer.run_due()
+
+    def _judge_next_due(self, conn: Any, due_by: float, passed: set[str]) -> dict[str, Any] | None:
+        """Claim and judge the game longest past its deadline that no other ticker holds (None: none left);
+        one that cannot be judged is reported, and passed over for the rest of this tick."""
+        # Ordered by the deadline's index alone: a tie-breaking column would sort every due game at each claim.
+        claim = (select(Game).where(Game.status == "active", Game.deadline_at.is_not(None),
+                                    Game.deadline_at <= due_by, Game.id.not_in(passed))
+                 .order_by(Game.deadline_at).limit(1).with_for_update(skip_locked=True))
+        game_id, phase_no = "", 0  # kept apart from the game, which the rollback of a refusal expires
+        try:
+            with self.store.sessions(bind=conn) as session, session.begin():
+                game = session.scalar(claim)
+                if game is None:
+                    return None
+                game_id, phase_no = game.id, game.phase_no
+                return self._judge(session, game, "deadline", self.clock())
+        except HostedError as exc:
+            passed.add(game_id)
+            return {"game_id": game_id, "phase_no": phase_no + 1, "refused": exc.detail}
 
     def _current(self, game_id: str) -> int:
         with self.store.sessions() as session:
@@ -529,7 +547,8 @@ class Service:
         return self._adjudicate(game_id, "ready", judged)
 
     def _adjudicate(self, game_id: str, trigger: str, expected: int) -> dict[str, Any] | None:
-        """Judge phase `expected + 1` once: None when it is no longer the current phase (or not yet due)."""
+        """Judge phase `expected + 1` once: None when it is no longer the current phase (or not yet due, or
+        not every power is ready)."""
         now = self.clock()
         with self.store.transaction() as session:
             game = self._game(session, game_id, lock=True)
@@ -537,45 +556,49 @@ class Service:
                 return None
             if trigger == "deadline" and (game.deadline_at is None or now < game.deadline_at):
                 return None
-            if game.phase_no >= self.limits.max_phases:
-                raise HostedError(409, "Game too long", f"a hosted game is judged at most {self.limits.max_phases} "
-                                  "times")
-            seats = [s.power for s in session.scalars(select(Seat).where(Seat.game_id == game_id)
-                                                      .order_by(Seat.position))]
-            subs = {s.power: s for s in session.scalars(select(Submission).where(
-                Submission.game_id == game_id, Submission.phase_no == game.phase_no))}
-            board, state = _board_state(game)
-            actors = self._actors(board, state, seats)
-            if trigger == "ready" and not all(p in subs and subs[p].ready for p in actors):
-                return None
-            order = actors + [p for p in seats if p not in actors] + [GM]
-            orders = {p: list(subs[p].orders) for p in order if p in subs and subs[p].orders}
-            given_by = {_shown(p): subs[p].given_by or _shown(p) for p in orders}
-            sheet = read_orders(board, state, orders)
-            try:
-                turn = play_turn(board, state, sheet)
-            except SheetRefused as exc:
-                raise HostedError(409, "Orders refused", f"the phase's orders cannot be judged together: "
-                                  f"{exc.message}") from None
-            after, history = _stored_state(board, turn.next_state)
-            report = turn.report_json()
-            record = PhaseRecord(game_id=game_id, phase_no=game.phase_no + 1, name=game.phase_name, trigger=trigger,
-                                 orders={_shown(p): v for p, v in orders.items()}, given_by=given_by,
-                                 report=report, report_text=turn.report_text(), state_before=game.state,
-                                 state_after=after, history=history[-1] if history else None, adjudicated_at=now)
-            session.add(record)
-            winner = report.get("winner") or (report.get("summary") or {}).get("winner")
-            settings = Settings.from_json(game.settings)
-            next_name = self._phase_name(board, turn.next_state, game.phase_no + 1)
-            status = "finished" if winner else "active"
-            moved = session.execute(update(Game).where(Game.id == game_id, Game.phase_no == expected).values(
-                state=after, phase_no=expected + 1, phase_name=next_name, status=status, phase_started_at=now,
-                deadline_at=now + settings.phase_seconds if settings.phase_seconds and not winner else None))
-            if moved.rowcount != 1:  # the compare-and-set: someone else moved the game on (cannot under the lock)
-                raise HostedError(409, "Already judged", f"phase {expected + 1} was judged by another request")
-            session.execute(delete(Submission).where(Submission.game_id == game_id))
-            _before_commit(session, game, record, next_name, status, now)
-        self.deliverer.wake()
+            judged = self._judge(session, game, trigger, now)
+        if judged is not None:
+            self.deliverer.wake()
+        return judged
+
+    def _judge(self, session: Any, game: Game, trigger: str, now: float) -> dict[str, Any] | None:
+        """Judge the current phase of a game this transaction holds locked; None when `trigger` is "ready" and
+        not every power that must act is. Two reads (the game, then its seats and pending orders together) and
+        four writes: the game moved on, the submissions cleared, the phase recorded, the webhook queued."""
+        if game.phase_no >= self.limits.max_phases:
+            raise HostedError(409, "Game too long", f"a hosted game is judged at most {self.limits.max_phases} times")
+        seats, subs = _seats_and_orders(session, game)
+        board, state = _board_state(game)
+        actors = self._actors(board, state, seats)
+        if trigger == "ready" and not all(p in subs and subs[p].ready for p in actors):
+            return None
+        order = actors + [p for p in seats if p not in actors] + [GM]
+        orders = {p: list(subs[p].orders) for p in order if p in subs and subs[p].orders}
+        given_by = {_shown(p): subs[p].given_by or _shown(p) for p in orders}
+        try:
+            turn = play_turn(board, state, read_orders(board, state, orders))
+        except SheetRefused as exc:
+            raise HostedError(409, "Orders refused", f"the phase's orders cannot be judged together: "
+                              f"{exc.message}") from None
+        after, history = _stored_state(board, turn.next_state)
+        report = turn.report_json()
+        winner = report.get("winner") or (report.get("summary") or {}).get("winner")
+        phase_seconds = Settings.from_json(game.settings).phase_seconds
+        next_name = self._phase_name(board, turn.next_state, game.phase_no + 1)
+        status = "finished" if winner else "active"
+        conn = session.connection()  # plain statements: the ORM's unit of work is most of a judgement's cost
+        moved = conn.execute(update(Game).where(Game.id == game.id, Game.phase_no == game.phase_no).values(
+            state=after, phase_no=game.phase_no + 1, phase_name=next_name, status=status, phase_started_at=now,
+            deadline_at=now + phase_seconds if phase_seconds and not winner else None))
+        if moved.rowcount != 1:  # the compare-and-set: someone else moved the game on (cannot under the lock)
+            raise HostedError(409, "Already judged", f"phase {game.phase_no + 1} was judged by another request")
+        conn.execute(delete(Submission).where(Submission.game_id == game.id))
+        record = PhaseRecord(game_id=game.id, phase_no=game.phase_no + 1, name=game.phase_name, trigger=trigger,
+                             orders={_shown(p): v for p, v in orders.items()}, given_by=given_by,
+                             report=report, report_text=turn.report_text(), state_before=game.state,
+                             state_after=after, history=history[-1] if history else None, adjudicated_at=now)
+        conn.execute(insert(PhaseRecord).values(_columns(record)))
+        _before_commit(session, game, record, next_name, status, now)
         return self._phase_json(record, full=False) | {"next_phase": next_name, "status": status}
 
     # --- past phases ---------------------------------------------------------------------------------------
@@ -703,6 +726,23 @@ def _submission_upsert(sqlite: bool, keep_ready: bool) -> Any:
 def _shown(seat: str) -> str:
     """A seat key as the judged phase names it (the game master's steps under "game master")."""
     return GAME_MASTER if seat == GM else seat
+
+
+def _seats_and_orders(session: Any, game: Game) -> tuple[list[str], dict[str, Any]]:
+    """A game's seats in their order and its pending submissions of the current phase, by seat key: one
+    statement (the submissions first, so that their columns' types read the rows)."""
+    pending = select(Submission.power, Submission.orders, Submission.ready, Submission.given_by,
+                     literal_column("-1").label("position")).where(Submission.game_id == game.id,
+                                                                   Submission.phase_no == game.phase_no)
+    seats = select(Seat.power, null(), null(), null(), Seat.position).where(Seat.game_id == game.id)
+    rows = session.connection().execute(union_all(pending, seats)).all()
+    return ([r.power for r in sorted((r for r in rows if r.position >= 0), key=lambda r: r.position)],
+            {r.power: r for r in rows if r.position < 0})
+
+
+def _columns(record: PhaseRecord) -> dict[str, Any]:
+    """A new judged phase's row (its id is the database's)."""
+    return {c.key: getattr(record, c.key) for c in PhaseRecord.__table__.columns if c.key != "id"}
 
 
 def _before_commit(session: Any, game: Game, record: PhaseRecord, next_name: str, status: str, now: float) -> None:

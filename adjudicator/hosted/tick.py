@@ -1,9 +1,13 @@
 """`adjudicator games tick`: judge every phase past its deadline, send the due webhooks and wait for them.
 
+Several ticks at once (cron on each machine) share the work: each claims one due game at a time, passing over
+those another holds, so each phase is judged once and N tickers take about 1/N of the time on free cores
+(`Service.tick`).
 It says which database it uses and where that setting came from. It never creates a database (a SQLite file
 that does not exist is most likely a wrong setting, and a new one has no games to tick): that, and a database
-it cannot reach, is one line naming the database, and exit status 2. Interrupted (Ctrl-C, SIGTERM), it releases the delivery it
-holds before it exits, so the next run sends it at once rather than after its lease.
+it cannot reach, is one line naming the database, and exit status 2. Interrupted (Ctrl-C, SIGTERM), it releases
+the delivery it holds before it exits, so the next run sends it at once; killed, it loses its open judgement
+(rolled back, judged by another) and its delivery's lease runs out (15 s).
 """
 
 from __future__ import annotations

@@ -10,8 +10,9 @@ saying so. Where a webhook may go is `egress`'s business.
 Claims work across processes and instances on one database: a sender claims one due delivery at a time
 (`FOR UPDATE SKIP LOCKED` on PostgreSQL, SQLite's write lock), marking it with a claim id and a lease; only the
 holder of the claim records the outcome, and a sender that stops (`games tick` interrupted) releases what it
-holds. A sender that dies leaves its claim to expire with the lease; the attempt is then known to have no
-outcome, and is counted.
+holds. The lease is short, and renewed by its holder while it sends (a name lookup and a slow receiver may
+together take longer than one lease): a sender that dies stops renewing, and whichever process runs next takes
+the delivery a lease later; that attempt is then known to have no outcome, and is counted.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 
 from adjudicator.hosted.egress import Answer, Egress, post
 
@@ -51,7 +52,7 @@ class Policy:
     base_delay: float = 2.0  # seconds before the first retry; doubled each time
     max_delay: float = 300.0
     timeout: float = 10.0  # seconds one attempt may take in all: connecting, sending, the answer's head
-    lease: float = 60.0  # a claimed delivery is not claimed again for this long (a process may die sending)
+    lease: float = 15.0  # a claim not renewed for this long is free again (its holder renews every third of it)
     egress: Egress = field(default_factory=Egress)  # the operator's allow-list besides the public internet
 
     def delay(self, attempts: int) -> float:
@@ -101,8 +102,9 @@ def queue(session: Any, game: Game, record: PhaseRecord, next_phase: str, status
                        "game_id": game.id, "game": game.name, "phase_no": record.phase_no, "phase": record.name,
                        "next_phase": next_phase, "status": status, "given_by": record.given_by or {},
                        "report": record.report}, separators=(",", ":"))
-    session.add(Delivery(game_id=game.id, phase_no=record.phase_no, url=game.webhook_url, body=body, attempts=0,
-                         next_attempt_at=now))
+    session.connection().execute(insert(Delivery).values(game_id=game.id, phase_no=record.phase_no,
+                                                         url=game.webhook_url, body=body, attempts=0,
+                                                         next_attempt_at=now))
 
 
 @dataclass
@@ -173,29 +175,33 @@ class Deliverer:
 
     def run_due(self) -> Sent:
         """Send every delivery that is due, one claim at a time; whatever stops the run (an interrupt, a database
-        error), the claim held is released first."""
+        error), the claim held is released first. One connection serves the run's claims and records."""
         sent = Sent()
-        while (claim := self._claim()) is not None:
-            try:
-                answer = self._send(claim)
-            except BaseException:
-                self._release(claim)
-                raise
-            self._record(claim, answer, sent)
+        with self.store.engine.connect() as conn:
+            while (claim := self._claim(conn)) is not None:
+                try:
+                    answer = self._send_holding(claim)
+                except BaseException:
+                    self._release(claim)
+                    raise
+                self._record(conn, claim, answer, sent)
         return sent
 
-    def _claim(self) -> _Claim | None:
-        """Claim the next due delivery (giving up, on the way, any whose last attempt never finished)."""
+    def _claim(self, conn: Any) -> _Claim | None:
+        """Claim the next due delivery, with its game's secret (giving up, on the way, any whose last attempt
+        never finished)."""
         now = self.clock()
-        with self.store.transaction() as session:
+        with self.store.sessions(bind=conn) as session, session.begin():
             while True:
-                query = (select(Delivery).where(Delivery.next_attempt_at.is_not(None), Delivery.next_attempt_at <= now)
-                         .order_by(Delivery.next_attempt_at, Delivery.id).limit(1))
+                query = (select(Delivery, Game.webhook_secret).join(Game, Game.id == Delivery.game_id)
+                         .where(Delivery.next_attempt_at.is_not(None), Delivery.next_attempt_at <= now)
+                         .order_by(Delivery.next_attempt_at).limit(1))  # the index's order: no sort of all due
                 if not self.store.sqlite:
-                    query = query.with_for_update(skip_locked=True)
-                d = session.scalar(query)
-                if d is None:
+                    query = query.with_for_update(skip_locked=True, of=Delivery)
+                row = session.execute(query).first()
+                if row is None:
                     return None
+                d, secret = row
                 if d.claim is not None:  # its sender died mid-attempt: that attempt is counted, outcome unknown
                     session.add(DeliveryAttempt(delivery_id=d.id, number=d.attempts, at=now, outcome=NO_OUTCOME))
                     if d.attempts >= self.policy.attempts:
@@ -204,8 +210,29 @@ class Deliverer:
                         continue
                 d.attempts += 1
                 d.next_attempt_at, d.claim = now + self.policy.lease, secrets.token_hex(16)
-                secret = session.scalar(select(Game.webhook_secret).where(Game.id == d.game_id)) or ""
-                return _Claim(d.id, d.claim, d.attempts, d.url, d.body, secret, d.game_id, d.phase_no)
+                return _Claim(d.id, d.claim, d.attempts, d.url, d.body, secret or "", d.game_id, d.phase_no)
+
+    def _send_holding(self, claim: _Claim) -> Answer:
+        """Send, renewing the claim's lease every third of it meanwhile."""
+        done = threading.Event()
+
+        def renew() -> None:
+            while not done.wait(self.policy.lease / 3):
+                try:
+                    with self.store.transaction() as session:
+                        session.execute(update(Delivery).where(Delivery.id == claim.id, Delivery.claim == claim.claim)
+                                        .values(next_attempt_at=self.clock() + self.policy.lease))
+                except Exception:  # noqa: BLE001 - a database hiccup: the next renewal may pass
+                    log.warning("webhook %s: the lease could not be renewed",
+                                delivery_id(claim.game_id, claim.phase_no))
+
+        renewer = threading.Thread(target=renew, name="adjudicator-webhook-lease", daemon=True)
+        renewer.start()
+        try:
+            return self._send(claim)
+        finally:
+            done.set()
+            renewer.join()
 
     def _send(self, claim: _Claim) -> Answer:
         data = claim.body.encode()
@@ -218,7 +245,7 @@ class Deliverer:
                      answer.outcome, answer.detail)
         return answer
 
-    def _record(self, claim: _Claim, answer: Answer, sent: Sent) -> None:
+    def _record(self, conn: Any, claim: _Claim, answer: Answer, sent: Sent) -> None:
         """Keep the attempt's outcome; move the delivery on if this sender still holds it."""
         now = self.clock()
         last = claim.number >= self.policy.attempts
@@ -228,7 +255,7 @@ class Deliverer:
             error = answer.outcome + (f"; given up after {claim.number} attempts" if last else "")
             values = {"last_error": error[:500],
                       "next_attempt_at": None if last else now + self.policy.delay(claim.number)}
-        with self.store.transaction() as session:
+        with self.store.sessions(bind=conn) as session, session.begin():
             session.add(DeliveryAttempt(delivery_id=claim.id, number=claim.number, at=now, status=answer.status,
                                         outcome=answer.outcome[:300]))
             moved = session.execute(update(Delivery).where(Delivery.id == claim.id, Delivery.claim == claim.claim)
