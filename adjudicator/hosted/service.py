@@ -497,14 +497,6 @@ class Service:
                               f"phase {self._current(caller.game_id)}")
         return judged
 
-    def check_deadline(self, game_id: str) -> dict[str, Any] | None:
-        """Judge the phase if its deadline has passed (the first request after it does this)."""
-        with self.store.sessions() as session:
-            game = session.get(Game, game_id)
-        if game is None or game.status != "active" or game.deadline_at is None or self.clock() < game.deadline_at:
-            return None
-        return self._adjudicate(game_id, "deadline", game.phase_no)
-
     def tick(self) -> tuple[list[dict[str, Any]], webhooks.Sent]:
         """`adjudicator games tick`: judge every phase past its deadline, then send the due webhooks and wait for
         them (a phase that cannot be judged is reported in its place, not raised).
