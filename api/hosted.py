@@ -181,8 +181,8 @@ def game(game_id: str):
 @bp.put("/v1/games/<game_id>/orders")
 @_reconnecting
 def submit(game_id: str):
+    body = _body("SubmitOrdersRequest")  # (first: a malformed body costs no statement, so needs no counting)
     caller = _caller(game_id, write=True, keep=True)
-    body = _body("SubmitOrdersRequest")
     orders = body["orders"]
     lines = orders.splitlines() if isinstance(orders, str) else orders  # the text's own lines: its author's items
     return _json(_run(service().submit, caller, lines, body.get("ready"), body.get("power"), _opened()))

@@ -7,13 +7,17 @@ half is skipped, saying why, except in CI (CI=true), where it must run.
 from __future__ import annotations
 
 import os
+import secrets
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from api_helpers import check_response
 
 from adjudicator.cases.datc import parse_cases
+from adjudicator.hosted import storage
 from adjudicator.hosted.limits import Limits
 from adjudicator.textio import read_text
 from api import create_app
@@ -30,6 +34,29 @@ def postgres_url() -> str:
     if os.environ.get("CI") == "true":
         pytest.fail("CI must run the PostgreSQL tests: .ci/run starts a server and sets ADJUDICATOR_TEST_DATABASE_URL")
     pytest.skip("no PostgreSQL server: set ADJUDICATOR_TEST_DATABASE_URL (.ci/run starts one) to run this")
+
+
+@contextmanager
+def own_postgres_schema(prefix: str) -> Iterator[str]:
+    """The URL of a fresh schema of the test PostgreSQL database, dropped after: for tests whose senders or
+    tickers take whatever is due in their database, so that no other test's games or deliveries are theirs."""
+    from sqlalchemy import create_engine, make_url
+
+    base = make_url(storage.normalise_url(postgres_url()))
+    schema = f"{prefix}_{secrets.token_hex(6)}"
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    url = base.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        store = storage._stores.pop(url, None)
+        if store is not None:
+            store.dispose()
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+        admin.dispose()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -13,7 +13,7 @@ import pytest
 import requests
 from conftest import benchmark
 from sqlalchemy import select, update
-from test_hosted import postgres_url
+from test_hosted import own_postgres_schema, postgres_url
 
 from adjudicator.hosted.models import Game, PhaseRecord
 from adjudicator.hosted.service import Service
@@ -36,10 +36,11 @@ def _auth(token: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def deployment():
-    """Two instances of one worker each behind haproxy on the test database, started once for this file."""
-    url = postgres_url()
+    """Two instances of one worker each behind haproxy on a schema of their own of the test database (the
+    tickers judge every due game of their database), started once for this file."""
+    postgres_url()
     _haproxy()
-    with cluster.deployment(url, instances=2, workers=1) as dep:
+    with own_postgres_schema("cluster") as url, cluster.deployment(url, instances=2, workers=1) as dep:
         yield dep
 
 
@@ -62,7 +63,7 @@ def test_tickers_and_requests_racing_at_deadlines_judge_each_phase_once(deployme
         records = session.execute(select(PhaseRecord.game_id, PhaseRecord.phase_no, PhaseRecord.trigger)
                                   .where(PhaseRecord.game_id.in_(ids))).all()
     assert sorted(records) == sorted((i, 1, "deadline") for i in ids)  # each game's phase judged once
-    assert claimed <= 12
+    assert claimed <= 12, outputs
 
 
 def test_two_instances_behind_haproxy_judge_each_phase_once_and_survive_a_killed_instance(deployment):

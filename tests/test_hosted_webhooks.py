@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import signal
 import socket
 import subprocess
@@ -19,8 +18,8 @@ from contextlib import contextmanager
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import create_engine, make_url, select, update
-from test_hosted import make_api, postgres_url
+from sqlalchemy import select, update
+from test_hosted import make_api, own_postgres_schema
 from test_hosted_concurrency import Clock, _receiver
 
 from adjudicator.cli import main
@@ -28,8 +27,7 @@ from adjudicator.hosted import egress, webhooks
 from adjudicator.hosted.egress import NO_ANSWER, NO_PUBLIC_ADDRESS, Egress
 from adjudicator.hosted.models import Delivery
 from adjudicator.hosted.service import HostedError, Service
-from adjudicator.hosted import storage
-from adjudicator.hosted.storage import normalise_url, open_store
+from adjudicator.hosted.storage import open_store
 
 LOOPBACK = Egress.parse("127.0.0.1")
 
@@ -42,21 +40,8 @@ def db_url(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
         return
-    base = make_url(normalise_url(postgres_url()))
-    schema = "webhooks_" + secrets.token_hex(6)
-    admin = create_engine(base)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
-    url = base.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
-    try:
+    with own_postgres_schema("webhooks") as url:
         yield url
-    finally:
-        store = storage._stores.pop(url, None)
-        if store is not None:
-            store.dispose()
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-        admin.dispose()
 
 
 def _service(url: str, attempts: int = 6, allow: Egress = LOOPBACK, clock=None) -> Service:
