@@ -9,12 +9,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError, BoardWarning, VariantError
 from adjudicator.games import get_rules
+from adjudicator.kept import Kept
 from adjudicator.names import closest
 from adjudicator.resources import data_dir
 from adjudicator.textio import decode_text
@@ -23,7 +23,7 @@ from adjudicator.yamlio import LineDict, LineList, LineStr, load_yaml_file, load
 BOARD_CACHE_SIZE = 32  # boards from paths and requests kept, by content hash (least recently used goes first)
 MAX_INLINE_BOARD_BYTES = 512 * 1024  # an inline board (as compact JSON) larger than this is refused
 MAX_INLINE_BOARD_ITEMS = 10000  # and one with more provinces + borders than this (the largest maps have ~1,500)
-_boards: OrderedDict[str, Any] = OrderedDict()
+_boards = Kept(BOARD_CACHE_SIZE)
 
 
 def variant_names() -> list[str]:
@@ -145,15 +145,7 @@ def content_hash(data: bytes) -> str:
 
 
 def _cached(key: str, build: Any) -> Any:
-    board = _boards.get(key)
-    if board is None:
-        board = build()
-        _boards[key] = board
-        while len(_boards) > BOARD_CACHE_SIZE:
-            _boards.popitem(last=False)
-    else:
-        _boards.move_to_end(key)
-    return board
+    return _boards.get(key, build)
 
 
 def board_from_path(path: str | Path) -> Any:

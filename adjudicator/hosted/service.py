@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +29,7 @@ from adjudicator.hosted.limits import Limits
 from adjudicator.hosted.models import Counter, Game, PhaseRecord, Seat, Submission, iso
 from adjudicator.hosted.orders import GM, Refused, judge_submission, read_orders
 from adjudicator.hosted.storage import Store, upsert_on
+from adjudicator.kept import Kept
 from adjudicator.turn import SheetRefused, play_turn
 
 __all__ = ["Caller", "HostedError", "Opened", "Service", "Settings"]
@@ -99,34 +98,18 @@ def _board_state(game: Game) -> tuple[Any, Any]:
     return _position(game, game.state)
 
 
-class Positions:
+class Positions(Kept):
     """A bounded cache (least recently used first out) of games' current positions, parsed: keyed by the game,
     its creation time and its phase number, which every change of its position moves on (a judgement is the
     only writer of `state`), so an entry is never stale. The rules never change a position in place (each
     game's adjudication works on a copy), so an entry may be shared by requests."""
 
     def __init__(self, size: int = 256):
-        self.size = size
-        self._entries: OrderedDict[tuple[str, float, int], tuple[Any, Any]] = OrderedDict()
-        self._lock = threading.Lock()  # (threaded workers; made after gevent's patching, so gevent's own there)
+        super().__init__(size)
 
-    def get(self, game: Game) -> tuple[Any, Any]:
+    def get(self, game: Game) -> tuple[Any, Any]:  # type: ignore[override]
         """(board, state) of the game's current position."""
-        key = (game.id, game.created_at, game.phase_no)
-        with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-                return found
-        found = _board_state(game)  # parsed outside the lock: two requests may both parse; one entry is kept
-        with self._lock:
-            self._entries[key] = found
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
-        return found
-
-    def __len__(self) -> int:
-        return len(self._entries)
+        return super().get((game.id, game.created_at, game.phase_no), lambda: _board_state(game))
 
 
 def _stored_state(board: Any, state: Any) -> tuple[dict[str, Any], list]:

@@ -17,12 +17,12 @@ import re
 import struct
 import threading
 import zlib
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 from isal import isal_zlib
 
+from adjudicator.kept import Kept
 from adjudicator.render.svg import Layer, Picture, document
 
 STRIP_PIXELS = 1_200_000  # pixels drawn at a time: a 1000 px picture in one strip, a 4000 px one in strips of 300 rows
@@ -32,9 +32,9 @@ KEPT_DRAWN = 4  # drawn board layers kept (at 1000 px, 4 MB each)
 KEPT_READ = 16  # read (parsed) board layers kept
 _SIZE = re.compile(r'<svg[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"')
 _LOCK = threading.Lock()
-_drawn: OrderedDict[tuple, Any] = OrderedDict()
-_read: OrderedDict[tuple, Any] = OrderedDict()
-_strips: OrderedDict[tuple, Any] = OrderedDict()  # a strip's surface, its pixels and its PNG rows, by size
+_drawn = Kept(KEPT_DRAWN)
+_read = Kept(KEPT_READ)
+_strips = Kept(2)  # a strip's surface, its pixels and its PNG rows, by size
 
 
 def svg_size(svg: str) -> tuple[float, float]:
@@ -96,26 +96,15 @@ def png_from_picture(picture: Picture, width: int) -> bytes:
         base = None
         if runs and runs[0][0] is not None and width <= KEEP_WIDTH:
             key = (tuple(layer.key for layer in runs[0][1]), width)
-            base = _kept(_drawn, key, KEPT_DRAWN, lambda: _draw_whole(_parse(text(runs[0][1])), picture, width))
+            base = _drawn.get(key, lambda: _draw_whole(_parse(text(runs[0][1])), picture, width))
             runs = runs[1:]
         doms = []
         for key, run in runs:
             if key is None:
                 doms.append(_parse(text(run)))
             else:
-                doms.append(_kept(_read, tuple(layer.key for layer in run), KEPT_READ, lambda run=run: _parse(text(run))))
+                doms.append(_read.get(tuple(layer.key for layer in run), lambda run=run: _parse(text(run))))
         return _png(doms, base, picture.width, picture.height, width)
-
-
-def _kept(cache: OrderedDict, key: tuple, size: int, make: Any) -> Any:
-    """A bounded cache, least recently used first out."""
-    if key in cache:
-        cache.move_to_end(key)
-        return cache[key]
-    value = cache[key] = make()
-    while len(cache) > size:
-        cache.popitem(last=False)
-    return value
 
 
 def _parse(svg: str) -> Any:
@@ -164,7 +153,7 @@ def _png(doms: list[Any], base: Any, w0: float, h0: float, width: int) -> bytes:
     rows = max(1, min(height, STRIP_PIXELS // width))
     # The strip's surface, its pixels, and the PNG rows (each: its filter byte, 0 for none, then RGBA), kept for
     # the next picture of that size: fresh memory costs its page faults, a few ms each time.
-    surface, pixels, line = _kept(_strips, (width, rows), 2, lambda: (
+    surface, pixels, line = _strips.get((width, rows), lambda: (
         *_surface(width, rows), np.zeros((rows, 1 + 4 * width), dtype=np.uint8)))
     packer = isal_zlib.compressobj(ZLIB_LEVEL)
     chunks = []
