@@ -11,7 +11,11 @@ Bounds, all enforced here or in `api/__init__.py`:
   answer) must be done within `timeout` seconds on the event-loop worker, else the connection is closed;
 - the body: `MAX_CONTENT_LENGTH`, for chunked bodies too (413, checked before the application reads it);
 - connections per worker (`worker_connections`): past it, new connections wait in the listen backlog;
-- a request that keeps a worker's CPU busy past `timeout` seconds gets the worker restarted by gunicorn.
+- a request that keeps a worker's CPU busy past `timeout` seconds gets the worker restarted by gunicorn;
+- requests are served in arrival order, whichever connection they come on (`api/fairness.py`: a connection
+  that was just answered waits for the others, and the application runs for one request at a time per
+  worker, first come first served; its body is read before it queues). `ADJUDICATOR_FAIR_SERVICE=0` selects
+  the old order (each connection served as soon as its greenlet runs), for `benchmarks/tails.py` to compare.
 
 Errors the HTTP layer writes itself (a malformed request line, too many headers...) are problem+json too.
 """
@@ -19,6 +23,7 @@ Errors the HTTP layer writes itself (a malformed request line, too many headers.
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import gevent
@@ -26,7 +31,8 @@ from gunicorn import util
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.ggevent import GeventWorker
 
-from api import create_app
+from api import MAX_BODY, create_app
+from api.fairness import GatedApp, yield_to_ready
 
 WORKER_CLASSES = ("gevent", "gthread", "sync")
 
@@ -47,16 +53,30 @@ def _problem_errors(server: Any, worker: Any) -> None:
     util.write_error = write_problem
 
 
+def fair_service() -> bool:
+    """Are requests served in arrival order (the default)? `ADJUDICATOR_FAIR_SERVICE=0` says no."""
+    return os.environ.get("ADJUDICATOR_FAIR_SERVICE", "1").strip() != "0"
+
+
 class ProblemGeventWorker(GeventWorker):
-    """The gevent worker, bounding each request's time."""
+    """The gevent worker, bounding each request's time and serving requests in arrival order."""
+
+    def load_wsgi(self) -> None:
+        """The application, behind this worker's arrival gate (made after the fork: a gate per worker)."""
+        super().load_wsgi()
+        self.fair = fair_service()
+        if self.fair:
+            limit = getattr(self.wsgi, "config", {}).get("MAX_CONTENT_LENGTH") or MAX_BODY
+            self.wsgi = GatedApp(self.wsgi, limit)
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
         """One request, its connection closed if it is not done within `timeout` seconds (a client sending
-        its body, or reading the answer, a byte at a time holds only its own greenlet, and only that long)."""
+        its body, or reading the answer, a byte at a time holds only its own greenlet, and only that long);
+        then the connection lets every other ready one go first, even if its next request is already here."""
         timer = gevent.Timeout(self.cfg.timeout)
         timer.start()
         try:
-            return super().handle_request(listener_name, req, sock, addr)
+            keep = super().handle_request(listener_name, req, sock, addr)
         except gevent.Timeout as exc:
             if exc is not timer:
                 raise
@@ -65,6 +85,9 @@ class ProblemGeventWorker(GeventWorker):
             raise StopIteration() from None
         finally:
             timer.close()
+        if self.fair:
+            yield_to_ready()
+        return keep
 
 
 class _Server(BaseApplication):

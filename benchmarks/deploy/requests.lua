@@ -1,4 +1,4 @@
--- wrk script of benchmarks/hosted_load.py: sends the requests of a file in turn (one a line:
+-- wrk script of benchmarks/hosted_load.py and tails.py: sends the requests of a file in turn (one a line:
 -- METHOD<tab>PATH<tab>TOKEN<tab>JSON BODY) for the run's duration, and prints one JSON line of figures.
 -- Usage: wrk -t 1 -c CONNECTIONS -d SECONDS --timeout 30s -s requests.lua URL -- FILE
 local prepared, sent, threads = {}, 0, {}
@@ -33,8 +33,8 @@ function done(summary, latency, _)
       if status >= 300 then failed[#failed + 1] = string.format('"%d": %d', status, n) end
     end
   end
-  io.write(string.format('{"requests": %d, "seconds": %.4f, "p50_ms": %.2f, "p99_ms": %.2f, "max_ms": %.2f, ' ..
-    '"non_2xx": %d, "socket_errors": %d, "failed": {%s}}\n', summary.requests, summary.duration / 1e6,
-    latency:percentile(50) / 1e3, latency:percentile(99) / 1e3, latency.max / 1e3, e.status,
+  io.write(string.format('{"requests": %d, "seconds": %.4f, "mean_ms": %.2f, "p50_ms": %.2f, "p99_ms": %.2f, ' ..
+    '"max_ms": %.2f, "non_2xx": %d, "socket_errors": %d, "failed": {%s}}\n', summary.requests, summary.duration / 1e6,
+    latency.mean / 1e3, latency:percentile(50) / 1e3, latency:percentile(99) / 1e3, latency.max / 1e3, e.status,
     e.connect + e.read + e.write + e.timeout, table.concat(failed, ", ")))
 end
