@@ -8,9 +8,11 @@ accepted) waited: a median of 3 ms but a p99 of seconds. Two pieces, used by `ap
 - `yield_to_ready()`: after each answer a connection waits one turn of the event loop, behind every
   connection the loop finds ready (new requests, new connections), before it reads its next request;
 - `ArrivalGate` (applied by `GatedApp`): the application runs for one request at a time per worker, in the
-  order the requests reached it (first come, first served, handed on directly: no request jumps the queue
-  when the gate is released). The request body is read before the request queues, so a client sending its
-  body slowly holds only its own connection; liveness checks (`BYPASS`) do not queue.
+  order the requests reached it (first come, first served; nobody jumps the queue when the gate is left).
+  The request body is read before the request queues and the answer written after its turn, so a slow
+  client holds only its own connection; liveness checks (`BYPASS`) do not queue. Time spent queued counts
+  in the worker's `timeout` for the request. Among requests the loop found ready in the same turn (all that
+  arrived while one was judged) the order is the loop's: the kernel's sockets do not say which came first.
 """
 
 from __future__ import annotations
