@@ -141,6 +141,24 @@ def _reconnecting(view: Any) -> Any:
     return run
 
 
+# The phase-bound writes (orders, readiness, withdrawal, judging, the deadline) name the phase they are for:
+# a missing `phase_no` is answered by the service, which names the current phase (the token check reads it).
+# The game-level settings (webhook, its secret) are for no phase.
+_PHASE = ("phase_no",)
+
+
+def _phase_query() -> int | None:
+    """`?phase_no=` of a DELETE (None when absent: the service refuses it, naming the current phase)."""
+    written = request.args.get("phase_no")
+    if written is None:
+        return None
+    number = text.phase_number(written)
+    if number is None:
+        raise Problem(400, "Bad request", f"phase_no must be a phase number (1, 2, 3... in ASCII digits), not "
+                      f"{written[:20]!r}", pointer="phase_no")
+    return number
+
+
 def _json(data: Any, status: int = 200) -> Response:
     response = jsonify(data)
     response.status_code = status
@@ -148,9 +166,9 @@ def _json(data: Any, status: int = 200) -> Response:
     return response
 
 
-def _run(call: Any, *args: Any) -> Any:
+def _run(call: Any, *args: Any, **kwargs: Any) -> Any:
     try:
-        return call(*args)
+        return call(*args, **kwargs)
     except HostedError as exc:
         opened = g.get("hosted_opened")
         if opened is not None:
@@ -181,11 +199,12 @@ def game(game_id: str):
 @bp.put("/v1/games/<game_id>/orders")
 @_reconnecting
 def submit(game_id: str):
-    body = _body("SubmitOrdersRequest")  # (first: a malformed body costs no statement, so needs no counting)
+    body = _body("SubmitOrdersRequest", later=_PHASE)  # (first: a malformed body costs no statement)
     caller = _caller(game_id, write=True, keep=True)
     orders = body["orders"]
     lines = orders.splitlines() if isinstance(orders, str) else orders  # the text's own lines: its author's items
-    return _json(_run(service().submit, caller, lines, body.get("ready"), body.get("power"), _opened()))
+    return _json(_run(service().submit, caller, lines, body.get("ready"), body.get("power"), _opened(),
+                      phase_no=body.get("phase_no")))
 
 
 @bp.get("/v1/games/<game_id>/orders")
@@ -198,24 +217,25 @@ def own_orders(game_id: str):
 @bp.delete("/v1/games/<game_id>/orders")
 @_reconnecting
 def withdraw(game_id: str):
+    phase_no = _phase_query()
     caller = _caller(game_id)
-    return _json(_run(service().withdraw, caller))
+    return _json(_run(service().withdraw, caller, phase_no=phase_no))
 
 
 @bp.put("/v1/games/<game_id>/ready")
 @_reconnecting
 def ready(game_id: str):
     caller = _caller(game_id)
-    body = _body("ReadyRequest")
-    return _json(_run(service().set_ready, caller, body["ready"]))
+    body = _body("ReadyRequest", later=_PHASE)
+    return _json(_run(service().set_ready, caller, body["ready"], phase_no=body.get("phase_no")))
 
 
 @bp.post("/v1/games/<game_id>/adjudicate")
 @_reconnecting
 def adjudicate(game_id: str):
     caller = _caller(game_id)
-    body = _body("AdjudicateGameRequest") if request.get_data() else {}
-    return _json(_run(service().adjudicate, caller, body.get("phase_no")))
+    body = _body("AdjudicateGameRequest", later=_PHASE) if request.get_data() else {}
+    return _json(_run(service().adjudicate, caller, phase_no=body.get("phase_no")))
 
 
 @bp.get("/v1/games/<game_id>/phases")
@@ -285,12 +305,12 @@ def set_webhook(game_id: str):
 @_reconnecting
 def move_deadline(game_id: str):
     caller = _caller(game_id)
-    body = _body("DeadlineRequest")
+    body = _body("DeadlineRequest", later=_PHASE)
     if ("at" in body) == ("in_seconds" in body):
         raise Problem(400, "Bad request", "give exactly one of `at` (an ISO 8601 time with its zone, or null for no "
                       "deadline) and `in_seconds` (from now)", pointer="")
     at = service().clock() + body["in_seconds"] if "in_seconds" in body else _timestamp(body["at"])
-    return _json(_run(service().move_deadline, caller, at, body.get("phase_no")))
+    return _json(_run(service().move_deadline, caller, at, phase_no=body.get("phase_no")))
 
 
 def _timestamp(written: str | None) -> float | None:

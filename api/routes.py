@@ -31,8 +31,10 @@ def _validator(name: str) -> Draft202012Validator:
     return Draft202012Validator({"$ref": f"#/components/schemas/{name}", "components": {"schemas": SCHEMAS}})
 
 
-def _body(schema: str, allow_text: bool = False) -> Any:
-    """The request's JSON body, checked against its schema (400 with a pointer when it is not valid)."""
+def _body(schema: str, allow_text: bool = False, later: tuple[str, ...] = ()) -> Any:
+    """The request's JSON body, checked against its schema (400 with a pointer when it is not valid); `later`:
+    required fields whose absence the caller answers itself, once it knows what to say (a hosted write's
+    `phase_no`: the refusal names the current phase)."""
     mimetype = request.mimetype
     if allow_text and mimetype == "text/plain":
         return {"text": request.get_data(as_text=True)}
@@ -42,11 +44,18 @@ def _body(schema: str, allow_text: bool = False) -> Any:
     data = request.get_json(silent=True)
     if data is None:
         raise Problem(400, "Bad request", "the body is not valid JSON")
-    errors = sorted(_validator(schema).iter_errors(data), key=lambda e: (len(e.path), list(map(str, e.path))))
+    errors = sorted((e for e in _validator(schema).iter_errors(data) if not _missing_only(e, later)),
+                    key=lambda e: (len(e.path), list(map(str, e.path))))
     if errors:  # told in words (api/schema_errors.py), never the validator's Python repr
         first = errors[0]
         raise Problem(400, "Bad request", in_words(first, SCHEMAS), pointer=pointer_of(first))
     return data
+
+
+def _missing_only(error: Any, fields: tuple[str, ...]) -> bool:
+    """Whether a top-level `required` error is about `fields` alone."""
+    return (bool(fields) and error.validator == "required" and not error.path and isinstance(error.instance, dict)
+            and all(name in fields for name in error.validator_value if name not in error.instance))
 
 
 def _board(name: str, pointer: str = "/variant") -> Any:

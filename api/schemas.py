@@ -24,6 +24,13 @@ _RULES = {"type": "string", "maxLength": 2000,
           "description": "Rule options (DATC chapter 4 answers) over the game's own: a set and/or keys, e.g. "
                          "'1971' or '2000, 4.A.2: szykman' (README, 'Rule options'); unknown ones are refused (400)."}
 
+# Every phase-bound hosted write names its phase: required, checked in the write's own transaction. Missing:
+# 400, another phase: 409, each naming the current phase (`current_phase_no`, `current_phase`); never "the
+# current one", so a replayed request cannot act on a later phase.
+_PHASE_NO = {"type": "integer", "minimum": 1, "maximum": 2147483647,
+             "description": "The phase this is for: the game's current `phase_no` (GET /v1/games/{id}); 409 naming "
+                            "the current phase when the game is elsewhere, 400 naming it when missing"}
+
 SCHEMAS: dict[str, Any] = {
     "Problem": {
         "type": "object",
@@ -31,6 +38,9 @@ SCHEMAS: dict[str, Any] = {
             "type": _STR, "title": _STR, "status": _INT, "detail": _STR, "pointer": _STR,
             "line": _INT, "column": _INT, "suggestions": {"type": "array", "items": _STR},
             "errors": {"type": "array", "items": {"type": "object"}},
+            "current_phase_no": {"type": "integer", "description": "A hosted write for no phase or another: the "
+                                                                   "game's current phase"},
+            "current_phase": {"type": "string", "description": "Its name"},
         },
         "required": ["type", "title", "status", "detail"],
     },
@@ -312,12 +322,13 @@ SCHEMAS.update({
                        "ready": {"type": "boolean"},
                        "power": {"type": "string", "maxLength": 100,
                                  "description": "The game master's token gives this power's orders (recorded as "
-                                                "given by the game master); a power's token may name only itself"}},
-        "required": ["orders"],
+                                                "given by the game master); a power's token may name only itself"},
+                       "phase_no": _PHASE_NO},
+        "required": ["orders", "phase_no"],
         "additionalProperties": False,
     },
-    "ReadyRequest": {"type": "object", "properties": {"ready": {"type": "boolean"}}, "required": ["ready"],
-                     "additionalProperties": False},
+    "ReadyRequest": {"type": "object", "properties": {"ready": {"type": "boolean"}, "phase_no": _PHASE_NO},
+                     "required": ["ready", "phase_no"], "additionalProperties": False},
     "OwnOrders": {
         "type": "object",
         "properties": {"phase": _STR, "phase_no": _INT, "orders": {"type": "array", "items": _ORDER_STATUS},
@@ -325,8 +336,7 @@ SCHEMAS.update({
                        "given_by": _STR},
         "required": ["phase", "phase_no", "orders", "ready"],
     },
-    "AdjudicateGameRequest": {"type": "object", "properties": {"phase_no": {"type": "integer", "minimum": 1,
-                                                                           "maximum": 2147483647}},
+    "AdjudicateGameRequest": {"type": "object", "properties": {"phase_no": _PHASE_NO}, "required": ["phase_no"],
                               "additionalProperties": False},
     "PhaseSummary": _PHASE_SUMMARY,
     "JudgedPhase": {
@@ -348,8 +358,8 @@ SCHEMAS.update({
                                              "and at most a year away; null: the phase has no deadline"},
                        "in_seconds": {"type": "integer", "minimum": 1, "maximum": 31536000,
                                       "description": "The deadline this many seconds from now"},
-                       "phase_no": {"type": "integer", "minimum": 1,
-                                    "description": "The phase meant (409 when the game has moved on)"}},
+                       "phase_no": _PHASE_NO},
+        "required": ["phase_no"],
         "additionalProperties": False,
     },
     "Deadline": {"type": "object", "properties": {"phase": _STR, "phase_no": _INT,
@@ -402,9 +412,10 @@ def _post(summary: str, request: str, ok: str, *errors: int, extra_request: dict
 def _hosted_paths() -> dict:
     """The hosted-games endpoints: every one but creation takes `Authorization: Bearer <token>`."""
     auth = {401: "No token", 403: "A token that is not this game's (or not allowed this)", 404: "Unknown game or phase",
-            409: "The phase moved on, was judged already, or the game is over", 413: "Over a size limit",
+            409: "For a phase that is not the current one (named in the answer), or the game is over",
+            413: "Over a size limit",
             415: "Wrong content type", 422: "Orders for another phase, or not available for this game",
-            429: "Too many requests", 400: "Bad input", 507: "The service holds its limit of games",
+            429: "Too many requests", 400: "Bad input (a phase-bound write without `phase_no` too)", 507: "The service holds its limit of games",
             503: "The connection to the games' database was lost (and lost again when retried): try again"}
 
     def op(summary: str, ok: dict, codes: tuple[int, ...], body: str | None = None, status: str = "200",
@@ -413,7 +424,7 @@ def _hosted_paths() -> dict:
         for code in codes:
             out["responses"][str(code)] = {"description": auth[code], "content": _PROBLEM}
         if body:
-            out["requestBody"] = {"required": body != "AdjudicateGameRequest", "content": _json(body)}
+            out["requestBody"] = {"required": True, "content": _json(body)}
         if codes and 401 in codes:
             out["security"] = [{"token": []}]
         out["parameters"] = [{"name": "game_id", "in": "path", "required": True, "schema": _STR}] + (params or [])
@@ -432,7 +443,8 @@ def _hosted_paths() -> dict:
             "put": op("Submit or replace one's orders (each judged on arrival)", _json("OwnOrders"), write,
                       "SubmitOrdersRequest"),
             "get": op("Read back one's pending orders", _json("OwnOrders"), read),
-            "delete": op("Withdraw one's orders", _json("OwnOrders"), read + (409,)),
+            "delete": op("Withdraw one's orders", _json("OwnOrders"), read + (400, 409), params=[
+                {"name": "phase_no", "in": "query", "required": True, "schema": _PHASE_NO}]),
         },
         "/v1/games/{game_id}/ready": {"put": op("Mark one's orders ready (or not)", _json("OwnOrders"), write,
                                                 "ReadyRequest")},

@@ -8,6 +8,7 @@ after every step:
 - no seat's view (the game, its own orders) shows another seat's pending orders (each carries a unique marker);
 - no phase is judged twice: the judged phases are numbered 1..n, once each, n as the model counted;
 - the orders judged for each seat are exactly the ones it sent (or the game master gave it), and say who gave them.
+- a write that names no phase, a past one or one ahead is refused (400, 409), never taken for the current one.
 
     python benchmarks/fuzz_hosted.py --steps 50000 [--database postgresql://...]
 
@@ -52,9 +53,12 @@ FRAGMENTS = [
 ]
 TEXT = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=6)), max_size=4).map("".join)
 ALLOWED = {  # what each step may answer (anything else, a 5xx above all, is a failure)
-    "submit": {200, 400, 409, 413, 422}, "give": {200, 400, 403, 409, 413, 422}, "withdraw": {200, 409},
-    "ready": {200, 409}, "adjudicate": {200, 400, 409}, "read": {200},
+    "submit": {200, 400, 409, 413, 422}, "give": {200, 400, 403, 409, 413, 422}, "withdraw": {200, 400, 409},
+    "ready": {200, 400, 409}, "adjudicate": {200, 400, 409}, "read": {200},
 }
+# The phase each write names (issue 34): mostly the current one; else none (400), a past one or one ahead
+# (409): a write for any but the current phase is never taken (the model, and the judged phases, say so).
+WHICH = st.sampled_from(["current", "current", "current", "none", "past", "ahead"])
 STEPS = Counter()  # steps and answers of this process, for the report
 MARK = re.compile(r"zq\d+x")  # the marker an item may carry (see HostedGame._marked)
 
@@ -106,6 +110,18 @@ class HostedGame(RuleBasedStateMachine):
     def _orders_path(self) -> str:
         return f"/v1/games/{self.gid}/orders"
 
+    def _phase(self, which: str) -> int | None:
+        return {"current": self.judged + 1, "past": self.judged, "ahead": self.judged + 2, "huge": 2**31}.get(which)
+
+    def _bound(self, body: dict[str, Any], which: str) -> dict[str, Any]:
+        """The body naming the phase `which` (none: no `phase_no`)."""
+        number = self._phase(which)
+        return body if number is None else {**body, "phase_no": number}
+
+    @staticmethod
+    def _refused_unless_current(which: str, response: Any) -> None:
+        assert which == "current" or response.status_code != 200, (which, response.get_json())
+
     def _took(self, key: str, items: list[str], given_by: str) -> None:
         self.pending[key] = [i.strip() for i in items if i.strip()]
         self.given[key] = given_by
@@ -117,61 +133,73 @@ class HostedGame(RuleBasedStateMachine):
 
     # --- the rules ----------------------------------------------------------------------------------------------
     @rule(seat=st.integers(0, 4), items=st.lists(TEXT, max_size=5), ready=st.sampled_from([None, True, False]),
-          mark=st.booleans(), as_text=st.booleans())
-    def submit(self, seat: int, items: list[str], ready: bool | None, mark: bool, as_text: bool) -> None:
+          mark=st.booleans(), as_text=st.booleans(), which=WHICH)
+    def submit(self, seat: int, items: list[str], ready: bool | None, mark: bool, as_text: bool, which: str) -> None:
         power = SEATS[self.variant][seat % len(SEATS[self.variant])]
         items = self._marked(items, mark)
         body: dict[str, Any] = {"orders": "\n".join(items) if as_text else items}
         if ready is not None:
             body["ready"] = ready
-        response = self.call("submit", "PUT", self._orders_path(), self.tokens[power], body)
+        response = self.call("submit", "PUT", self._orders_path(), self.tokens[power], self._bound(body, which))
+        self._refused_unless_current(which, response)
         if response.status_code == 200:
             self._took(power, "\n".join(items).splitlines() if as_text else items, power)
             self._after(response.get_json())
 
-    @rule(items=st.lists(TEXT, max_size=5), mark=st.booleans())
-    def game_master_steps(self, items: list[str], mark: bool) -> None:
+    @rule(items=st.lists(TEXT, max_size=5), mark=st.booleans(), which=WHICH)
+    def game_master_steps(self, items: list[str], mark: bool, which: str) -> None:
         items = self._marked(items, mark)
-        response = self.call("give", "PUT", self._orders_path(), self.tokens[GM], {"orders": items})
+        response = self.call("give", "PUT", self._orders_path(), self.tokens[GM], self._bound({"orders": items}, which))
+        self._refused_unless_current(which, response)
         if response.status_code == 200:
             self._took(GM, items, GM)
 
-    @rule(seat=st.integers(0, 4), items=st.lists(TEXT, max_size=5), mark=st.booleans(), forged=st.booleans())
-    def give(self, seat: int, items: list[str], mark: bool, forged: bool) -> None:
+    @rule(seat=st.integers(0, 4), items=st.lists(TEXT, max_size=5), mark=st.booleans(), forged=st.booleans(),
+          which=WHICH)
+    def give(self, seat: int, items: list[str], mark: bool, forged: bool, which: str) -> None:
         """The game master gives a power's orders (or a power tries to give another's: 403)."""
         seats = SEATS[self.variant]
         power = seats[seat % len(seats)]
         items = self._marked(items, mark)
         giver = seats[(seat + 1) % len(seats)] if forged else GM
-        response = self.call("give", "PUT", self._orders_path(), self.tokens[giver], {"power": power, "orders": items})
+        response = self.call("give", "PUT", self._orders_path(), self.tokens[giver],
+                             self._bound({"power": power, "orders": items}, which))
+        self._refused_unless_current(which, response)
         if forged:
             assert response.status_code in (400, 403, 413), response.status_code  # refused before anything is read
         elif response.status_code == 200:
             self._took(power, items, GM)
 
-    @rule(seat=st.integers(0, 5))
-    def withdraw(self, seat: int) -> None:
+    @rule(seat=st.integers(0, 5), which=WHICH)
+    def withdraw(self, seat: int, which: str) -> None:
         key = ([*SEATS[self.variant], GM])[seat % (len(SEATS[self.variant]) + 1)]
-        if self.call("withdraw", "DELETE", self._orders_path(), self.tokens[key]).status_code == 200:
+        number = self._phase(which)
+        query = "" if number is None else f"?phase_no={number}"
+        response = self.call("withdraw", "DELETE", self._orders_path() + query, self.tokens[key])
+        self._refused_unless_current(which, response)
+        if response.status_code == 200:
             self.pending.pop(key, None)
 
-    @rule(seat=st.integers(0, 4), ready=st.booleans())
-    def ready(self, seat: int, ready: bool) -> None:
+    @rule(seat=st.integers(0, 4), ready=st.booleans(), which=WHICH)
+    def ready(self, seat: int, ready: bool, which: str) -> None:
         power = SEATS[self.variant][seat % len(SEATS[self.variant])]
-        response = self.call("ready", "PUT", f"/v1/games/{self.gid}/ready", self.tokens[power], {"ready": ready})
-        self.pending.setdefault(power, [])
-        self._after(response.get_json())
+        response = self.call("ready", "PUT", f"/v1/games/{self.gid}/ready", self.tokens[power],
+                             self._bound({"ready": ready}, which))
+        self._refused_unless_current(which, response)
+        if response.status_code == 200:
+            self.pending.setdefault(power, [])
+            self._after(response.get_json())
 
     @rule(which=st.sampled_from(["current", "none", "past", "ahead", "huge"]))
     def adjudicate(self, which: str) -> None:
-        number = {"current": self.judged + 1, "past": self.judged, "ahead": self.judged + 2, "huge": 2**31}.get(which)
-        body = {} if number is None else {"phase_no": number}
-        response = self.call("adjudicate", "POST", f"/v1/games/{self.gid}/adjudicate", self.tokens[GM], body)
-        if which in ("current", "none"):
+        number = self._phase(which)
+        response = self.call("adjudicate", "POST", f"/v1/games/{self.gid}/adjudicate", self.tokens[GM],
+                             self._bound({}, which))
+        if which == "current":
             assert response.status_code == 200, response.get_json()
             self._check_judged(response.get_json()["phase_no"])
         else:
-            out_of_range = number is not None and not 1 <= number < 2**31  # the schema's range: 400
+            out_of_range = number is None or not 1 <= number < 2**31  # none, or past the schema's range: 400
             assert response.status_code == (400 if out_of_range else 409), (which, response.get_json())
 
     # --- the checks ---------------------------------------------------------------------------------------------

@@ -78,10 +78,12 @@ def create_games(url: str, count: int, **kw: Any) -> list[dict[str, Any]]:
 
 
 def submit_all(url: str, game: dict[str, Any]) -> None:
-    """Every power's Spring 1901 orders sent to a game (so that its judgement judges 22 orders)."""
+    """Every power's Spring 1901 orders sent to a game, for its current phase (so that its judgement judges 22
+    orders)."""
     svc = Service(open_store(normalise_url(url)))
+    phase_no = svc.game_view(svc.authenticate(game["id"], game["game_master_token"]))["phase_no"]
     for power, token in game["tokens"].items():
-        svc.submit(svc.authenticate(game["id"], token), STANDARD_ORDERS[power])
+        svc.submit(svc.authenticate(game["id"], token), STANDARD_ORDERS[power], phase_no=phase_no)
 
 
 def _row(obj: Any, leave: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -124,7 +126,7 @@ def old_game(url: str, phases: int) -> dict[str, Any]:
         view = svc.game_view(gm)
         if view["phase_no"] >= phases and view["phase"].startswith("Spring") and view["phase"].endswith("Movement"):
             return game | {"phase_no": view["phase_no"], "phase": view["phase"]}
-        svc.adjudicate(gm)
+        svc.adjudicate(gm, phase_no=view["phase_no"])
 
 
 # --- load with wrk -----------------------------------------------------------------------------------------
@@ -158,7 +160,7 @@ def workloads(base: str, games: list[dict[str, Any]], folder: Path) -> dict[str,
     """The stateless phase and the hosted submissions (each power of each game in turn, shuffled) as request files."""
     state = requests.get(base + "/v1/variants/standard/start", timeout=30).json()
     stateless = [("POST", "/v1/adjudicate", "", {"state": state, "orders": STANDARD_ORDERS})]
-    puts = [("PUT", f"/v1/games/{g['id']}/orders", token, {"orders": STANDARD_ORDERS[power]})
+    puts = [("PUT", f"/v1/games/{g['id']}/orders", token, {"orders": STANDARD_ORDERS[power], "phase_no": 1})
             for g in games for power, token in g["tokens"].items()]
     random.Random(31).shuffle(puts)  # neighbours in the file are other games, as with many players at once
     return {"stateless": request_file(folder, "stateless", stateless), "put": request_file(folder, "put", puts)}
@@ -236,8 +238,8 @@ class Client:
 def operations(client: Client, game: dict[str, Any]) -> dict[str, Callable[[], float]]:
     """A submission and a game view of one game (France's token), each a timed call."""
     gid, france = game["id"], game["tokens"]["France"]
-    return {"submission": lambda: client.timed("PUT", f"/v1/games/{gid}/orders", france,
-                                               {"orders": STANDARD_ORDERS["France"]}),
+    body = {"orders": STANDARD_ORDERS["France"], "phase_no": game.get("phase_no", 1)}
+    return {"submission": lambda: client.timed("PUT", f"/v1/games/{gid}/orders", france, body),
             "game view": lambda: client.timed("GET", f"/v1/games/{gid}", france)}
 
 
@@ -287,7 +289,7 @@ def flat_cost(server: str, args: argparse.Namespace) -> None:
         judged = create_games(url, 1)[0]  # the fillers are games with one phase judged and the next one's orders sent
         submit_all(url, judged)
         store = open_store(normalise_url(url))
-        Service(store).adjudicate(Service(store).authenticate(judged["id"], judged["game_master_token"]))
+        Service(store).adjudicate(Service(store).authenticate(judged["id"], judged["game_master_token"]), phase_no=1)
         submit_all(url, judged)
         clone_games(url, judged["id"], max(0, stored - 2 - args.judgements))
         sample = clone_games(url, game["id"], args.judgements)
@@ -476,7 +478,7 @@ def request_profile(url: str, count: int = 200) -> None:
 
     def put(seat: tuple[str, str, str]) -> None:
         gid, power, token = seat
-        answer = client.put(f"/v1/games/{gid}/orders", json={"orders": STANDARD_ORDERS[power]},
+        answer = client.put(f"/v1/games/{gid}/orders", json={"orders": STANDARD_ORDERS[power], "phase_no": 1},
                             headers={"Authorization": f"Bearer {token}"})
         assert answer.status_code == 200, answer.get_data(as_text=True)
 

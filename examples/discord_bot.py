@@ -9,9 +9,11 @@ In a channel:  `!newgame arctic Russia=@ann Norway=@bob Canada=@cy Denmark=@dee 
     `/play/<game id>#token=...` (PLAY_URL, the service's address as players' browsers reach it; ADJUDICATOR_URL
     by default), with the power's token, shown once, in the link's fragment, which browsers never send.
 In a DM:       `!orders A Arc - Ura; F Okh - Kam` (or one order a line) sends that player's orders and answers
-    with each order's status; `!ready` marks them ready; `!withdraw` takes them back.
+    with each order's status; `!ready` marks them ready; `!withdraw` takes them back. Each is sent for the phase
+    the bot last announced (`phase_no`): one the service has judged since is refused (409), never taken for the
+    next phase, and the player is told which phase the game is at now.
 When a phase is judged the service calls the webhook (signed with the game's secret): the bot checks the
-signature and posts the judge's report and the board picture in the game's channel.
+signature, posts the judge's report and the board picture in the game's channel, and moves on to the next phase.
 
 The command handlers (`Relay`) take plain objects with an async `send`, so they are tested without Discord.
 """
@@ -50,12 +52,23 @@ class Seat:
 
 @dataclass
 class Game:
-    """A game the bot relays: its channel and its game master's token and webhook secret."""
+    """A game the bot relays: its channel, its game master's token and webhook secret, and the phase the bot
+    last announced (the one its players' commands are for)."""
 
     game_id: str
     channel: Any
     gm_token: str
     secret: str
+    phase_no: int = 1
+    phase: str = ""
+
+    def moved_on(self, answer: Any) -> bool:
+        """Note the current phase a 409 names (the game moved on): whether it did."""
+        current = answer.get("current_phase_no") if isinstance(answer, dict) else None
+        if not isinstance(current, int):
+            return False
+        self.phase_no, self.phase = current, str(answer.get("current_phase", ""))
+        return True
 
 
 @dataclass
@@ -101,7 +114,8 @@ class Relay:
         status, created = await self._call("POST", "/v1/games", body=body)
         if status != 201:
             return await _say(channel, f"the game could not be created: {created.get('detail', status)}")
-        game = Game(created["id"], channel, created["game_master_token"], created["webhook_secret"])
+        game = Game(created["id"], channel, created["game_master_token"], created["webhook_secret"],
+                    created["phase_no"], created["phase"])
         self.games[game.game_id] = game
         for power, uid in pairs:
             if power not in created["tokens"]:
@@ -125,9 +139,11 @@ class Relay:
         if seat is None:
             return await _say(dm, "you have no seat in a game I relay")
         lines = [part.strip() for part in re.split(r"[;\n]", text) if part.strip()]
-        status, answer = await self._call("PUT", f"/v1/games/{seat.game_id}/orders", seat.token, {"orders": lines})
+        game = self.games[seat.game_id]
+        status, answer = await self._call("PUT", f"/v1/games/{seat.game_id}/orders", seat.token,
+                                          {"orders": lines, "phase_no": game.phase_no})
         if status != 200:
-            return await _say(dm, f"refused: {answer.get('detail', status)}")
+            return await self._refused(dm, game, status, answer)
         rows = [f"{o['order']}: {o['status']}" + (f" ({o['reason']})" if o.get("reason") else "")
                 for o in answer["orders"]]
         return await _say(dm, f"{seat.power}, {answer['phase']}:\n" + "\n".join(rows or ["(no orders)"]))
@@ -137,9 +153,11 @@ class Relay:
         seat = self.seats.get(user_id)
         if seat is None:
             return await _say(dm, "you have no seat in a game I relay")
-        status, answer = await self._call("PUT", f"/v1/games/{seat.game_id}/ready", seat.token, {"ready": ready})
+        game = self.games[seat.game_id]
+        status, answer = await self._call("PUT", f"/v1/games/{seat.game_id}/ready", seat.token,
+                                          {"ready": ready, "phase_no": game.phase_no})
         if status != 200:
-            return await _say(dm, f"refused: {answer.get('detail', status)}")
+            return await self._refused(dm, game, status, answer)
         return await _say(dm, f"{seat.power} is {'ready' if ready else 'not ready'} for {answer['phase']}")
 
     async def withdraw(self, user_id: int, dm: Sendable) -> str:
@@ -147,8 +165,19 @@ class Relay:
         seat = self.seats.get(user_id)
         if seat is None:
             return await _say(dm, "you have no seat in a game I relay")
-        status, answer = await self._call("DELETE", f"/v1/games/{seat.game_id}/orders", seat.token)
-        return await _say(dm, "orders withdrawn" if status == 200 else f"refused: {answer.get('detail', status)}")
+        game = self.games[seat.game_id]
+        status, answer = await self._call("DELETE", f"/v1/games/{seat.game_id}/orders?phase_no={game.phase_no}",
+                                          seat.token)
+        return await _say(dm, "orders withdrawn") if status == 200 else await self._refused(dm, game, status, answer)
+
+    async def _refused(self, dm: Sendable, game: Game, status: int, answer: Any) -> str:
+        """A refused command; when the phase it was for has been judged, say so and which phase is current now
+        (the command is not sent again for it: what was meant for one phase never acts on the next)."""
+        detail = answer.get("detail", status) if isinstance(answer, dict) else status
+        if status == 409 and game.moved_on(answer):
+            return await _say(dm, f"refused: {detail}. The game has moved on to {game.phase}: look at the board "
+                                  "and send your orders for it")
+        return await _say(dm, f"refused: {detail}")
 
     # --- the webhook -------------------------------------------------------------------------------------
     async def webhook(self, body: bytes, signature: str | None) -> int:
@@ -168,6 +197,8 @@ class Relay:
         extra: dict[str, Any] = {}
         if status == 200 and isinstance(picture, bytes):
             extra["file"] = _file(picture)
+        if isinstance(n, int) and n + 1 > game.phase_no:  # (deliveries come at least once, maybe late)
+            game.phase_no, game.phase = n + 1, str(event.get("next_phase", ""))
         await game.channel.send(f"**{event['phase']}** judged; next: {event['next_phase']}\n```\n{text[:1800]}\n```",
                                 **extra)
         return 200

@@ -93,14 +93,29 @@ class Api:
         assert response.status_code == 200, response.get_json()
         return response.get_json()
 
-    def submit(self, game_id: str, token: str, orders, ready=None, status: int = 200) -> dict:
-        body = {"orders": orders} if ready is None else {"orders": orders, "ready": ready}
+    def phase_no(self, game_id: str, token: str) -> int:
+        """The game's current phase number (what every phase-bound write names)."""
+        return self.game(game_id, token)["phase_no"]
+
+    def submit(self, game_id: str, token: str, orders, ready=None, status: int = 200, phase_no=None) -> dict:
+        """Orders for phase `phase_no` (default: the current one, read first)."""
+        body = {"orders": orders, "phase_no": phase_no or self.phase_no(game_id, token)}
+        if ready is not None:
+            body["ready"] = ready
         response = self.call("put", "/v1/games/{game_id}/orders", token, json=body, game_id=game_id)
         assert response.status_code == status, response.get_json()
         return response.get_json()
 
     def ready(self, game_id: str, token: str, ready: bool = True) -> dict:
-        response = self.call("put", "/v1/games/{game_id}/ready", token, json={"ready": ready}, game_id=game_id)
+        body = {"ready": ready, "phase_no": self.phase_no(game_id, token)}
+        response = self.call("put", "/v1/games/{game_id}/ready", token, json=body, game_id=game_id)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def judge(self, game_id: str, gm: str) -> dict:
+        """The game master judges the current phase."""
+        response = self.call("post", "/v1/games/{game_id}/adjudicate", gm, json={"phase_no": self.phase_no(
+            game_id, gm)}, game_id=game_id)
         assert response.status_code == 200, response.get_json()
         return response.get_json()
 
@@ -178,7 +193,7 @@ def test_the_picture_of_a_judged_phase(tmp_path):
     created = api.create(variant="arctic")
     gid, token = created["id"], created["tokens"]["USA"]
     api.submit(gid, token, ["A Brw - Bea"])
-    api.call("post", "/v1/games/{game_id}/adjudicate", created["game_master_token"], game_id=gid)
+    api.judge(gid, created["game_master_token"])
     picture = api.call("get", "/v1/games/{game_id}/phases/{phase_no}/picture", token, game_id=gid, phase_no=1,
                        query="?format=svg&width=400")
     assert picture.status_code == 200 and picture.mimetype == "image/svg+xml" and b"<svg" in picture.data
@@ -268,10 +283,11 @@ def test_orders_are_secret_replaced_read_back_and_withdrawn(api):
     assert api.call("get", "/v1/games/{game_id}/orders", gm, game_id=gid).get_json()["orders"] == []
     replaced = api.submit(gid, t["Russia"], ["A Arc - Ura"], ready=True)
     assert len(replaced["orders"]) == 1 and replaced["ready"] is True
-    withdrawn = api.call("delete", "/v1/games/{game_id}/orders", t["Russia"], game_id=gid).get_json()
+    withdrawn = api.call("delete", "/v1/games/{game_id}/orders", t["Russia"], query="?phase_no=1",
+                         game_id=gid).get_json()
     assert withdrawn["orders"] == [] and withdrawn["ready"] is False
     api.submit(gid, t["Russia"], ["A Arc - Ura"])
-    api.call("post", "/v1/games/{game_id}/adjudicate", created["game_master_token"], game_id=gid)
+    api.judge(gid, created["game_master_token"])
     judged = api.call("get", "/v1/games/{game_id}/phases/{phase_no}", t["Norway"], game_id=gid, phase_no=1).get_json()
     assert judged["orders"] == {"Russia": ["A Arc - Ura"]}  # once judged, everyone reads every order
     assert "A Ura" in judged["position_after"]["units"]["Russia"]
@@ -306,13 +322,13 @@ def test_the_game_master_adjudicates_once_and_names_the_phase(api):
     assert api.call("get", "/v1/games/{game_id}/phases/{phase_no}", gm, game_id=gid, phase_no=2).status_code == 404
 
 
-# --- authorization: every endpoint -------------------------------------------------------------------------
+# --- authorization: every endpoint (the game at phase 2) ---------------------------------------------------
 ENDPOINTS = [
     ("get", "/v1/games/{game_id}", None, "any"),
-    ("put", "/v1/games/{game_id}/orders", {"orders": []}, "any"),  # the game master's: game steps (none here)
+    ("put", "/v1/games/{game_id}/orders", {"orders": [], "phase_no": 2}, "any"),  # the game master's: steps
     ("get", "/v1/games/{game_id}/orders", None, "any"),
-    ("delete", "/v1/games/{game_id}/orders", None, "any"),
-    ("put", "/v1/games/{game_id}/ready", {"ready": False}, "seat"),
+    ("delete", "/v1/games/{game_id}/orders", None, "any"),  # ?phase_no=2
+    ("put", "/v1/games/{game_id}/ready", {"ready": False, "phase_no": 2}, "seat"),
     ("post", "/v1/games/{game_id}/adjudicate", {"phase_no": 2}, "gm"),
     ("get", "/v1/games/{game_id}/phases", None, "any"),
     ("get", "/v1/games/{game_id}/phases/{phase_no}", None, "any"),
@@ -339,14 +355,14 @@ def test_authorization_no_token_forged_token_another_games_and_another_powers(tm
     game = api.create(variant="arctic")
     other = api.create(variant="arctic")
     gid = game["id"]
-    api.call("post", "/v1/games/{game_id}/adjudicate", game["game_master_token"], game_id=gid)  # phase 1 readable
-    args = {"game_id": gid, "phase_no": 1}
+    api.judge(gid, game["game_master_token"])  # phase 1 readable
+    args = {"game_id": gid, "phase_no": 1, "query": "?phase_no=2" if method == "delete" else ""}
     forged = "adj_" + "A" * 43
     assert api.call(method, template, None, body, **args).status_code == 401
     assert api.call(method, template, forged, body, **args).status_code == 403
     assert api.call(method, template, other["tokens"]["Russia"], body, **args).status_code == 403
     assert api.call(method, template, other["game_master_token"], body, **args).status_code == 403
-    malformed = api.client.open(template.format(**args), method=method.upper(), json=body,
+    malformed = api.client.open(template.format(**args) + args["query"], method=method.upper(), json=body,
                                 headers={"Authorization": game["tokens"]["Russia"]})  # no "Bearer"
     assert malformed.status_code == 401
     if template.endswith("/picture"):
@@ -389,10 +405,10 @@ def test_bad_requests_are_refused_with_reasons(api):
     assert bad_url.status_code == 400
     created = api.create(variant="arctic")
     too_many = api.call("put", "/v1/games/{game_id}/orders", created["tokens"]["Russia"],
-                        json={"orders": ["A Arc H"] * 201}, game_id=created["id"])
+                        json={"orders": ["A Arc H"] * 201, "phase_no": 1}, game_id=created["id"])
     assert too_many.status_code == 413
     too_long = api.call("put", "/v1/games/{game_id}/orders", created["tokens"]["Russia"],
-                        json={"orders": ["A Arc H " + "x" * 400]}, game_id=created["id"])
+                        json={"orders": ["A Arc H " + "x" * 400], "phase_no": 1}, game_id=created["id"])
     assert too_long.status_code == 413
     assert api.call("get", "/v1/games/{game_id}", created["tokens"]["Russia"], game_id="nope").status_code == 404
     bad_phase = api.call("get", "/v1/games/{game_id}/phases/{phase_no}", created["tokens"]["Russia"],

@@ -73,8 +73,8 @@ def test_two_instances_behind_haproxy_judge_each_phase_once_and_survive_a_killed
     gid, tokens = created["id"], created["tokens"]
 
     def ready(power: str) -> requests.Response:
-        return requests.put(f"{lb}/v1/games/{gid}/orders", json={"orders": ORDERS[power], "ready": True},
-                            headers=_auth(tokens[power]), timeout=30)
+        body = {"orders": ORDERS[power], "ready": True, "phase_no": 1}
+        return requests.put(f"{lb}/v1/games/{gid}/orders", json=body, headers=_auth(tokens[power]), timeout=30)
 
     with ThreadPoolExecutor(7) as pool:
         answers = list(pool.map(ready, ORDERS))

@@ -58,12 +58,12 @@ def test_parallel_submissions_then_parallel_adjudications_from_threads(db_url):
     svc = Service(open_store(db_url))
     created, seats, gm = _game(svc)
     with ThreadPoolExecutor(10) as pool:
-        answers = list(pool.map(lambda p: svc.submit(seats[p], OPENING[p]), OPENING))
+        answers = list(pool.map(lambda p: svc.submit(seats[p], OPENING[p], phase_no=1), OPENING))
     assert all(a["phase_no"] == 1 for a in answers)
 
     def judge(_):
         try:
-            return svc.adjudicate(gm, 1)
+            return svc.adjudicate(gm, phase_no=1)
         except HostedError as exc:
             return exc.status
 
@@ -80,25 +80,25 @@ def test_everyone_ready_at_once_judges_the_phase_once(db_url):
     svc = Service(open_store(db_url))
     created, seats, gm = _game(svc)
     with ThreadPoolExecutor(5) as pool:
-        answers = list(pool.map(lambda p: svc.submit(seats[p], OPENING[p], ready=True), OPENING))
+        answers = list(pool.map(lambda p: svc.submit(seats[p], OPENING[p], ready=True, phase_no=1), OPENING))
     assert sum(a["adjudicated"] is not None for a in answers) <= 1
     (record,) = _records(svc.store, created["id"])  # whoever came last judged it, exactly once
     assert record.trigger == "ready" and record.orders == OPENING
 
 
-def test_submissions_racing_an_adjudication_are_judged_or_kept_never_lost(db_url):
+def test_submissions_racing_an_adjudication_are_judged_or_refused_never_lost_nor_moved_on(db_url):
     svc = Service(open_store(db_url))
     created, seats, gm = _game(svc)
     results: dict[str, object] = {}
 
     def send(power):
         try:
-            results[power] = svc.submit(seats[power], OPENING[power])
+            results[power] = svc.submit(seats[power], OPENING[power], phase_no=1)
         except HostedError as exc:
             results[power] = exc.status
 
     with ThreadPoolExecutor(6) as pool:
-        futures = [pool.submit(send, p) for p in OPENING] + [pool.submit(svc.adjudicate, gm, 1)]
+        futures = [pool.submit(send, p) for p in OPENING] + [pool.submit(svc.adjudicate, gm, phase_no=1)]
         for f in futures:
             f.result()
     (record,) = _records(svc.store, created["id"])
@@ -106,11 +106,11 @@ def test_submissions_racing_an_adjudication_are_judged_or_kept_never_lost(db_url
         pending = {s.power: s for s in session.scalars(select(Submission).where(Submission.game_id == created["id"]))}
     for power, answer in results.items():
         if answer == 409:
-            continue  # told to send again for the next phase
-        if answer["phase_no"] == 1:
-            assert record.orders.get(power) == OPENING[power], power  # judged with phase 1
+            assert power not in record.orders  # told the phase moved on: nothing kept, for either phase
         else:
-            assert pending[power].orders == OPENING[power], power  # kept for phase 2
+            assert answer["phase_no"] == 1 and record.orders.get(power) == OPENING[power], power  # judged
+    # Phase 1's orders never become phase 2's (the phase checked in the write's transaction, on the locked row).
+    assert pending == {}
 
 
 # --- two server processes ----------------------------------------------------------------------------------
@@ -158,7 +158,8 @@ def test_two_server_processes_on_one_postgresql_database_judge_each_phase_once()
         def ready(i_power):
             i, power = i_power
             base = (a, b)[i % 2]
-            return requests.put(f"{base}/v1/games/{gid}/orders", json={"orders": OPENING[power], "ready": True},
+            return requests.put(f"{base}/v1/games/{gid}/orders", json={"orders": OPENING[power], "ready": True,
+                                                                       "phase_no": 1},
                                 headers=auth(tokens[power]), timeout=30)
 
         with ThreadPoolExecutor(5) as pool:
@@ -190,7 +191,7 @@ def test_a_kill_in_the_middle_of_an_adjudication_leaves_the_previous_phase(db_ur
     svc = Service(store, policy=webhooks.Policy(egress=LOOPBACK))
     receiver = "http://127.0.0.1:9/never"  # a queued webhook would show in the outbox
     created, seats, gm = _game(svc, webhook_url=receiver)
-    svc.submit(seats["Russia"], OPENING["Russia"], ready=True)
+    svc.submit(seats["Russia"], OPENING["Russia"], ready=True, phase_no=1)
     child = multiprocessing.get_context("fork").Process(target=_adjudicate_then_die, args=(db_url, created["id"]))
     child.start()
     child.join(30)
@@ -203,7 +204,7 @@ def test_a_kill_in_the_middle_of_an_adjudication_leaves_the_previous_phase(db_ur
         assert session.scalar(select(func.count()).select_from(Delivery)
                               .where(Delivery.game_id == created["id"])) == 0
     svc.set_webhook(gm, None)
-    judged = svc.adjudicate(gm, 1)  # and the phase is judged once, afterwards
+    judged = svc.adjudicate(gm, phase_no=1)  # and the phase is judged once, afterwards
     assert judged["phase_no"] == 1
     assert _records(store, created["id"])[0].orders == {"Russia": OPENING["Russia"]}
 
@@ -221,7 +222,7 @@ def test_the_first_request_after_the_deadline_judges_the_phase(tmp_path):
     clock = Clock()
     svc = Service(open_store(f"sqlite:///{tmp_path / 'deadline.sqlite3'}"), clock=clock)
     created, seats, gm = _game(svc, settings={"phase_seconds": 3600})
-    svc.submit(seats["Russia"], OPENING["Russia"])
+    svc.submit(seats["Russia"], OPENING["Russia"], phase_no=1)
     clock.now += 3599
     assert svc.authenticate(created["id"], created["tokens"]["USA"]) and svc.phases(gm) == []
     clock.now += 2
@@ -286,9 +287,9 @@ def test_webhooks_are_signed_retried_and_never_block_the_request(tmp_path):
     svc = Service(open_store(f"sqlite:///{tmp_path / 'hooks.sqlite3'}"), policy=policy)
     with _receiver([(1.0, 503), (0.0, 200)]) as (url, got):
         created, seats, gm = _game(svc, webhook_url=url)
-        svc.submit(seats["Norway"], OPENING["Norway"])
+        svc.submit(seats["Norway"], OPENING["Norway"], phase_no=1)
         started = time.monotonic()
-        svc.adjudicate(gm, 1)
+        svc.adjudicate(gm, phase_no=1)
         assert time.monotonic() - started < 0.9  # the slow receiver is not waited for
         _wait(lambda: len(got) >= 2)
     (h1, b1, t1), (h2, b2, t2) = got
@@ -308,7 +309,7 @@ def test_a_receiver_that_keeps_failing_is_given_up_after_the_last_attempt(tmp_pa
     svc = Service(open_store(f"sqlite:///{tmp_path / 'hooks.sqlite3'}"), policy=policy)
     with _receiver([(0.0, 500)]) as (url, got):
         created, seats, gm = _game(svc, webhook_url=url)
-        svc.adjudicate(gm, 1)
+        svc.adjudicate(gm, phase_no=1)
         _wait(lambda: svc.webhook_status(gm)["deliveries"][0]["given_up"])
         time.sleep(0.2)
         assert len(got) == 3

@@ -30,18 +30,18 @@ def test_the_game_master_sets_moves_and_removes_the_deadline(api):
     assert moved.status_code == 200 and moved.get_json() == {"phase": "Fall 2010 Movement", "phase_no": 1,
                                                                "deadline": at}
     assert api.game(gid, game["tokens"]["Russia"])["deadline"] == at  # every player sees it
-    later = api.call("put", DEADLINE, gm, json={"in_seconds": 86400}, game_id=gid).get_json()["deadline"]
+    later = api.call("put", DEADLINE, gm, json={"in_seconds": 86400, "phase_no": 1}, game_id=gid).get_json()["deadline"]
     assert abs(datetime.fromisoformat(later.replace("Z", "+00:00")).timestamp() - (time.time() + 86400)) < 5
-    offset = api.call("put", DEADLINE, gm, json={"at": "2100-01-01T00:00:00+02:00"}, game_id=gid)
+    offset = api.call("put", DEADLINE, gm, json={"at": "2100-01-01T00:00:00+02:00", "phase_no": 1}, game_id=gid)
     assert offset.status_code == 400 and offset.get_json()["pointer"] == "/at"  # more than a year away
-    removed = api.call("put", DEADLINE, gm, json={"at": None}, game_id=gid)
+    removed = api.call("put", DEADLINE, gm, json={"at": None, "phase_no": 1}, game_id=gid)
     assert removed.get_json()["deadline"] is None and api.game(gid, gm)["deadline"] is None
 
 
 def test_a_deadline_moved_into_the_near_future_judges_the_phase_when_it_passes(api):
     game = api.create(variant="arctic")
     gid, gm = game["id"], game["game_master_token"]
-    api.call("put", DEADLINE, gm, json={"in_seconds": 1}, game_id=gid)
+    api.call("put", DEADLINE, gm, json={"in_seconds": 1, "phase_no": 1}, game_id=gid)
     assert api.game(gid, gm)["phases_judged"] == 0
     time.sleep(1.2)
     view = api.game(gid, gm)  # the first request after the deadline judges the phase
@@ -56,12 +56,12 @@ def test_a_deadline_moved_into_the_near_future_judges_the_phase_when_it_passes(a
     ({"in_seconds": 0}, 400, "/in_seconds"),
     ({}, 400, ""),
     ({"at": None, "in_seconds": 60}, 400, ""),
-    ({"in_seconds": 60, "phase_no": 2}, 409, None),  # not the current phase
+    ({"in_seconds": 60, "phase_no": 2}, 409, "/phase_no"),  # not the current phase
     ({"in_seconds": 60, "later": True}, 400, ""),
 ])
 def test_bad_deadlines_are_refused_with_the_reason(api, body, status, pointer):
     game = api.create(variant="arctic")
-    answer = api.call("put", DEADLINE, game["game_master_token"], json=body, game_id=game["id"])
+    answer = api.call("put", DEADLINE, game["game_master_token"], json={"phase_no": 1, **body}, game_id=game["id"])
     assert answer.status_code == status, answer.get_json()
     got = answer.get_json().get("pointer")
     # The body itself is "" (RFC 6901); the schema check before api/schema_errors.py named it "/".
@@ -73,7 +73,7 @@ def test_only_the_game_master_moves_the_deadline(api):
     game = api.create(variant="arctic")
     other = api.create(variant="arctic")
     gid = game["id"]
-    body = {"in_seconds": 3600}
+    body = {"in_seconds": 3600, "phase_no": 1}
     assert api.call("put", DEADLINE, None, json=body, game_id=gid).status_code == 401
     assert api.call("put", DEADLINE, game["tokens"]["Russia"], json=body, game_id=gid).status_code == 403
     assert api.call("put", DEADLINE, other["game_master_token"], json=body, game_id=gid).status_code == 403
@@ -86,7 +86,7 @@ def test_a_finished_game_has_no_deadline_to_move(api):
     game = api.create(variant="standard", state={"phase": "Fall 1901 Movement", "centres": {"France": centres},
                                                  "units": {"France": ["A Par"], "Germany": ["A War"]}})
     gid, gm = game["id"], game["game_master_token"]
-    api.call("post", "/v1/games/{game_id}/adjudicate", gm, game_id=gid)
+    api.judge(gid, gm)
     assert api.game(gid, gm)["status"] == "finished"
-    answer = api.call("put", DEADLINE, gm, json={"in_seconds": 60}, game_id=gid)
+    answer = api.call("put", DEADLINE, gm, json={"in_seconds": 60, "phase_no": 2}, game_id=gid)
     assert answer.status_code == 409 and "finished" in answer.get_json()["detail"]

@@ -91,7 +91,18 @@ def test_the_bot_creates_a_game_relays_orders_and_posts_the_judged_phase(api_url
             posted, extra = next((c, k) for c, k in channel.sent if "judged" in (c or ""))
             assert "Fall 2010 Movement" in posted and "Winter 2010 Movement" in posted and "A Arc - Ura" in posted
             assert extra["file"].filename == "board.png"
-            forged = b'{"game_id": "%s", "phase_no": 1}' % next(iter(relay.games)).encode()
+            (game,) = relay.games.values()
+            assert (game.phase_no, game.phase) == (2, "Winter 2010 Movement")  # the webhook moved the bot on
+            # A webhook the bot missed: its commands are still for Fall, and the service refuses them (409),
+            # never taking Fall's orders for Winter; the player is told the phase the game is at now.
+            game.phase_no, game.phase = 1, "Fall 2010 Movement"
+            stale = await relay.orders(1, members[1], "A Ura - Arc")
+            assert stale.startswith("refused") and "moved on to Winter 2010 Movement" in stale, stale
+            assert game.phase_no == 2
+            game.phase_no = 1
+            assert "refused" in await relay.ready(2, members[2]) and game.phase_no == 2  # Winter not judged
+            assert "A Ura - Arc: ok" in await relay.orders(1, members[1], "A Ura - Arc")  # now for Winter
+            forged = b'{"game_id": "%s", "phase_no": 1}' % game.game_id.encode()
             assert await relay.webhook(forged, "t=1,v1=00") == 403
             assert await relay.webhook(b"not json", None) == 400
         finally:

@@ -55,7 +55,7 @@ def test_orders_that_are_not_printable_text_are_a_400(db_url):  # noqa: F811
     created = api.create(variant="arctic")
     for bad in ("A Arc\x00 H", "A Arc H\ud800", "A \u202eArc H", "A Arc H\x07"):
         answer = api.call("put", "/v1/games/{game_id}/orders", created["tokens"]["Russia"],
-                          json={"orders": ["A Pev H", bad]}, game_id=created["id"])
+                          json={"orders": ["A Pev H", bad], "phase_no": 1}, game_id=created["id"])
         assert answer.status_code == 400 and answer.get_json()["pointer"] == "/orders/1", bad
     assert api.submit(created["id"], created["tokens"]["Russia"], ["A Arc\tH"])["orders"][0]["status"] == "ok"
 
@@ -64,7 +64,7 @@ def test_path_ids_and_phase_numbers_are_ascii_within_range(db_url):  # noqa: F81
     api = make_api(db_url)
     created = api.create(variant="arctic")
     gid, token = created["id"], created["tokens"]["Russia"]
-    api.call("post", "/v1/games/{game_id}/adjudicate", created["game_master_token"], game_id=gid)
+    api.judge(gid, created["game_master_token"])
     for path in ("abc%00def", "abc%ED%A0%80", "%C2%B2", "a" * 40, "abc def"):
         answer = api.client.get(f"/v1/games/{path}", headers={"Authorization": f"Bearer {token}"})
         assert answer.status_code == 404, (path, answer.get_json())

@@ -42,10 +42,10 @@ def test_a_submission_and_a_game_view_take_one_connection_and_one_transaction(db
     api = make_api(db_url)
     created = api.create(variant="arctic")
     gid, token = created["id"], created["tokens"]["Russia"]
-    api.submit(gid, token, ORDERS)  # the store opened, the statements prepared
+    api.submit(gid, token, ORDERS, phase_no=1)  # the store opened, the statements prepared
     store = open_store(normalise_url(db_url))
     with counted(store) as put:
-        api.submit(gid, token, ORDERS)
+        api.submit(gid, token, ORDERS, phase_no=1)
     # the rate limit's upsert, the game and the token's seat in one SELECT, the submission's upsert; BEGIN on
     # SQLite is a statement of its own (BEGIN IMMEDIATE)
     statements = sum(n for what, n in put.items() if what not in ("COMMIT", "check-out", "BEGIN"))
@@ -77,9 +77,10 @@ def test_a_refused_request_still_counts_against_its_tokens_rate(db_url):  # noqa
     api = make_api(db_url, HOSTED_LIMITS=Limits(requests_per_minute=3, games_per_hour=10**6))
     created = api.create(variant="arctic")
     gid, token = created["id"], created["tokens"]["Russia"]
-    codes = [api.call("put", "/v1/games/{game_id}/orders", token, json={"orders": ORDERS}, game_id=gid,
-                      ).status_code for _ in range(2)]
-    codes.append(api.call("put", "/v1/games/{game_id}/orders", token, json={"orders": ORDERS, "power": "Norway"},
+    body = {"orders": ORDERS, "phase_no": 1}
+    codes = [api.call("put", "/v1/games/{game_id}/orders", token, json=body, game_id=gid).status_code
+             for _ in range(2)]
+    codes.append(api.call("put", "/v1/games/{game_id}/orders", token, json={**body, "power": "Norway"},
                           game_id=gid).status_code)  # 403: a power orders for itself only
     codes.append(api.call("get", "/v1/games/{game_id}", token, game_id=gid).status_code)
     assert codes == [200, 200, 403, 429]
@@ -99,8 +100,7 @@ def test_the_positions_cache_is_bounded_and_moves_on_with_the_game(db_url):  # n
     assert len(svc.positions) == 3
     spring = api.submit(gid, tokens["Russia"], ["A Arc - Ura"])["orders"][0]
     assert spring["status"] == "ok"
-    response = api.call("post", "/v1/games/{game_id}/adjudicate", gm, game_id=gid)
-    assert response.status_code == 200
+    api.judge(gid, gm)
     # The next phase's position, not the cached one: the army has moved, so the same order is no longer valid.
     assert api.game(gid, gm)["phase_no"] == 2
     moved = api.submit(gid, tokens["Russia"], ["A Arc - Ura"])["orders"][0]
@@ -156,7 +156,7 @@ def test_a_request_on_a_connection_postgresql_closed_is_answered():
     api = make_api(own)
     created = api.create(variant="arctic")
     gid, token = created["id"], created["tokens"]["Russia"]
-    assert api.submit(gid, token, ORDERS)["orders"][0]["status"] == "ok"
+    assert api.submit(gid, token, ORDERS, phase_no=1)["orders"][0]["status"] == "ok"
     api.game(gid, token)
     killer = create_engine(normalise_url(url), isolation_level="AUTOCOMMIT")
     with killer.connect() as conn:
@@ -169,7 +169,7 @@ def test_a_request_on_a_connection_postgresql_closed_is_answered():
         conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :mark"),
                      {"mark": mark})
     killer.dispose()
-    assert api.submit(gid, token, ORDERS)["orders"][0]["status"] == "ok"
+    assert api.submit(gid, token, ORDERS, phase_no=1)["orders"][0]["status"] == "ok"  # (no read before it)
 
 
 def test_the_counters_migration_counts_the_games_already_stored(tmp_path):

@@ -172,7 +172,7 @@ def test_tickers_racing_ready_submissions_judge_each_phase_once(db_url, monkeypa
     def ready(seat) -> int:
         caller, power = seat
         try:
-            return svc.submit(caller, OPENING[power], ready=True)["adjudicated"] is not None
+            return svc.submit(caller, OPENING[power], ready=True, phase_no=1)["adjudicated"] is not None
         except HostedError as exc:  # the phase was judged while the orders were read, or they fit no longer
             assert exc.status in (409, 422), exc.detail
             return 0
@@ -195,7 +195,7 @@ def test_a_delivery_being_sent_keeps_its_short_lease_and_is_sent_once(db_url):  
         first, second = (Service(open_store(db_url), policy=policy, background=False) for _ in range(2))
         created = first.create_game("arctic", webhook_url=url)
         gm = first.authenticate(created["id"], created["game_master_token"])
-        first.adjudicate(gm, 1)
+        first.adjudicate(gm, phase_no=1)
         sending = threading.Thread(target=first.deliverer.run_due)
         sending.start()
         time.sleep(1.5)  # the first lease has run out; the holder has renewed it since

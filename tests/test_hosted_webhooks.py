@@ -53,7 +53,7 @@ def _judged_game(svc: Service, url: str) -> tuple[dict, object]:
     """A game with a webhook whose first phase is judged (its delivery queued, not yet sent)."""
     created = svc.create_game("arctic", webhook_url=url)
     gm = svc.authenticate(created["id"], created["game_master_token"])
-    svc.adjudicate(gm, 1)
+    svc.adjudicate(gm, phase_no=1)
     return created, gm
 
 

@@ -50,8 +50,7 @@ def test_a_hosted_game_draws_every_board(tmp_path, variant):
     gid, gm = created["id"], created["game_master_token"]
     if variant == "arctic-race":  # a race is set up before it is played
         api.submit(gid, gm, RACE_SETUP)
-    answer = api.call("post", "/v1/games/{game_id}/adjudicate", gm, game_id=gid)
-    assert answer.status_code == 200, answer.get_json()
+    api.judge(gid, gm)
     for fmt in ("png", "svg"):
         picture = api.call("get", "/v1/games/{game_id}/phases/{phase_no}/picture", gm, game_id=gid, phase_no=1,
                            query=f"?format={fmt}&width=300")

@@ -277,7 +277,7 @@ def test_when_the_countdown_runs_out_the_page_shows_the_judged_phase(page, serve
     base, _ = served
     game = new_game(base, variant="arctic")
     gid, token = game["id"], game["tokens"]["Denmark"]
-    api(base, "PUT", f"/v1/games/{gid}/deadline", game["game_master_token"], json={"in_seconds": 6})
+    api(base, "PUT", f"/v1/games/{gid}/deadline", game["game_master_token"], json={"in_seconds": 6, "phase_no": 1})
     open_play(page, base, gid, token)
     until(page, lambda d: orders_shown(d) and d.find_element(By.ID, "countdown").text)
     assert "(phase 1)" in page.find_element(By.ID, "summary").text

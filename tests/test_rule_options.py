@@ -249,11 +249,11 @@ def test_a_hosted_game_is_fixed_to_its_rules_when_created(tmp_path):
     assert created.status_code == 201, created.get_json()
     game = created.get_json()
     for power, orders in KIDNAP_ORDERS.items():
-        r = client.put(f"/v1/games/{game['id']}/orders", json={"orders": orders},
+        r = client.put(f"/v1/games/{game['id']}/orders", json={"orders": orders, "phase_no": 1},
                        headers={"Authorization": f"Bearer {game['tokens'][power]}"})
         assert r.status_code == 200, r.get_json()
     gm = {"Authorization": f"Bearer {game['game_master_token']}"}
-    assert client.post(f"/v1/games/{game['id']}/adjudicate", headers=gm).status_code == 200
+    assert client.post(f"/v1/games/{game['id']}/adjudicate", json={"phase_no": 1}, headers=gm).status_code == 200
     phase = client.get(f"/v1/games/{game['id']}/phases/1", headers=gm).get_json()
     assert phase["report"]["rules"] == "datc-3.0, 4.A.3: 1971"  # kidnapped (by default the armies do not move)
     assert phase["position_after"]["units"]["England"] == ["A swe"]

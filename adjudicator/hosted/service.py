@@ -362,9 +362,10 @@ class Service:
 
     # --- orders --------------------------------------------------------------------------------------------
     def submit(self, caller: Caller, lines: list[str], ready: bool | None = None,
-               power: str | None = None, opened: Opened | None = None) -> dict[str, Any]:
-        """Replace a seat's orders for the current phase (the caller's own; the game master's steps; or, given by
-        the game master, a named power's); each line's status as the stateless judge gives it on arrival."""
+               power: str | None = None, opened: Opened | None = None, *, phase_no: int | None) -> dict[str, Any]:
+        """Replace a seat's orders for phase `phase_no`, which must be the current one (the caller's own; the
+        game master's steps; or, given by the game master, a named power's); each line's status as the
+        stateless judge gives it on arrival."""
         seat, given_by = self._submitter(caller, power, ready)
         if len(lines) > self.limits.max_orders:
             raise HostedError(413, "Request too large", f"{len(lines)} orders; at most {self.limits.max_orders}",
@@ -373,7 +374,7 @@ class Service:
         lines = [line for line in items if line]  # stripped; blank items dropped
         if opened is None:
             with self.store.sessions() as session:
-                return self.submit(caller, lines, ready, power, Opened(session))
+                return self.submit(caller, lines, ready, power, Opened(session), phase_no=phase_no)
         session = opened.session
         # The game's row is locked FOR SHARE from here to the commit: a judgement (FOR UPDATE) waits for this
         # write, and takes it, or came first and this request reads the next phase.
@@ -381,6 +382,7 @@ class Service:
         if power is not None and session.get(Seat, (caller.game_id, seat)) is None:
             raise HostedError(400, "Bad request", f"{seat!r} has no seat in this game", pointer="/power")
         self._check_active(game)
+        _check_phase(game, phase_no)
         board, state = self.positions.get(game)
         if seat == GM and lines and not rules_of(board).game_steps:
             raise HostedError(422, "No game-master steps", f"{board.title} has no steps of the game master's own: "
@@ -424,21 +426,24 @@ class Service:
             sub = None
         return self._orders_view(game, sub, None)
 
-    def withdraw(self, caller: Caller) -> dict[str, Any]:
-        """Withdraw the caller's orders (and readiness) for the current phase."""
+    def withdraw(self, caller: Caller, *, phase_no: int | None) -> dict[str, Any]:
+        """Withdraw the caller's orders (and readiness) for phase `phase_no`, which must be the current one."""
         with self.store.transaction() as session:
             game = self._game(session, caller.game_id, lock=True)
             self._check_active(game)
+            _check_phase(game, phase_no, pointer="phase_no")  # (a query parameter)
             session.execute(delete(Submission).where(Submission.game_id == caller.game_id,
                                                      Submission.power == caller.seat_key))
         return self._orders_view(game, None, None)
 
-    def set_ready(self, caller: Caller, ready: bool) -> dict[str, Any]:
-        """Mark the caller ready (or not); when every power that must act is ready, the phase is judged."""
+    def set_ready(self, caller: Caller, ready: bool, *, phase_no: int | None) -> dict[str, Any]:
+        """Mark the caller ready (or not) for phase `phase_no`, which must be the current one; when every power
+        that must act is ready, the phase is judged."""
         self.require_seat(caller)
         with self.store.transaction() as session:
             game = self._game(session, caller.game_id, lock=True)
             self._check_active(game)
+            _check_phase(game, phase_no)
             sub = session.get(Submission, (caller.game_id, caller.seat_key))
             if sub is None or sub.phase_no != game.phase_no:
                 if sub is not None:
@@ -464,21 +469,17 @@ class Service:
             raise HostedError(409, "Game over", f"the game is {game.status}; its phases stay readable")
 
     # --- adjudication --------------------------------------------------------------------------------------
-    def adjudicate(self, caller: Caller, phase_no: int | None = None) -> dict[str, Any]:
-        """The game master judges the current phase now (`phase_no`, if given, must be the current one)."""
+    def adjudicate(self, caller: Caller, *, phase_no: int | None) -> dict[str, Any]:
+        """The game master judges phase `phase_no` now, which must be the current one (so a repeated call is a
+        409, never a second judgement)."""
         self.require_gm(caller)
-        with self.store.sessions() as session:
-            game = self._game(session, caller.game_id)
-        self._check_active(game)
-        expected = game.phase_no if phase_no is None else phase_no - 1
-        if expected > game.phase_no:
-            raise HostedError(409, "Not reached", f"phase {expected + 1} has not been reached: the game is at phase "
-                              f"{game.phase_no + 1}", pointer="/phase_no")
-        judged = self._adjudicate(caller.game_id, "gm", expected)
-        if judged is None:
-            raise HostedError(409, "Already judged", f"phase {expected + 1} has already been judged; the game is at "
-                              f"phase {self._current(caller.game_id)}")
-        return judged
+        with self.store.transaction() as session:
+            game = self._game(session, caller.game_id, lock=True)
+            self._check_active(game)
+            _check_phase(game, phase_no)
+            judged = self._judge(session, game, "gm", self.clock())
+        self.deliverer.wake()
+        return judged  # type: ignore[return-value]  # (a judgement the game master asks for is never put off)
 
     def tick(self) -> tuple[list[dict[str, Any]], webhooks.Sent]:
         """`adjudicator games tick`: judge every phase past its deadline, then send the due webhooks and wait for
@@ -513,10 +514,6 @@ class Service:
         except HostedError as exc:
             passed.add(game_id)
             return {"game_id": game_id, "phase_no": phase_no + 1, "refused": exc.detail}
-
-    def _current(self, game_id: str) -> int:
-        with self.store.sessions() as session:
-            return self._game(session, game_id).phase_no + 1
 
     def _adjudicate_if_ready(self, game_id: str, judged: int) -> dict[str, Any] | None:
         return self._adjudicate(game_id, "ready", judged)
@@ -655,9 +652,9 @@ class Service:
         return {"webhook_secret": secret}
 
     # --- the deadline --------------------------------------------------------------------------------------
-    def move_deadline(self, caller: Caller, at: float | None, phase_no: int | None = None) -> dict[str, Any]:
-        """The game master moves the current phase's deadline to `at` (None: this phase has none); the
-        game's `phase_seconds` still sets the next phases' deadlines."""
+    def move_deadline(self, caller: Caller, at: float | None, *, phase_no: int | None) -> dict[str, Any]:
+        """The game master moves the deadline of phase `phase_no`, which must be the current one, to `at` (None:
+        this phase has none); the game's `phase_seconds` still sets the next phases' deadlines."""
         self.require_gm(caller)
         now = self.clock()
         if at is not None and not now < at <= now + MAX_DEADLINE_SECONDS:
@@ -666,9 +663,7 @@ class Service:
         with self.store.transaction() as session:
             game = self._game(session, caller.game_id, lock=True)
             self._check_active(game)
-            if phase_no is not None and phase_no != game.phase_no + 1:
-                raise HostedError(409, "Phase changed", f"phase {phase_no} is not the current one; the game is at "
-                                  f"phase {game.phase_no + 1} ({game.phase_name})")
+            _check_phase(game, phase_no)
             game.deadline_at = at
             answer = {"phase": game.phase_name, "phase_no": game.phase_no + 1, "deadline": _iso(at)}
         return answer
@@ -696,6 +691,21 @@ def _submission_upsert(sqlite: bool, keep_ready: bool) -> Any:
         index_elements=[table.c.game_id, table.c.power],
         set_={"phase_no": new.phase_no, "orders": new.orders, "statuses": new.statuses, "given_by": new.given_by,
               "updated_at": new.updated_at, "ready": ready}).returning(table.c.ready)
+
+
+def _check_phase(game: Game, phase_no: int | None, pointer: str = "/phase_no") -> None:
+    """A phase-bound write names the phase it is for, and it must be the current one: 400 when it names none,
+    409 when another, each naming the current phase. Called on the game's row as the write's own transaction
+    holds it locked, so no judgement can move the phase between this check and the write; "none means the
+    current one" would let a replayed request act on a later phase."""
+    current, name = game.phase_no + 1, game.phase_name
+    where = {"pointer": pointer, "current_phase_no": current, "current_phase": name}
+    if phase_no is None:
+        raise HostedError(400, "Bad request", f"`phase_no` is missing: say which phase this is for (the game is at "
+                          f"phase {current}, {name}: send {current} to act on it)", **where)
+    if phase_no != current:
+        raise HostedError(409, "Phase changed", f"this is for phase {phase_no}, which is not the current one: the "
+                          f"game is at phase {current} ({name})", **where)
 
 
 def _shown(seat: str) -> str:

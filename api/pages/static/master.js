@@ -72,7 +72,8 @@ export class MasterPanel {
   async sendSteps() {
     const lines = byId("steps").value.split("\n").map((t) => t.trim()).filter(Boolean);
     try {
-      const answer = await this.app.client.json("PUT", `${this.path}/orders`, {body: {orders: lines}});
+      const answer = await this.app.client.json("PUT", `${this.path}/orders`,
+                                                {body: {orders: lines, phase_no: this.app.view.phase_no}});
       byId("step-statuses").replaceChildren(...answer.orders.map(statusItem));
       say(`Steps sent: ${tally(answer.orders)}.`);
     } catch (error) {

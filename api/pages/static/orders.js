@@ -28,6 +28,11 @@ export class OrdersPanel {
     return `/v1/games/${this.app.gameId}`;
   }
 
+  /** The phase shown, which every write names: one judged since is refused (409) and the page shows the new one. */
+  get phaseNo() {
+    return this.app.view.phase_no;
+  }
+
   /** Show the seat's units, lists and pending orders for the game view `view`. */
   async load(view) {
     byId("orders-h").textContent = `Your orders: ${view.you}, ${view.phase}`;
@@ -107,7 +112,8 @@ export class OrdersPanel {
 
   async send() {
     try {
-      const answer = await this.app.client.json("PUT", `${this.path}/orders`, {body: {orders: this.lines()}});
+      const answer = await this.app.client.json("PUT", `${this.path}/orders`,
+                                                {body: {orders: this.lines(), phase_no: this.phaseNo}});
       this.showAnswer(answer);
       say(`Orders sent for ${answer.phase}: ${tally(answer.orders)}.`);
       if (answer.adjudicated) await this.app.reload(true);
@@ -118,7 +124,7 @@ export class OrdersPanel {
 
   async withdraw() {
     try {
-      const answer = await this.app.client.json("DELETE", `${this.path}/orders`);
+      const answer = await this.app.client.json("DELETE", `${this.path}/orders?phase_no=${this.phaseNo}`);
       for (const row of this.rows) row.select.value = NO_ORDER;
       this.typed.value = "";
       this.showAnswer(answer);
@@ -130,7 +136,8 @@ export class OrdersPanel {
 
   async setReady(ready) {
     try {
-      const answer = await this.app.client.json("PUT", `${this.path}/ready`, {body: {ready}});
+      const answer = await this.app.client.json("PUT", `${this.path}/ready`,
+                                                {body: {ready, phase_no: this.phaseNo}});
       this.ready.checked = answer.ready;
       say(answer.ready ? `You are ready for ${answer.phase}.` : `You are not ready for ${answer.phase}.`);
       if (answer.adjudicated) await this.app.reload(true);
