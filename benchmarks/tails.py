@@ -63,7 +63,8 @@ def workloads(base: str, games: list[dict[str, Any]], folder: Path, prefix: str)
     for g in games:
         for power, token in g["tokens"].items():
             hosted.append(("GET", f"/v1/games/{g['id']}", token, None))
-            hosted.append(("PUT", f"/v1/games/{g['id']}/orders", token, {"orders": STANDARD_ORDERS[power]}))
+            hosted.append(("PUT", f"/v1/games/{g['id']}/orders", token, {"orders": STANDARD_ORDERS[power],
+                                                                          "phase_no": g["phase_no"]}))
     pairs = [hosted[i:i + 2] for i in range(0, len(hosted), 2)]
     random.Random(34).shuffle(pairs)  # neighbours in the file are other games; a seat's view, then its orders
     return {"stateless": request_file(folder, f"{prefix}-stateless", stateless),
