@@ -127,3 +127,46 @@ def test_the_apis_schema_errors_are_told_in_words():
         answer = client.post("/v1/adjudicate", json=body).get_json()
         assert (answer["status"], answer["pointer"], answer["detail"]) == (400, pointer, detail)
         assert "{'" not in answer["detail"]  # no Python repr
+
+
+# --- issue 34, finding 9: reasons that say what happened -------------------------------------------------------
+
+def test_a_build_at_a_movement_phase_says_what_stands_in_its_place_not_that_the_unit_holds():
+    _, report = judged("arctic", "Norway:\n  F Osl - Nwg\n  Build A Osl\n")
+    build = line_of(report, "Build A Osl")
+    assert build.status == "illegal" and "the unit holds" not in build.reason
+    assert build.reason.startswith("a build is ordered at an adjustment phase; the game is at Fall 2010 Movement")
+    assert "Oslo is occupied by F Osl" in build.reason
+    assert line_of(report, "F Osl - Nwg").status == "succeeds"
+    _, report = judged("arctic", "Norway:\n  F Osl - Nwg\n  Remove F Osl\n  Remove F Tro\n")
+    assert "the unit holds" not in line_of(report, "Remove F Osl").reason  # F Osl moved
+    assert line_of(report, "Remove F Tro").reason.endswith("; the unit holds")  # F Tro has no other order
+    assert not any(r.text == "F Tro H" for r in report)  # (the refusal is F Tro's line)
+
+
+def test_a_movement_order_at_an_adjustment_phase_is_refused_naming_the_phase():
+    from adjudicator.state import GameState, Phase, Unit
+
+    board = load_variant("standard")
+    units = {"bur": Unit("France", "A", "bur"), "mar": Unit("France", "F", "mar"),
+             "mun": Unit("Germany", "A", "mun"), "kie": Unit("Germany", "F", "kie"),
+             "ber": Unit("Germany", "A", "ber")}
+    owners = {"par": "France", "bre": "France", "mar": "France", "mun": "Germany", "kie": "Germany",
+              "ber": "Germany"}
+    state = GameState("standard", Phase("Fall", 1901, "Adjustment"), units, owners)
+    sheet = read_sheet(board, "France: Build A Par\nFrance: A Bur - Mun\nGermany: A Mun - Ruh\n", state=state)
+    report = adjudicate(board, state, sheet.orders).report
+    for text in ("A Bur - Mun", "A Mun - Ruh"):  # one power due a build, one due nothing
+        line = line_of(report, text)
+        assert line.status == "illegal", line
+        assert line.reason == "a move is ordered at a movement phase; the game is at Fall 1901 Adjustment; it is ignored"
+    assert line_of(report, "Build A Par").status == "succeeds"
+
+
+def test_a_line_that_is_no_order_with_a_comma_is_said_to_be_no_order():
+    board = load_variant("standard")
+    (problem,) = read_sheet(board, "France:\nCheers, Bob\n", state=opening_state(board)).problems
+    assert "unexpected ','" not in problem.reason and problem.column == 1
+    assert problem.reason.startswith("not an order: 'Cheers, Bob'") and "a comma separates orders" in problem.reason
+    (problem,) = read_sheet(board, "France: A Par - Bur, Pic\n", state=opening_state(board)).problems
+    assert "unexpected ','" in problem.reason  # an order, then no order after its comma: the comma is reported

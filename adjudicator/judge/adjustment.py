@@ -19,9 +19,12 @@ from typing import Iterable
 from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, join_location
 from adjudicator.judge.outcome import DEFAULT, SUCCEEDS, OrderResult
 from adjudicator.orders.model import Order
-from adjudicator.orders.validate import Illegal, ignored, illegal
+from adjudicator.orders.validate import Illegal, ignored, illegal, wrong_phase
 from adjudicator.rulebook import Rulebook
 from adjudicator.state import GameState, Unit, parse_unit_text
+
+
+_ADJUSTMENT_KINDS = frozenset({"build", "waive", "remove", "disband"})
 
 
 def adjustment_due(state: GameState, power: str) -> int:
@@ -199,7 +202,14 @@ def adjudicate_adjustments(board: Board, state: GameState, orders: list[Order]) 
     dues = adjustments_due(state, board.powers)
     for power in board.powers:
         due = dues[power]
-        mine = [o for o in orders if o.power == power]
+        mine = []
+        for order in orders:
+            if order.power != power:
+                continue
+            if order.kind in _ADJUSTMENT_KINDS:
+                mine.append(order)
+            else:  # a move, support, convoy or retreat: another kind of phase's order, whatever the power is due
+                report.append(illegal(order, None, wrong_phase(order, state), "it is ignored"))
         if due > 0:
             _builds(board, state, rules, power, due, mine, built, report)
         elif due < 0:

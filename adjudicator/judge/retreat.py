@@ -5,7 +5,7 @@ from __future__ import annotations
 from adjudicator.board import Board, split_location
 from adjudicator.judge.outcome import DEFAULT, FAILS, SUCCEEDS, OrderResult
 from adjudicator.orders.model import Order
-from adjudicator.orders.validate import Illegal, ignored, illegal, resolve_destination
+from adjudicator.orders.validate import Illegal, ignored, illegal, resolve_destination, wrong_phase
 from adjudicator.rulebook import DEFAULT_RULES, Rulebook
 from adjudicator.state import Dislodged, GameState, Unit, moved_unit
 
@@ -37,6 +37,9 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
     legal: dict[str, list[tuple[str | None, Order]]] = {}  # dislodged province -> (destination or None, order)
     refused: dict[str, OrderResult] = {}  # dislodged province -> the last report line of a refused order
     for order in orders:
+        if order.kind in ("build", "waive"):  # an adjustment phase's order: refused naming the phase
+            report.append(illegal(order, None, wrong_phase(order, state), "it is ignored"))
+            continue
         d = state.dislodged.get(order.unit.province) if order.unit else None
         if d is None:
             report.append(ignored(order, f"there is no dislodged unit in {order.unit.province if order.unit else '?'}"))

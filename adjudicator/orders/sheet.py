@@ -125,12 +125,20 @@ class _Reader:
             self.problem(line, column, raw, f"a line of {separators + 1:,} orders; a line holds at most {MAX_PER_LINE}")
             return
         parts = self._split(body, ";")
+        before_comma: tuple[str, OrderError] | None = None  # the part before the first comma, when no order
         if len(parts) == 1 and "," in body:
             pieces = self._split(body, ",")
-            try:
-                read = [self.order(p, line, column + at, power) for at, p in pieces if p.strip()]
-            except OrderError:
-                read = None  # not complete orders on both sides: the line is read as one order below
+            read: list[Order] | None = []
+            for at, piece in pieces:
+                if not piece.strip():
+                    continue
+                try:
+                    read.append(self.order(piece, line, column + at, power))
+                except OrderError as exc:
+                    if not read:
+                        before_comma = (piece.strip(), exc)
+                    read = None  # not complete orders on both sides: the line is read as one order below
+                    break
             if read is not None and not all(_complete(o) for o in read):
                 read = None  # `A Vie - Bud, Ser`: `Ser` alone is no order given after a comma
             if read is not None:
@@ -152,8 +160,15 @@ class _Reader:
                     if order is not None:
                         self._add([order], line)
                         continue
+                unknown = isinstance(problem, UnknownPlace)
+                if before_comma is not None:  # `Cheers, Bob`: no order, whole or between its commas
+                    piece, problem = before_comma
+                    unknown = isinstance(problem, UnknownPlace)
+                    problem = OrderError(f"not an order: {part.strip()!r} does not read as one, nor does {piece!r} "
+                                         f"before its comma ({problem.message}); a comma separates orders",
+                                         line=line, column=column + at, suggestions=problem.suggestions)
                 suggestions = problem.suggestions if self.suggest() else []
-                self.problem(line, problem.column, raw, problem.message, suggestions, isinstance(problem, UnknownPlace))
+                self.problem(line, problem.column, raw, problem.message, suggestions, unknown)
                 continue
             self._add([order], line)
 
