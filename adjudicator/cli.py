@@ -291,13 +291,17 @@ def parse_sheet(game: str, orders: str, as_json: bool) -> None:
         fail(exc)
     if sheet.refusal:
         fail(AdjudicatorError(sheet.refusal, file=orders))
+    orders_read = [sheet.read_for(rules.order_json(o)) for o in sheet.orders]
     if as_json:
-        click.echo(json.dumps({"orders": [rules.order_json(o) for o in sheet.orders], "notes": sheet.notes,
+        click.echo(json.dumps({"orders": orders_read, "notes": sheet.notes,
                                "sheet_problems": [p.to_json() for p in sheet.problems]}, indent=2))
     else:
-        for order in sheet.orders:
-            data = rules.order_json(order)
-            click.echo(f"line {data.get('line') or '?'}: {data.get('canonical') or data['text']}")
+        for data in orders_read:
+            power = data.get("power")
+            header = data.get("header_line")
+            read_for = f" ({power}{f', the header on line {header}' if header else ''})" if power else ""
+            click.echo(f"line {data.get('line') or '?'}{read_for}: {data.get('canonical') or data['text']}"
+                       + (f"  [{data['hint']}]" if data.get("hint") else ""))
         for note in sheet.notes:
             click.echo(f"note: {note}")
         for problem in sheet.problems:

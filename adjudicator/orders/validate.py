@@ -198,18 +198,30 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
         elif rules.several_orders == "hold":  # DATC 4.D.3
             del commands[province]
             for c in cmds:
-                report.append(illegal(c.order, c.unit, "the unit was given several different orders",
+                report.append(illegal(c.order, c.unit, several_orders([c.order for c in cmds], None, rules),
                                       "it holds (and may receive hold support)"))
         else:  # DATC 4.D.3: first or last
             kept = cmds[0] if rules.several_orders == "first" else cmds[-1]
             commands[province] = kept
             for c in cmds:
                 if c is not kept:
-                    report.append(ignored(c.order, f"the unit was given several different orders; the "
-                                                   f"{rules.several_orders} counts (DATC 4.D.3)"))
+                    report.append(ignored(c.order, several_orders([c.order for c in cmds], kept.order, rules)))
     if convoys or rules.adjacent_convoy != "2000":
         _settle_convoy_intent(board, season, commands, rules)
     return commands, report
+
+
+def several_orders(orders: list[Order], kept: Order | None, rules: Rulebook) -> str:
+    """Why an order of a unit given several different orders is not carried out, naming them all and the one
+    used (`kept`; None: none is, and the unit holds or is disbanded), by the rule that chose (DATC 4.D.3)."""
+    def named(o: Order) -> str:  # (each report line carries its own line: the reason is the same from any source)
+        return f"'{o.text or o.describe()}'"
+
+    given = ", ".join(named(o) for o in orders[:-1]) + f" and {named(orders[-1])}"
+    if kept is None:
+        return f"the unit was given several different orders, {given}: none is used (DATC 4.D.3: hold)"
+    return (f"not used: the unit was given several different orders, {given}, and the {rules.several_orders}, "
+            f"{named(kept)}, is used (DATC 4.D.3: {rules.several_orders})")
 
 
 def _designated(rules: Rulebook, state: GameState, orders: list[Order], report: list[OrderResult]) -> list[Order]:
