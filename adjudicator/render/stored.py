@@ -103,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a shipped variant's name or a board file (default: every shipped Diplomacy board)")
     args = parser.parse_args(argv)
     try:
-        boards = [board_from_path(n)[0] if is_board_path(n) else load_variant(n) for n in args.boards or variant_names()]
+        boards = [board_from_path(n)[0] if is_board_path(n) else load_variant(n)
+                  for n in args.boards or variant_names()]
     except AdjudicatorError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -20,10 +20,11 @@ history: []
 
 Under law B the sea sectors' control follows from the board (`law_b`), so a state may leave it out.
 `protected_since` is when the lobbyist's protection was given (phase 6 of that turn); it lasts to the end of the
-protector's actions in phase 6 of the next turn (P19), so it is this turn or the last one. `this_turn` is what the turn has used so far, when it is judged in several sheets
-(P1, P12, P19): the countries whose Ship Movement action (China: its automatic move) is over, those that took
-their Diplomacy action, those that have taken any step, and the owners' standing decisions (`keep` or
-`abandon`); it is written only when not empty, and emptied when the turn ends.
+protector's actions in phase 6 of the next turn (P19), so it is this turn or the last one.
+`this_turn` is what the turn has used so far, when it is judged in several sheets (P1, P12, P19): the
+countries whose Ship Movement action (China: its automatic move) is over, those that took their Diplomacy
+action, those that have taken a step (kept while a protection from last turn may still end), and the owners'
+standing decisions (`keep` or `abandon`); it is written only when not empty, and emptied when the turn ends.
 """
 
 from __future__ import annotations
