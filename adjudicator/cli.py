@@ -61,8 +61,8 @@ def datc(paths: tuple[str, ...], verbose: bool, rules_text: str | None) -> None:
         if verbose or not o.passed:
             for note in o.notes:
                 click.echo(f"  note: {note}")
-    failed += len(errors)
-    click.echo(f"{passed} passed, {failed} failed")
+    unread = f"; {len(errors)} file(s) could not be read, their cases not run" if errors else ""
+    click.echo(f"{passed} passed, {failed} failed{unread}")  # (a file not read is no failed case: nothing ran)
     sys.exit(2 if errors else 0 if failed == 0 else 1)  # 2: a file that could not be read at all
 
 
@@ -291,13 +291,17 @@ def parse_sheet(game: str, orders: str, as_json: bool) -> None:
         fail(exc)
     if sheet.refusal:
         fail(AdjudicatorError(sheet.refusal, file=orders))
+    orders_read = [sheet.read_for(rules.order_json(o)) for o in sheet.orders]
     if as_json:
-        click.echo(json.dumps({"orders": [rules.order_json(o) for o in sheet.orders], "notes": sheet.notes,
+        click.echo(json.dumps({"orders": orders_read, "notes": sheet.notes,
                                "sheet_problems": [p.to_json() for p in sheet.problems]}, indent=2))
     else:
-        for order in sheet.orders:
-            data = rules.order_json(order)
-            click.echo(f"line {data.get('line') or '?'}: {data.get('canonical') or data['text']}")
+        for data in orders_read:
+            power = data.get("power")
+            header = data.get("header_line")
+            read_for = f" ({power}{f', the header on line {header}' if header else ''})" if power else ""
+            click.echo(f"line {data.get('line') or '?'}{read_for}: {data.get('canonical') or data['text']}"
+                       + (f"  [{data['hint']}]" if data.get("hint") else ""))
         for note in sheet.notes:
             click.echo(f"note: {note}")
         for problem in sheet.problems:

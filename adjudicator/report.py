@@ -7,6 +7,7 @@ from typing import Any
 from adjudicator.board import NEUTRAL, Board
 from adjudicator.games.report import MARK, problem_lines
 from adjudicator.judge.adjustment import adjustment_due
+from adjudicator.judge.outcome import IGNORED, OrderResult
 from adjudicator.sheets import Sheet
 from adjudicator.phase import PhaseResult
 from adjudicator.state import GameState
@@ -35,8 +36,28 @@ def neutral_unit_lines(state: GameState) -> list[str]:
     return [f"Neutral units: {', '.join(f'{u.type} {u.location}' for u in units)}"] if units else []
 
 
+def with_hints(result: PhaseResult, sheet: Sheet | None) -> list[OrderResult]:
+    """The report's lines, an ignored order for another power's unit told why its line was read for its power
+    (the sheet's hints: the header it was read under); once, however often the report is written."""
+    lines = result.report
+    if sheet is None or not sheet.hints:
+        return lines
+    for r in lines:
+        hint = sheet.hints.get(r.line) if r.status == IGNORED and r.order is not None else None
+        if hint and hint not in r.reason:
+            r.reason = f"{r.reason}: {hint}"
+    return lines
+
+
+def in_sheet_order(lines: list[OrderResult]) -> list[OrderResult]:
+    """A power's report lines in the order of the sheet (each order by its line), then the units it left
+    without one, as the judge gives them."""
+    return sorted(lines, key=lambda r: (r.line is None, r.line or 0))
+
+
 def history_entry(result: PhaseResult, sheet: Sheet | None) -> dict[str, Any]:
     """What the game file's history keeps of a phase: the orders as written and their outcomes."""
+    with_hints(result, sheet)
     orders: dict[str, list[str]] = {}
     for order in (sheet.orders if sheet else []):
         orders.setdefault(order.power, []).append(order.text or order.describe())
@@ -49,6 +70,7 @@ def history_entry(result: PhaseResult, sheet: Sheet | None) -> dict[str, Any]:
 
 def result_json(board: Board, result: PhaseResult, sheet: Sheet | None = None) -> dict[str, Any]:
     """The whole report as JSON-ready data."""
+    with_hints(result, sheet)
     data = result.to_json()
     data["sheet_problems"] = [p.to_json() for p in sheet.problems] if sheet else []
     data["notes"] = list(sheet.notes) if sheet else []
@@ -65,13 +87,13 @@ def result_text(board: Board, result: PhaseResult, sheet: Sheet | None = None) -
     if played != "datc-3.0":  # (DATC v3.0's preferences go without saying)
         lines[2:2] = [f"Rules: {played}", ""]
     by_power: dict[str, list] = {}
-    for r in result.report:
+    for r in with_hints(result, sheet):
         by_power.setdefault(r.power or "?", []).append(r)
     for power in [*board.powers, *(p for p in by_power if p not in board.powers)]:
         if power not in by_power:
             continue
         lines.append(f"{power}:")
-        for r in by_power[power]:
+        for r in in_sheet_order(by_power[power]):
             lines.append(f"  {r.text:<28} {MARK.get(r.status, r.status):<8} {r.reason}")
         lines.append("")
     if result.dislodged:

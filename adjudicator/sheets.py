@@ -34,9 +34,11 @@ class SheetProblem:
     suggestions: list[str] = field(default_factory=list)
     pointer: str | None = None  # where the order was in a request's lists (`/France/2`), when it came from one
     unknown_name: bool = False  # it names a place or power the board does not have (many: another board's sheet)
+    power: str | None = None  # the power the line was read for, when one was known
 
     def __str__(self) -> str:
         where = f"line {self.line}" + (f", column {self.column}" if self.column else "")
+        where += f" ({self.power})" if self.power else ""
         hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" if self.suggestions else ""
         shown = self.text.strip()
         if len(shown) > SHOWN_TEXT:  # a report quotes the line, not a megabyte of it
@@ -53,6 +55,8 @@ class SheetProblem:
                 "suggestions": self.suggestions}
         if self.pointer is not None:
             data["pointer"] = self.pointer
+        if self.power is not None:
+            data["power"] = self.power
         return data
 
 
@@ -68,6 +72,17 @@ class Sheet:
     notes: list[str] = field(default_factory=list)
     text: str = ""
     refusal: str | None = None
+    header_lines: dict[int, int] = field(default_factory=dict)  # a line read for a header's power -> the header's line
+    hints: dict[int, str] = field(default_factory=dict)  # line -> why its order is not for the unit it names
+
+    def read_for(self, data: dict[str, Any]) -> dict[str, Any]:
+        """An order's JSON as `parse` shows it: with `header_line`, the header whose power its line was read for
+        (None: the power was on the line itself, or the orders came as lists), and the line's `hint`, if any."""
+        line = data.get("line")
+        out = {**data, "header_line": self.header_lines.get(line) if line is not None else None}
+        if line in self.hints:
+            out["hint"] = self.hints[line]
+        return out
 
 
 def json_pointer(*parts: object) -> str:
@@ -141,7 +156,7 @@ def read_items(orders: Mapping[str, Sequence[Any]], read: Callable[[str, str, in
                     order = read(seat, text, i + 1)
                 except OrderError as exc:
                     sheet.problems.append(SheetProblem(i + 1, exc.column, text, exc.message, list(exc.suggestions),
-                                                       json_pointer(seat, i)))
+                                                       json_pointer(seat, i), power=seat or None))
                     continue
                 if add is None:
                     sheet.orders.append(order)

@@ -202,7 +202,7 @@ def parse():
         board, state = _board_of(body), None
     sheet = _sheet(board, state, body["orders"], body.get("lenient", True))
     rules = rules_of(board)
-    return jsonify({"orders": [rules.order_json(o) for o in sheet.orders], "notes": sheet.notes,
+    return jsonify({"orders": [sheet.read_for(rules.order_json(o)) for o in sheet.orders], "notes": sheet.notes,
                     "sheet_problems": [p.to_json() for p in sheet.problems]})
 
 

@@ -593,3 +593,61 @@ def test_the_guides_table_of_errors_is_what_the_reader_says(board):
 def test_the_guides_other_spellings_read(board, text, kind):
     (step,) = steps(board, text)
     assert type(step).__name__ == (kind if isinstance(kind, str) else kind.__name__)
+
+
+# --- the turn's limits are kept in the state, across sheets (issue 34, finding 9) -------------------------------
+
+def _sheets(board, prestate: dict, *sheets: str):
+    """Judge each sheet on the state the one before wrote (through the game file's data, as the CLI and the
+    hosted games do); the reports, one per sheet."""
+    data, reports = dict(prestate), []
+    for text in sheets:
+        before = RULES.state_from_data(board, yaml.safe_load(yaml.safe_dump(data)), None)
+        result = RULES.adjudicate(board, before, Sheet(orders=steps(board, text)))
+        reports.append(result.report)
+        data = RULES.state_to_data(board, result.next_state)
+    return data, reports
+
+
+def test_a_second_ship_movement_action_in_a_later_sheet_is_refused(board):
+    data, (first, second) = _sheets(board, {"ships": {"KOL": {"RU": 1}}},
+                                    "Russia: move 1 ship from KOL to BAR", "Russia: move 1 ship from BAR to KAR")
+    assert first[0].status == "succeeds"
+    assert second[0].status == "illegal" and second[0].cause["refusal"] == "action_over"
+    assert "earlier sheet" in second[0].reason
+    assert data["ships"] == {"BAR": {"RU": 1}}  # the ship moved once
+    data, (_, third) = _sheets(board, data, "end of turn", "Russia: move 1 ship from BAR to KAR")
+    assert third[0].status == "succeeds"  # a new turn, a new action
+
+
+def test_a_second_diplomacy_action_in_a_later_sheet_is_refused(board):
+    _, (first, second) = _sheets(board, {}, "Canada: declare conflict with USA", "Canada: end conflict")
+    assert first[0].status == "succeeds"
+    assert second[0].status == "illegal" and second[0].cause["refusal"] == "action_over"
+
+
+def test_an_owners_decision_stands_for_the_turn_across_sheets(board):
+    prestate = {"law": "C", "ships": {"NNO": {"NO": 1}}, "cash": {"Alfred": 5},
+                "platforms": [{"sector": "BAR", "owner": "Alfred", "protected_by": "CA"}]}
+    data, (_, second) = _sheets(board, prestate, "Alfred: keep platform in BAR",
+                                "Norway: move 1 ship from NNO to BAR")
+    assert data["platforms"] and data["cash"] == {"Alfred": 3}, second  # the $2 paid on sheet 1's word
+    assert "this_turn" in RULES.state_to_data(board, RULES.state_from_data(board, data, None))
+
+
+def test_the_turns_record_is_checked_when_read(board):
+    with pytest.raises(StateError, match="unknown country"):
+        state(board, this_turn={"ship_actions": ["Rusia"]})
+    with pytest.raises(StateError, match="this_turn's keys are"):
+        state(board, this_turn={"moves": []})
+
+
+def test_who_has_acted_is_kept_across_sheets_for_the_end_of_a_protection(board):
+    """P19: once the protector has acted this turn, another country's step ends last turn's protection, in a
+    later sheet too (Norway comes before Canada in phase 6: only Canada's having acted ends it)."""
+    prestate = {"turn": 2, "ships": {"BAR": {"NO": 2}},
+                "platforms": [{"sector": "BAR", "owner": "Betty", "protected_by": "CA", "protected_since": {"turn": 1}}]}
+    data, (_, second) = _sheets(board, prestate, "Canada: declare conflict with USA",
+                                "Norway: destroy platform in BAR")
+    assert second[0].status == "succeeds", second[0].reason
+    assert data["platforms"] == []

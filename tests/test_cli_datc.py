@@ -80,6 +80,41 @@ def test_unreadable_order_fails_its_case_not_a_crash(tmp_path):
 def test_missing_file(tmp_path):
     r = _run("datc", str(tmp_path / "nope.txt"))
     assert r.exit_code == 2 and "no such file" in r.output  # a file that cannot be read: 2
+    # it is no failed case (issue 34): nothing ran, and the closing line says so
+    assert r.output.strip().splitlines()[-1] == "0 passed, 0 failed; 1 file(s) could not be read, their cases not run"
+    good = tmp_path / "c.txt"
+    good.write_text(GOOD)
+    r = _run("datc", str(good), str(tmp_path / "nope.txt"))
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines()[-1] == "1 passed, 0 failed; 1 file(s) could not be read, their cases not run"
+
+
+def _readme_modules() -> list[str]:
+    """Every module the README runs with `python -m` (pip and pytest aside)."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return sorted(set(re.findall(r"python -m (adjudicator[\w.]*)", text)))
+
+
+def test_every_module_the_readme_runs_has_help_and_exit_codes_and_no_warning(tmp_path):
+    modules = _readme_modules()
+    assert "adjudicator.render.stored" in modules and "adjudicator.importers.shipped" in modules
+    for module in modules:
+        run = lambda *args: subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-m", module, *args],  # noqa: E731
+                                           capture_output=True, text=True, cwd=tmp_path, timeout=120)
+        helped = run("--help")
+        assert helped.returncode == 0 and "usage:" in helped.stdout.lower(), (module, helped.stderr)
+        assert helped.stderr == "" and "Traceback" not in helped.stdout, (module, helped.stderr)
+        wrong = run("--no-such-option")
+        assert wrong.returncode == 2 and "Traceback" not in wrong.stderr, (module, wrong.stderr)
+    stored = subprocess.run([sys.executable, "-m", "adjudicator.render.stored", "nosuch"], capture_output=True,
+                            text=True, cwd=tmp_path, timeout=120)
+    assert stored.returncode == 2 and stored.stderr.startswith("error: unknown variant 'nosuch'"), stored.stderr
+    assert "Traceback" not in stored.stderr and "RuntimeWarning" not in stored.stderr
+    shipped = subprocess.run([sys.executable, "-m", "adjudicator.importers.shipped", str(tmp_path / "none")],
+                             capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert shipped.returncode == 2 and "no such folder" in shipped.stderr and "Traceback" not in shipped.stderr
 
 
 def test_module_entry_point_runs_the_suite():

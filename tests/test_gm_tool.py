@@ -124,9 +124,9 @@ def test_sheet_problems_are_reported_and_strict_refuses(tmp_path):
                      "Norway: F Tro - Barentz Sea\nUSA: A Arc - Fin\nUSA: A Brw - Bea\nUSA: A Brw - Bea\n")
     r = cli("adjudicate", game, sheet)
     assert r.exit_code == 0
-    assert "line 3, column 1: unknown place 'please'" in r.output
+    assert "line 3, column 1 (Russia): unknown place 'please'" in r.output
     assert "line 5, column 1: 'Narnia' is not a power" in r.output
-    assert "line 6, column 17: unknown place 'Barentz'" in r.output and "Barents Sea" in r.output
+    assert "line 6, column 17 (Norway): unknown place 'Barentz'" in r.output and "Barents Sea" in r.output
     assert "read power 'Rusia' as 'Russia'" in r.output
     assert "the unit in Arc belongs to Russia, not USA" in r.output
     assert "the same order was given twice" in r.output

@@ -262,6 +262,35 @@ def test_arctic2019_turn_with_the_countries_as_seats(api):
     assert judged["position_after"]["ships"]["BAR"] == {"RU": 1}
 
 
+def test_arctic2019_keeps_the_turns_actions_across_hosted_phases(api):
+    """Issue 34: a turn judged over two phases gave Russia a second Ship Movement action; the stored state's
+    `this_turn` keeps it, on either database."""
+    created = api.create(variant="arctic2019")
+    gid, tokens, gm = created["id"], created["tokens"], created["game_master_token"]
+    for phase_no, line in ((1, "move 1 ship from KOL to BAR"), (2, "move 1 ship from BAR to KAR")):
+        api.submit(gid, tokens["Russia"], [line])
+        for country in tokens:
+            api.ready(gid, tokens[country])
+        judged = api.call("get", "/v1/games/{game_id}/phases/{phase_no}", gm, game_id=gid,
+                          phase_no=phase_no).get_json()
+    (second,) = [r for r in judged["report"]["orders"] if r["power"] == "Russia"]
+    assert second["status"] == "illegal" and second["cause"]["refusal"] == "action_over", second
+    assert judged["position_after"]["ships"]["BAR"] == {"RU": 1}
+
+
+def test_a_judged_phase_names_the_power_of_each_unreadable_line(api):
+    """Issue 34: two seats' second items were both `line 2` in the phase's report; each names its power."""
+    created = api.create(variant="arctic")
+    gid, tokens, gm = created["id"], created["tokens"], created["game_master_token"]
+    api.submit(gid, tokens["Russia"], ["A Arc - Ura", "F Okh - Nowhere"])
+    api.submit(gid, tokens["Norway"], ["F Tro - Bar", "F Osl - Nowhere"])
+    for power in tokens:
+        api.ready(gid, tokens[power])
+    judged = api.call("get", "/v1/games/{game_id}/phases/{phase_no}", gm, game_id=gid, phase_no=1).get_json()
+    problems = judged["report"]["sheet_problems"]
+    assert sorted((p["line"], p["power"]) for p in problems) == [(2, "Norway"), (2, "Russia")]
+
+
 # --- secret orders -----------------------------------------------------------------------------------------
 def test_orders_are_secret_replaced_read_back_and_withdrawn(api):
     created = api.create(variant="arctic")

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from adjudicator.board import board_from_data
 from adjudicator.cases.datc import parse_cases, read_cases
 from adjudicator.cases.runner import collect_files, run_case
-from adjudicator.catalogue import board_from_path
+from adjudicator.catalogue import board_from_path, load_board_ref
 from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError
 from adjudicator.gamefile import game_from_data, game_to_data
@@ -258,3 +258,31 @@ def test_a_hosted_game_is_fixed_to_its_rules_when_created(tmp_path):
     assert phase["report"]["rules"] == "datc-3.0, 4.A.3: 1971"  # kidnapped (by default the armies do not move)
     assert phase["position_after"]["units"]["England"] == ["A swe"]
     assert phase["position_after"]["options"] == {"4.A.3": "1971"}
+
+
+GODIP_TIE = """\
+CASE godip removes the fleet at equal distance (issue 34)
+RULES 4.D.8: godip
+PRESTATE_SETPHASE Fall 1901, Adjustment
+PRESTATE_SUPPLYCENTER_OWNERS
+	France: par
+PRESTATE
+	France: A bur
+	France: F spa/nc
+ORDERS
+POSTSTATE
+	France: A bur
+END
+"""
+
+
+def test_godip_removes_a_fleet_before_an_army_at_equal_distance_then_by_province_id():
+    # godip's remoteUnitSlice.Less: farther first; at equal distance a fleet before an army, then the province id
+    assert run_case(parse_cases(GODIP_TIE, "godip.txt")[0]).passed  # Burgundy and Spain: one move from Marseilles
+    board = load_board_ref("standard")
+    state = GameState("standard", Phase("Fall", 1901, "Adjustment"), {}, {"par": "France"},
+                      options=rulebook_from_text("4.D.8: godip"))
+    from adjudicator.judge.adjustment import civil_disorder_order
+    from adjudicator.state import Unit
+    units = [Unit("France", "A", "bur"), Unit("France", "A", "gas"), Unit("France", "F", "spa/nc")]
+    assert [u.location for u in civil_disorder_order(board, state, "France", units)] == ["spa/nc", "bur", "gas"]

@@ -50,11 +50,30 @@ def build(name: str, maps: Path | None = None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write every shipped imported map into a folder (default: the repository's variants/)."""
-    args = sys.argv[1:] if argv is None else argv
-    folder = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "variants"
+    """Write every shipped imported map into a folder (default: the repository's variants/); 0 when written, 2
+    (with the reason) when the folder is not one or the diplomacy package is not installed."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m adjudicator.importers.shipped",
+                                     description="Write the shipped imported maps again, from the installed "
+                                                 "diplomacy package's map files.")
+    parser.add_argument("folder", nargs="?", type=Path, default=Path(__file__).resolve().parents[2] / "variants",
+                        help="where to write them (default: the repository's variants/)")
+    folder = parser.parse_args(argv).folder
+    if not folder.is_dir():
+        print(f"error: {folder}: no such folder", file=sys.stderr)
+        return 2
+    try:
+        maps = package_maps()
+    except ImportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     for name in SHIPPED:
-        (folder / f"{name}.yaml").write_text(build(name), encoding="utf-8")
+        try:
+            (folder / f"{name}.yaml").write_text(build(name, maps), encoding="utf-8")
+        except OSError as exc:
+            print(f"error: {folder / f'{name}.yaml'} could not be written: {exc}", file=sys.stderr)
+            return 1
         print(f"wrote {folder / f'{name}.yaml'}")
     return 0
 

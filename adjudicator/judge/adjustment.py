@@ -6,7 +6,7 @@ removals count (DATC 4.D.4-4.D.6 choose otherwise). Builds not ordered are waive
 rulebook, DATC v3.0) the unit farthest from its power's nearest owned supply centre (moves over any border),
 fleets before armies, then by the English name of the province; `home-centres` measures instead from the
 power's home centres, fleets moving as fleets and armies over any border (the pre-2023 practice); `godip`
-as godip counts (`godip_distances`). Where a power may build is the `builds`
+as godip counts (`godip_distances`; ties fleets first, then by province id). Where a power may build is the `builds`
 option: its home centres (default), any owned centre, or any owned home centre of any power; `build_sites`
 adds places.
 """
@@ -19,9 +19,12 @@ from typing import Iterable
 from adjudicator.board import ARMY, FLEET, NEUTRAL, Board, join_location
 from adjudicator.judge.outcome import DEFAULT, SUCCEEDS, OrderResult
 from adjudicator.orders.model import Order
-from adjudicator.orders.validate import Illegal, ignored, illegal
+from adjudicator.orders.validate import Illegal, ignored, illegal, wrong_phase
 from adjudicator.rulebook import Rulebook
 from adjudicator.state import GameState, Unit, parse_unit_text
+
+
+_ADJUSTMENT_KINDS = frozenset({"build", "waive", "remove", "disband"})
 
 
 def adjustment_due(state: GameState, power: str) -> int:
@@ -126,9 +129,9 @@ def civil_disorder_order(board: Board, state: GameState, power: str, candidates:
     """The units of a power in the order civil disorder removes them (the game's `civil_disorder` option)."""
     far = len(board.provinces) + 1
     rule = state.rule_options(board).civil_disorder
-    if rule == "godip":  # a board's answer to DATC 4.D.8: godip's count (see `godip_distances`)
-        distances = godip_distances(board, board.home_centres(power))
-        return sorted(candidates, key=lambda u: (-distances.get(u.province, 0), u.province))
+    if rule == "godip":  # a board's answer to DATC 4.D.8: godip's count (see `godip_distances`); ties as godip's
+        distances = godip_distances(board, board.home_centres(power))  # remoteUnitSlice.Less: fleets, then the id
+        return sorted(candidates, key=lambda u: (-distances.get(u.province, 0), u.type != FLEET, u.location))
     if rule == "home-centres":  # DATC 4.D.8
         homes = board.home_centres(power)
         army = board.distances_from(homes)
@@ -199,7 +202,14 @@ def adjudicate_adjustments(board: Board, state: GameState, orders: list[Order]) 
     dues = adjustments_due(state, board.powers)
     for power in board.powers:
         due = dues[power]
-        mine = [o for o in orders if o.power == power]
+        mine = []
+        for order in orders:
+            if order.power != power:
+                continue
+            if order.kind in _ADJUSTMENT_KINDS:
+                mine.append(order)
+            else:  # a move, support, convoy or retreat: another kind of phase's order, whatever the power is due
+                report.append(illegal(order, None, wrong_phase(order, state), "it is ignored"))
         if due > 0:
             _builds(board, state, rules, power, due, mine, built, report)
         elif due < 0:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from adjudicator.board import Board, split_location
 from adjudicator.judge.outcome import DEFAULT, FAILS, SUCCEEDS, OrderResult
 from adjudicator.orders.model import Order
-from adjudicator.orders.validate import Illegal, ignored, illegal, resolve_destination
+from adjudicator.orders.validate import Illegal, ignored, illegal, resolve_destination, several_orders, wrong_phase
 from adjudicator.rulebook import DEFAULT_RULES, Rulebook
 from adjudicator.state import Dislodged, GameState, Unit, moved_unit
 
@@ -37,6 +37,9 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
     legal: dict[str, list[tuple[str | None, Order]]] = {}  # dislodged province -> (destination or None, order)
     refused: dict[str, OrderResult] = {}  # dislodged province -> the last report line of a refused order
     for order in orders:
+        if order.kind in ("build", "waive"):  # an adjustment phase's order: refused naming the phase
+            report.append(illegal(order, None, wrong_phase(order, state), "it is ignored"))
+            continue
         d = state.dislodged.get(order.unit.province) if order.unit else None
         if d is None:
             report.append(ignored(order, f"there is no dislodged unit in {order.unit.province if order.unit else '?'}"))
@@ -70,15 +73,14 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
         if len({loc for loc, _ in entries}) > 1:  # several different orders (DATC 4.D.3)
             if rules.several_orders == "hold":  # none is carried out
                 for _, order in entries:
-                    report.append(illegal(order, state.dislodged[p].unit, "the unit was given several different "
-                                          "orders", "it is disbanded"))
+                    report.append(illegal(order, state.dislodged[p].unit,
+                                          several_orders([o for _, o in entries], None, rules), "it is disbanded"))
                 disbanding[p] = None
                 continue
             kept = entries[0] if rules.several_orders == "first" else entries[-1]
             for entry in entries:
                 if entry is not kept:
-                    report.append(ignored(entry[1], f"the unit was given several different orders; the "
-                                                    f"{rules.several_orders} counts (DATC 4.D.3)"))
+                    report.append(ignored(entry[1], several_orders([o for _, o in entries], kept[1], rules)))
             entries = [kept]
         for _, extra in entries[1:]:
             report.append(ignored(extra, "the same order was given twice; it counts once"))

@@ -94,10 +94,10 @@ class _Reader:
         self.unit_words = {k for k, v in self.parser.lexicon.single.items() if v[0] == UNIT}
 
     def problem(self, line: int, column: int | None, raw: str, reason: str, suggestions: list[str] | None = None,
-                unknown_name: bool = False) -> None:
-        """Report a line (suggestions kept for the first MAX_SUGGESTED problems)."""
+                unknown_name: bool = False, power: str | None = None) -> None:
+        """Report a line (suggestions kept for the first MAX_SUGGESTED problems), with the power it was read for."""
         self.sheet.problems.append(SheetProblem(line, column, raw, reason, list(suggestions or []),
-                                                unknown_name=unknown_name))
+                                                unknown_name=unknown_name, power=power))
 
     def suggest(self) -> bool:
         """Whether the next problem may still have suggestions worked out (bounded work per sheet)."""
@@ -122,15 +122,24 @@ class _Reader:
         """The orders of one line's body: one, or several separated by `;`, or by `,` when every part is an order."""
         separators = max(body.count(";"), body.count(","))
         if separators >= MAX_PER_LINE:  # counted before splitting: bounded work for any line
-            self.problem(line, column, raw, f"a line of {separators + 1:,} orders; a line holds at most {MAX_PER_LINE}")
+            self.problem(line, column, raw, f"a line of {separators + 1:,} orders; a line holds at most {MAX_PER_LINE}",
+                         power=power)
             return
         parts = self._split(body, ";")
+        before_comma: tuple[str, OrderError] | None = None  # the part before the first comma, when no order
         if len(parts) == 1 and "," in body:
             pieces = self._split(body, ",")
-            try:
-                read = [self.order(p, line, column + at, power) for at, p in pieces if p.strip()]
-            except OrderError:
-                read = None  # not complete orders on both sides: the line is read as one order below
+            read: list[Order] | None = []
+            for at, piece in pieces:
+                if not piece.strip():
+                    continue
+                try:
+                    read.append(self.order(piece, line, column + at, power))
+                except OrderError as exc:
+                    if not read:
+                        before_comma = (piece.strip(), exc)
+                    read = None  # not complete orders on both sides: the line is read as one order below
+                    break
             if read is not None and not all(_complete(o) for o in read):
                 read = None  # `A Vie - Bud, Ser`: `Ser` alone is no order given after a comma
             if read is not None:
@@ -152,10 +161,33 @@ class _Reader:
                     if order is not None:
                         self._add([order], line)
                         continue
+                unknown = isinstance(problem, UnknownPlace)
+                if before_comma is not None:  # `Cheers, Bob`: no order, whole or between its commas
+                    piece, problem = before_comma
+                    unknown = isinstance(problem, UnknownPlace)
+                    problem = OrderError(f"not an order: {part.strip()!r} does not read as one, nor does {piece!r} "
+                                         f"before its comma ({problem.message}); a comma separates orders",
+                                         line=line, column=column + at, suggestions=problem.suggestions)
                 suggestions = problem.suggestions if self.suggest() else []
-                self.problem(line, problem.column, raw, problem.message, suggestions, isinstance(problem, UnknownPlace))
+                self.problem(line, problem.column, raw, problem.message, suggestions, unknown, power)
                 continue
             self._add([order], line)
+
+    def hint(self, orders: list[Order], line: int, header: int, inline: dict[str, int]) -> None:
+        """Why an order read for its header's power names another power's unit, for the report: which header the
+        line was read for, and (when one came since) that a `Power:` on a line is for that line only."""
+        for order in orders:
+            if order.unit is None or order.kind in ("build", "waive") or order.unit.province in \
+                    self.units.get(order.power, ()):
+                continue
+            owner = next((p for p, places in self.units.items() if order.unit.province in places), None)
+            if owner is None:
+                continue
+            hint = f"this line is read for {order.power} (the header on line {header})"
+            if owner in inline:
+                hint += f"; the `{owner}:` on line {inline[owner]} applies to its own line only"
+            self.sheet.hints[line] = hint
+            return
 
     def _add(self, orders: list[Order], line: int) -> None:
         for order in orders:
@@ -201,6 +233,8 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
         sheet.refusal = f"the sheet has {count:,} lines; at most {MAX_LINES:,} are read: send it in parts"
         return sheet
     power = default_power
+    header_line: int | None = None  # the line of the header `power` comes from
+    inline: dict[str, int] = {}  # powers named on a line of their own order since that header -> the line
     unknown_header: tuple[int, str] | None = None  # the last header, when it named no power: (line, name)
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
@@ -217,7 +251,7 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
             if len(candidate) <= _LONGEST_NAME and _looks_like_name(candidate) and candidate.lower() != "waive":
                 name, note = _power_of(board, candidate, lenient=bool(colon))
                 if name is not None:
-                    power, unknown_header = name, None
+                    power, unknown_header, header_line, inline = name, None, number, {}
                     if note:
                         sheet.notes.append(f"line {number}: {note}")
                     continue
@@ -230,28 +264,31 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
                                f"{head.strip()!r} is not a power of the {board.title} board ({', '.join(board.powers)})",
                                hint, unknown_name=True)
                 if not rest.strip():  # a header: the lines under it are no other power's
-                    power, unknown_header = None, (number, head.strip())
+                    power, unknown_header, header_line, inline = None, (number, head.strip()), None, {}
                 continue
             if note:
                 sheet.notes.append(f"line {number}: {note}")
             line_power: str | None = name
             body = rest
             offset = len(head) + 1
+            under_header = False
         else:
             leading = reader.leading_power(content)
             if leading is not None:
                 line_power, offset = leading
                 body = content[offset:]
+                under_header = False
             else:
                 line_power = power
                 body = content
+                under_header = header_line is not None
         if body.lstrip()[:1] not in ("-", "+"):  # (`- F Lon` is a removal at any phase, never a bullet and a hold)
             cut = _bullet_end(body)
             offset += cut
             body = body[cut:]
         if not body.strip():
             if name_before_colon:
-                power = line_power  # "Russia:" followed by nothing is a header
+                power, header_line, inline = line_power, number, {}  # "Russia:" followed by nothing is a header
             continue
         if line_power is None and unknown_header is not None:
             reader.problem(number, 1, raw, f"no power for this order: the header {unknown_header[1]!r} on line "
@@ -263,7 +300,13 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
                                            "above it")
             continue
         lead = len(body) - len(body.lstrip())
+        read = len(sheet.orders)
         reader.orders(body.strip(), number, offset + lead + 1, line_power, raw)
+        if under_header:
+            sheet.header_lines[number] = header_line
+            reader.hint(sheet.orders[read:], number, header_line, inline)
+        elif line_power is not None and line_power != power and header_line is not None:
+            inline.setdefault(line_power, number)
     return sheet
 
 
@@ -296,7 +339,7 @@ def _read_power_list(reader: "_Reader", board: Board, power_name: str, texts: li
     for i, text in enumerate(texts):
         bad = one_order_problem(str(text))  # one item, one order on one line: never read as a sheet's lines
         if bad is not None:
-            reader.problem(i + 1, bad[0], str(text), bad[1])
+            reader.problem(i + 1, bad[0], str(text), bad[1], power=name)
             continue
         body, column = str(text), 1
         head, colon, rest = body.partition(":")
@@ -304,16 +347,17 @@ def _read_power_list(reader: "_Reader", board: Board, power_name: str, texts: li
         named = _power_of(board, head.strip(), lenient=False)[0] if before else None
         if named is not None and named != name:  # `Norway: F Tro H` in Russia's list is nobody's order
             reader.problem(i + 1, len(head) - len(head.lstrip()) + 1, body, f"an item of {name}'s list is one of "
-                           f"{name}'s orders, not {named}'s: each power's orders come with its own token")
+                           f"{name}'s orders, not {named}'s: each power's orders come with its own token", power=name)
             continue
         if named is not None:  # the power's own name before its order
             body, column = rest, len(head) + 2
         try:
             order = reader.order(body, i + 1, column, name)
         except OrderError as exc:
-            reader.problem(i + 1, exc.column, str(text), exc.message, exc.suggestions if reader.suggest() else [])
+            reader.problem(i + 1, exc.column, str(text), exc.message, exc.suggestions if reader.suggest() else [],
+                           power=name)
             continue
         except AdjudicatorError as exc:  # pragma: no cover - the parser raises OrderError
-            reader.problem(i + 1, None, str(text), exc.message)
+            reader.problem(i + 1, None, str(text), exc.message, power=name)
             continue
         reader._add([order], i + 1)

@@ -163,11 +163,12 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     convoys = False
     units, checks = state.units, _CHECKS
     wrong_coast_fails = rules.wrong_unit_coast == "fails"
+    ordered: set[str] | None = None  # the places of the units given movement orders (worked out when needed)
     for order in orders:
         if order.kind not in checks:  # a build, removal or retreat: refused naming the phase, whatever stands there
-            unit = units.get(order.unit.province) if order.unit is not None else None
-            own = unit if unit is not None and unit.power == order.power else None
-            report.append(illegal(order, own, _wrong_phase(order, state), "the unit holds" if own else "it is ignored"))
+            if ordered is None:
+                ordered = {o.unit.province for o in orders if o.kind in checks and o.unit is not None}
+            report.append(_misplaced(board, state, order, ordered))
             continue
         unit = units.get(order.unit.province)
         if unit is None or unit.power != order.power and order.power is not None or unit.power == NEUTRAL:
@@ -197,18 +198,30 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
         elif rules.several_orders == "hold":  # DATC 4.D.3
             del commands[province]
             for c in cmds:
-                report.append(illegal(c.order, c.unit, "the unit was given several different orders",
+                report.append(illegal(c.order, c.unit, several_orders([c.order for c in cmds], None, rules),
                                       "it holds (and may receive hold support)"))
         else:  # DATC 4.D.3: first or last
             kept = cmds[0] if rules.several_orders == "first" else cmds[-1]
             commands[province] = kept
             for c in cmds:
                 if c is not kept:
-                    report.append(ignored(c.order, f"the unit was given several different orders; the "
-                                                   f"{rules.several_orders} counts (DATC 4.D.3)"))
+                    report.append(ignored(c.order, several_orders([c.order for c in cmds], kept.order, rules)))
     if convoys or rules.adjacent_convoy != "2000":
         _settle_convoy_intent(board, season, commands, rules)
     return commands, report
+
+
+def several_orders(orders: list[Order], kept: Order | None, rules: Rulebook) -> str:
+    """Why an order of a unit given several different orders is not carried out, naming them all and the one
+    used (`kept`; None: none is, and the unit holds or is disbanded), by the rule that chose (DATC 4.D.3)."""
+    def named(o: Order) -> str:  # (each report line carries its own line: the reason is the same from any source)
+        return f"'{o.text or o.describe()}'"
+
+    given = ", ".join(named(o) for o in orders[:-1]) + f" and {named(orders[-1])}"
+    if kept is None:
+        return f"the unit was given several different orders, {given}: none is used (DATC 4.D.3: hold)"
+    return (f"not used: the unit was given several different orders, {given}, and the {rules.several_orders}, "
+            f"{named(kept)}, is used (DATC 4.D.3: {rules.several_orders})")
 
 
 def _designated(rules: Rulebook, state: GameState, orders: list[Order], report: list[OrderResult]) -> list[Order]:
@@ -252,20 +265,44 @@ def _not_its_unit(order: Order, unit: Unit | None) -> str:
     return f"the unit in {where} is neutral: it takes no orders and holds"  # neutral units hold; no one orders them
 
 
-# What each order that is not a movement order is, and when it is given (for the refusal at a movement phase).
+# What each kind of order is, and when it is given (for the refusal at another kind of phase).
 _OTHER_KINDS = {"build": ("a build", "an adjustment phase"), "waive": ("a waived build", "an adjustment phase"),
                 "remove": ("a removal", "an adjustment phase"), "disband": ("a disband", "a retreat or adjustment phase"),
-                "retreat": ("a retreat", "a retreat phase")}
+                "retreat": ("a retreat", "a retreat phase"), "move": ("a move", "a movement phase"),
+                "hold": ("a hold", "a movement phase"), "support": ("a support", "a movement phase"),
+                "convoy": ("a convoy", "a movement phase")}
 
 
-def _wrong_phase(order: Order, state: GameState) -> str:
-    """Why an order of another kind of phase is refused at a movement phase, naming both."""
+def wrong_phase(order: Order, state: GameState) -> str:
+    """Why an order of another kind of phase is refused, naming both."""
     what, when = _OTHER_KINDS.get(order.kind, (f"a {order.kind} order", "another kind of phase"))
     return f"{what} is ordered at {when}; the game is at {state.phase}"
 
 
+def _misplaced(board: Board, state: GameState, order: Order, ordered: set[str]) -> OrderResult:
+    """The report line of a build, removal or retreat at a movement phase, saying what stands in its place: a
+    unit of the power that has no movement order holds (the line stands for its hold), else it is ignored."""
+    reason = wrong_phase(order, state)
+    unit = state.units.get(order.unit.province) if order.unit is not None else None
+    if unit is None:
+        return illegal(order, None, reason, "it is ignored")
+    own = unit.power == order.power
+    standing = f"{unit.type} {unit.location}" if own else f"{unit.power}'s {unit.type} {unit.location}"
+    if order.kind == "build":
+        where = board.provinces[unit.province].name
+        if own and unit.province not in ordered:
+            return illegal(order, unit, reason, f"nothing is built: {where} is occupied by {standing}, which holds "
+                                                f"(it has no order)")
+        return illegal(order, None, reason, f"nothing is built: {where} is occupied by {standing}"
+                                            + (", whose own order is judged on its line" if own else ""))
+    if own and unit.province not in ordered:
+        return illegal(order, unit, reason, "the unit holds")
+    return illegal(order, None, reason, f"it is ignored ({standing} follows its own order)" if own
+                   else f"it is ignored (the unit in {unit.province} is {unit.power}'s)")
+
+
 def _not_movement(phase: _Movement, unit: Unit, order: Order) -> Command:
-    raise Illegal(_wrong_phase(order, phase.state))
+    raise Illegal(wrong_phase(order, phase.state))
 
 
 # (The hot checks below make their Commands with positional fields and read the season's sets inline: each

@@ -29,7 +29,17 @@ rasterised by Skia (`raster.py`). The board's layers are written once per board 
 
 from __future__ import annotations
 
-from adjudicator.render.stored import geometry
+from typing import Any
+
+import adjudicator.render.geometry  # noqa: F401  (first: the function below, not the module, is `geometry`)
 from adjudicator.render.style import TERRAIN_FILL
 
 __all__ = ["TERRAIN_FILL", "geometry"]
+
+
+def geometry(board: Any) -> Any:
+    """The board's geometry in picture units (`stored.geometry`). The package does not import `stored` itself,
+    so that running it (`python -m adjudicator.render.stored`) finds it not yet imported (a RuntimeWarning)."""
+    from adjudicator.render.stored import geometry as stored_geometry
+
+    return stored_geometry(board)

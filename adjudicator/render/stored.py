@@ -88,15 +88,35 @@ def geometry(board: Board) -> Geometry:
     return cache["geometry"]
 
 
-def main(names: list[str]) -> None:
-    """Write the drawings of the shipped boards and board files named (every shipped Diplomacy board if none)."""
-    from adjudicator.catalogue import board_from_path, is_board_path, load_variant, variant_names
+def main(argv: list[str] | None = None) -> int:
+    """Write the drawings of the shipped boards and board files named (every shipped Diplomacy board if none);
+    0 when written, 2 (with the reason) for a name that is no board."""
+    import argparse
 
-    for name in names or variant_names():
-        board = board_from_path(name)[0] if is_board_path(name) else load_variant(name)
+    from adjudicator.catalogue import board_from_path, is_board_path, load_variant, variant_names
+    from adjudicator.errors import AdjudicatorError
+
+    parser = argparse.ArgumentParser(prog="python -m adjudicator.render.stored",
+                                     description="Write the stored drawings (variants/drawings/NAME.json, or "
+                                                 "beside a board file) of the boards named.")
+    parser.add_argument("boards", nargs="*", metavar="BOARD",
+                        help="a shipped variant's name or a board file (default: every shipped Diplomacy board)")
+    args = parser.parse_args(argv)
+    try:
+        boards = [board_from_path(n)[0] if is_board_path(n) else load_variant(n)
+                  for n in args.boards or variant_names()]
+    except AdjudicatorError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for board in boards:
         if getattr(board, "rules", "diplomacy") == "diplomacy":
-            print(f"wrote {write_stored(board)}")
+            try:
+                print(f"wrote {write_stored(board)}")
+            except OSError as exc:  # a folder that cannot be written
+                print(f"error: {board.name}: the drawing could not be written: {exc}", file=sys.stderr)
+                return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main())

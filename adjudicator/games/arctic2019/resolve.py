@@ -5,7 +5,9 @@ Actions (variants/arctic2019.md P1-P3): a run of consecutive Ship Movement steps
 at most once per turn and refused as a whole when none of its steps succeeds ("at least one move or attack
 must be made", B25). China's automatic move is China's action for the turn. Each country takes at most one
 Diplomacy step per turn. A lobbyist's protection of a platform ends when its country's actions in the next
-turn are over (P19, `protection.py`). `end of turn` (Phase 9) starts a new turn.
+turn are over (P19, `protection.py`). `end of turn` (Phase 9) starts a new turn. A turn may be judged in
+several sheets: what it has used so far (actions taken, countries that acted, the owners' decisions) is read
+from the state's `this_turn` and written back to it, so a later sheet cannot take an action again.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from . import council, diplomacy, movement, protection
 from .board import Board
 from .context import Context, Refused
 from .fleet import Fleet
-from .state import State, active_countries
+from .state import State, TurnSoFar, active_countries
 from .steps import (DIPLOMACY_STEPS, SHIP_STEPS, AutoMove, Declare, EndConflict, EndTurn, Header, Keep, Move,
                     PlatformAttack, Protect, ShipAttack, Step, SupportJoin, Vote)
 
@@ -52,6 +54,12 @@ class _Run:
     diplomacy_done: set[str] = field(default_factory=set)
     decision_lines: dict[str, int] = field(default_factory=dict)  # sector -> its decision's report line
     acted: set[str] = field(default_factory=set)  # countries that have taken a step this turn (P19)
+    earlier: TurnSoFar = field(default_factory=TurnSoFar)  # what earlier sheets of this turn used
+    turn_start: int = 0  # the index of the first step of the turn the sheet ends in
+
+    def over(self, used: set[str], country: str) -> str:
+        """`this turn`, or `this turn (in an earlier sheet)` where an earlier sheet used it."""
+        return "this turn (in an earlier sheet)" if country in used else "this turn"
 
     def line(self, step: Step, status: str, reason: str, cause: dict | None = None, text: str | None = None) -> None:
         who = self.ctx.name(step.country) if step.country else None
@@ -123,7 +131,8 @@ def _decision_line(run: _Run, step: Keep) -> None:
     elif step.player is not None and step.player != p.owner:
         run.refuse(step, "not_owner", f"the platform in {step.sector} is {p.owner}'s, not {step.player}'s")
     else:
-        run.refuse(step, "decided", f"the owner has already decided for the platform in {step.sector}")
+        earlier = " (in an earlier sheet)" if step.sector in run.earlier.decisions else ""
+        run.refuse(step, "decided", f"the owner has already decided for the platform in {step.sector}{earlier}")
 
 
 def _fill_decisions(run: _Run, start: State) -> None:
@@ -151,10 +160,28 @@ def _next_same_country(steps: list[Step], i: int, country: str | None) -> bool:
     return False
 
 
+def _turn_so_far(run: _Run, steps: list[Step]) -> TurnSoFar:
+    """What the turn the sheet ends in has used, for a later sheet: the actions, and the decisions written
+    since the turn began (this sheet's for it, or earlier sheets') whose platform still stands."""
+    state = run.ctx.state
+    if state.ended:
+        return TurnSoFar()
+    this_turn = {id(step) for step in steps[run.turn_start:]}
+    decisions = {sector: keep.pay for sector, keep in run.ctx.decisions.items() if sector in state.platforms
+                 and (id(keep) in this_turn or sector in run.earlier.decisions)}
+    # who has acted matters only while a protection from last turn may still end (P19)
+    old = any(p.protected_since is not None and p.protected_since < state.turn for p in state.platforms.values())
+    return TurnSoFar(set(run.ship_done), set(run.diplomacy_done), set(run.acted) if old else set(), decisions)
+
+
 def adjudicate(board: Board, state: State, steps: list[Step]) -> GameResult:
     """Resolve the steps in order and return the report (a line per step) and the next state."""
     ctx = Context(board, state.copy(), Fleet(state.ships))
-    run = _Run(ctx)
+    earlier = state.this_turn
+    run = _Run(ctx, ship_done=set(earlier.ship_actions), diplomacy_done=set(earlier.diplomacy),
+               acted=set(earlier.acted), earlier=earlier)
+    ctx.decisions = {sector: Keep(sector=sector, pay=pay, text="(a decision of an earlier sheet)")
+                     for sector, pay in earlier.decisions.items()}
     _decisions(run, steps)
     for i, step in enumerate(steps):
         if isinstance(step, Keep):
@@ -182,7 +209,9 @@ def adjudicate(board: Board, state: State, steps: list[Step]) -> GameResult:
             if run.action is None:
                 if step.country in run.ship_done:
                     run.refuse(step, "action_over", f"action over: {ctx.name(step.country)}'s ships have already "
-                                                    f"moved in an action this turn (one Ship Movement action per turn)")
+                                                    f"moved in an action "
+                                                    f"{run.over(earlier.ship_actions, step.country)} "
+                                                    f"(one Ship Movement action per turn)")
                     continue
                 run.action = _Action(step.country, step.line)
             if run.run(step):
@@ -190,13 +219,14 @@ def adjudicate(board: Board, state: State, steps: list[Step]) -> GameResult:
         elif isinstance(step, AutoMove):
             if step.country in run.ship_done:
                 run.refuse(step, "action_over", f"action over: {ctx.name(step.country)}'s ships have already "
-                                                f"moved this turn")
+                                                f"moved {run.over(earlier.ship_actions, step.country)}")
             elif run.run(step):
                 run.ship_done.add(step.country)
         elif isinstance(step, DIPLOMACY_STEPS):
             if step.country in run.diplomacy_done:
                 run.refuse(step, "action_over", f"action over: {ctx.name(step.country)} has already taken its "
-                                                f"Diplomacy action this turn (one per turn)")
+                                                f"Diplomacy action {run.over(earlier.diplomacy, step.country)} "
+                                                f"(one per turn)")
             elif run.run(step):
                 run.diplomacy_done.add(step.country)
         elif isinstance(step, Protect):
@@ -206,10 +236,15 @@ def adjudicate(board: Board, state: State, steps: list[Step]) -> GameResult:
                 run.ship_done.clear()
                 run.diplomacy_done.clear()
                 run.acted.clear()
+                run.earlier = TurnSoFar()  # earlier sheets' decisions were for the turn just ended
+                for sector in earlier.decisions:
+                    ctx.decisions.pop(sector, None)
+                run.turn_start = i + 1
     run.close_action()
     _fill_decisions(run, state)
     nxt = ctx.state
     nxt.ships = ctx.fleet.ships()
+    nxt.this_turn = _turn_so_far(run, steps)
     summary: dict[str, Any] = {"turn": nxt.turn, "law": f"{nxt.law} ({board.laws[nxt.law].name})"}
     if nxt.ended:
         summary["game over"] = True

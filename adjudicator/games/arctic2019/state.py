@@ -14,12 +14,17 @@ supply: {RU: 11, ...}                    # ships beside the board (written for r
 platforms: [{sector: KAR, owner: Alfred, legal: false, protected_by: RU, protected_since: {turn: 1, phase: 6}}]
 treasury: {RU: 2, NO: 1, EU: 3, CA: 2, US: 4}
 cash: {Alfred: 10}                       # the players' money (a platform's owner pays from it)
+this_turn: {ship_actions: [RU], diplomacy: [CA], acted: [RU, CA], decisions: {KAR: keep}}
 history: []
 ```
 
 Under law B the sea sectors' control follows from the board (`law_b`), so a state may leave it out.
 `protected_since` is when the lobbyist's protection was given (phase 6 of that turn); it lasts to the end of the
 protector's actions in phase 6 of the next turn (P19), so it is this turn or the last one.
+`this_turn` is what the turn has used so far, when it is judged in several sheets (P1, P12, P19): the
+countries whose Ship Movement action (China: its automatic move) is over, those that took their Diplomacy
+action, those that have taken a step (kept while a protection from last turn may still end), and the owners'
+standing decisions (`keep` or `abandon`); it is written only when not empty, and emptied when the turn ends.
 """
 
 from __future__ import annotations
@@ -38,7 +43,9 @@ PROTECTION_PHASE = 6  # lobbyists protect platforms in phase 6 ("Lobbyist Reassi
 _PLATFORM_KEYS = ("sector", "owner", "legal", "protected_by", "protected_since")
 
 KEYS = ("turn", "law", "ended", "council", "conflicts", "norway_eu_support", "norway_in_eu", "control", "ships",
-        "supply", "platforms", "treasury", "cash", "history")
+        "supply", "platforms", "treasury", "cash", "this_turn", "history")
+_TURN_KEYS = ("ship_actions", "diplomacy", "acted", "decisions")
+_DECISIONS = {"keep": True, "abandon": False}
 
 
 @dataclass
@@ -54,6 +61,16 @@ class Platform:
         """The lobbyist leaves: the platform is no longer protected."""
         self.protected_by = None
         self.protected_since = None
+
+
+@dataclass
+class TurnSoFar:
+    """What the current turn has used so far, kept between the sheets it is judged in."""
+
+    ship_actions: set[str] = field(default_factory=set)  # countries whose Ship Movement action is over (P1)
+    diplomacy: set[str] = field(default_factory=set)  # countries that took their Diplomacy action
+    acted: set[str] = field(default_factory=set)  # countries that have taken a step (P19)
+    decisions: dict[str, bool] = field(default_factory=dict)  # sector -> the owner pays to keep it (P12)
 
 
 @dataclass
@@ -73,6 +90,7 @@ class State:
     norway_in_eu: bool = False
     ended: bool = False
     history: list = field(default_factory=list)
+    this_turn: TurnSoFar = field(default_factory=TurnSoFar)
 
     def copy(self) -> "State":
         """A deep copy (states are never mutated in place by the rules)."""
@@ -227,6 +245,7 @@ def state_from_data(board: Board, data: Any, file: str | None = None) -> State:
     _read_control(r, state, data, gone)
     _read_platforms(r, state, data, gone)
     _read_politics(r, state, data, start, gone)
+    state.this_turn = _read_turn(r, state, data, gone)
     history = data.get("history") or []
     if not isinstance(history, list):
         raise r.fail("history must be a list", data, "/history")
@@ -419,6 +438,35 @@ def _read_politics(r: _Reader, state: State, data: dict, start: State, gone: str
         state.cash[str(player)] = r.number(money, raw_cash, f"/cash/{player}", f"{player}'s cash")
 
 
+def _read_turn(r: _Reader, state: State, data: dict, gone: str | None) -> TurnSoFar:
+    raw = r.mapping(data.get("this_turn"), data, "/this_turn", "this_turn (what the turn has used so far)")
+    unknown = [k for k in raw if str(k) not in _TURN_KEYS]
+    if unknown:
+        raise r.fail(f"unknown key {unknown[0]!r}; this_turn's keys are {', '.join(_TURN_KEYS)}", raw,
+                     f"/this_turn/{unknown[0]}")
+    turn = TurnSoFar()
+    for key in ("ship_actions", "diplomacy", "acted"):
+        countries = raw.get(key) or []
+        if not isinstance(countries, list):
+            raise r.fail(f"this_turn's {key} is a list of countries", raw, f"/this_turn/{key}")
+        for i, value in enumerate(countries):
+            country = r.country(value, countries, f"/this_turn/{key}/{i}")
+            if country == gone:
+                raise r.fail("Norway has joined the EU: it takes no action", countries, f"/this_turn/{key}/{i}")
+            getattr(turn, key).add(country)
+    decisions = r.mapping(raw.get("decisions"), raw, "/this_turn/decisions", "decisions (sector -> keep or abandon)")
+    for key, word in decisions.items():
+        pointer = f"/this_turn/decisions/{key}"
+        sector = r.sector(key, decisions, pointer)
+        if sector not in state.platforms:
+            raise r.fail(f"no platform in {r.board.sector_name(sector)}: a decision is for a platform", decisions,
+                         pointer)
+        if word not in _DECISIONS:
+            raise r.fail(f"a decision is keep or abandon, not {word!r}", decisions, pointer)
+        turn.decisions[sector] = _DECISIONS[word]
+    return turn
+
+
 # --- writing ---------------------------------------------------------------------------------------------
 
 def supply(board: Board, state: State) -> dict[str, int]:
@@ -458,5 +506,18 @@ def state_to_data(board: Board, state: State) -> dict[str, Any]:
         "platforms": platforms,
         "treasury": {c: state.treasury[c] for c in countries if c in state.treasury},
         "cash": {p: state.cash[p] for p in sorted(state.cash)},
+        **({"this_turn": turn} if (turn := _turn_to_data(board, state)) else {}),
         "history": list(state.history),
     }
+
+
+def _turn_to_data(board: Board, state: State) -> dict[str, Any]:
+    """`this_turn`, countries in file order, sectors in board order, empty entries left out."""
+    turn = state.this_turn
+    out: dict[str, Any] = {key: [c for c in board.countries if c in getattr(turn, key)]
+                           for key in ("ship_actions", "diplomacy", "acted") if getattr(turn, key)}
+    decisions = {s: "keep" if turn.decisions[s] else "abandon" for s in board.sectors
+                 if s in turn.decisions and s in state.platforms}
+    if decisions:
+        out["decisions"] = decisions
+    return out
