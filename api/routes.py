@@ -14,6 +14,8 @@ from adjudicator.cases.runner import run_case
 from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant, variant_summaries
 from adjudicator.errors import AdjudicatorError, CaseFileError
 from adjudicator.gamefile import game_from_data, game_to_data
+from adjudicator.hosted import text as door
+from adjudicator.hosted.errors import HostedError
 from adjudicator.rulebook import rulebook_from_text
 from adjudicator.games import PICTURES, NotAvailable, rules_of
 from adjudicator.names import AmbiguousName, UnknownName
@@ -32,20 +34,30 @@ def _validator(name: str) -> Draft202012Validator:
 
 
 def _body(schema: str, allow_text: bool = False) -> Any:
-    """The request's JSON body, checked against its schema (400 with a pointer when it is not valid)."""
+    """The request's JSON body, its every string storable text (`door.storable`: 400 naming the field), checked
+    against its schema (400 with a pointer when it is not valid). Every endpoint's body comes through here."""
     mimetype = request.mimetype
     if allow_text and mimetype == "text/plain":
-        return {"text": request.get_data(as_text=True)}
+        return _storable({"text": request.get_data(as_text=True)})
     if mimetype != "application/json":
         accepted = "application/json" + (" or text/plain" if allow_text else "")
         raise Problem(415, "Unsupported media type", f"send the body as {accepted}, not {mimetype or 'nothing'}")
     data = request.get_json(silent=True)
     if data is None:
         raise Problem(400, "Bad request", "the body is not valid JSON")
+    _storable(data)  # first: the schema's messages quote values
     errors = sorted(_validator(schema).iter_errors(data), key=lambda e: (len(e.path), list(map(str, e.path))))
     if errors:  # told in words (api/schema_errors.py), never the validator's Python repr
         first = errors[0]
         raise Problem(400, "Bad request", in_words(first, SCHEMAS), pointer=pointer_of(first))
+    return data
+
+
+def _storable(data: Any) -> Any:
+    try:
+        door.storable(data)
+    except HostedError as exc:
+        raise Problem(exc.status, exc.title, exc.detail, **exc.extra) from None
     return data
 
 
