@@ -98,8 +98,8 @@ def _caller(game_id: str, write: bool = False, keep: bool = False) -> Caller:
             _opened().session.commit()
         return caller
     except HostedError as exc:
-        if exc.status in (401, 403):
-            _limit(client_key(request.remote_addr))  # guessing tokens counts against the address too
+        if exc.status in (401, 403, 404):  # guessing tokens, or game ids with fresh tokens, counts against
+            _limit(client_key(request.remote_addr))  # the address too
         raise Problem(exc.status, exc.title, exc.detail, **exc.extra) from None
 
 
