@@ -12,6 +12,7 @@ from api_helpers import DOC, check_response, free_port
 from test_hosted import make_api, postgres_url
 
 from adjudicator.hosted import storage
+from api.schemas import SCHEMAS
 
 # Each documented hosted operation, with a body it would take.
 _BODIES = {("post", "/v1/games"): {"variant": "arctic"}, ("put", "/v1/games/{game_id}/orders"): {"orders": []},
@@ -21,10 +22,21 @@ _BODIES = {("post", "/v1/games"): {"variant": "arctic"}, ("put", "/v1/games/{gam
 OPERATIONS = [(method, path) for path, ops in DOC["paths"].items() if path.startswith("/v1/games") for method in ops]
 
 
+def _body(method: str, template: str) -> dict | None:
+    """The operation's body, with the phase it is for when its schema takes one (a write names its phase)."""
+    body = _BODIES.get((method, template))
+    request = DOC["paths"][template][method].get("requestBody")
+    if body is not None and request:
+        schema = SCHEMAS[request["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]]
+        if "phase_no" in schema.get("properties", {}):
+            body = {**body, "phase_no": 1}
+    return body
+
+
 def _down_everywhere(api) -> None:
     for method, template in OPERATIONS:
         path = template.format(game_id="abcdefgh12345678", phase_no="1")
-        answer = getattr(api.client, method)(path, json=_BODIES.get((method, template), None),
+        answer = getattr(api.client, method)(path, json=_body(method, template),
                                              headers={"Authorization": "Bearer adj_whatever"})
         assert answer.status_code == 503, (method, path, answer.status_code, answer.get_data(as_text=True)[:300])
         assert answer.headers["Retry-After"] == "5" and answer.get_json()["retry_after"] == 5

@@ -6,6 +6,7 @@ every endpoint (bodies at any depth, inline boards, keys, path parameters, queri
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -17,6 +18,7 @@ from urllib.parse import quote
 import pytest
 import yaml
 from api_helpers import DOC, check_response
+from api.schemas import SCHEMAS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_hosted import db_url, make_api, postgres_url  # noqa: F401 - db_url: SQLite and PostgreSQL
@@ -195,7 +197,7 @@ _CASES = [
     Case("get", "/v1/games/{game_id}/orders", (("game_id", "GAME"),), token="Russia"),
     Case("delete", "/v1/games/{game_id}/orders", (("game_id", "GAME"),), token="Russia"),
     Case("put", "/v1/games/{game_id}/ready", (("game_id", "GAME"),), body={"ready": False}, token="Russia"),
-    Case("post", "/v1/games/{game_id}/adjudicate", (("game_id", "GAME"),), body={"phase_no": 1}, token="gm"),
+    Case("post", "/v1/games/{game_id}/adjudicate", (("game_id", "GAME"),), body={"phase_no": 1}, token="gm"),  # (judged)
     Case("get", "/v1/games/{game_id}/phases", (("game_id", "GAME"),), token="Russia"),
     Case("get", "/v1/games/{game_id}/phases/{phase_no}", (("game_id", "GAME"), ("phase_no", "1")), token="Russia"),
     Case("get", "/v1/games/{game_id}/phases/{phase_no}/report", (("game_id", "GAME"), ("phase_no", "1")),
@@ -209,11 +211,30 @@ _CASES = [
          token="gm"),
     Case("post", "/v1/games/{game_id}/webhook/secret", (("game_id", "GAME"),), token="gm"),
 ]
+
+
+def _with_phase(case: Case) -> Case:
+    """The case with the phase its write is for, when its schema takes one (`phase_no` after a judged phase: 2)."""
+    request = DOC["paths"].get(case.template, {}).get(case.method, {}).get("requestBody")
+    if not isinstance(case.body, dict) or not request or "application/json" not in request["content"]:
+        return case
+    schema = SCHEMAS[request["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]]
+    if "phase_no" not in schema.get("properties", {}) or case.template.startswith("/v1/adjudicate"):
+        return case
+    return dataclasses.replace(case, body={**case.body, "phase_no": case.body.get("phase_no", 2)})
+
+
+_CASES = [_with_phase(case) for case in _CASES]
 # Where hostile text goes in each case: ("body", path), ("path", name), ("query", name) or ("token",).
-_FIELDS = [(case, field) for case in _CASES for field in (
-    [("body", p) for p in (_strings(case.body) if not case.text else [()])]
-    + [("path", name) for name, _ in case.params] + [("query", name) for name, _ in case.query]
-    + ([("token",)] if case.token else []))]
+def _fields(case: Case) -> list[tuple]:
+    return ([("body", p) for p in (_strings(case.body) if not case.text else [()])]
+            + [("path", name) for name, _ in case.params] + [("query", name) for name, _ in case.query]
+            + ([("token",)] if case.token else []))
+
+
+# A case, then one of its fields: each endpoint as often as another, however many strings its body holds.
+_FIELD = st.sampled_from([(case, _fields(case)) for case in _CASES if _fields(case)]).flatmap(
+    lambda pair: st.tuples(st.just(pair[0]), st.sampled_from(pair[1])))
 
 
 def test_the_cases_cover_every_documented_operation():
@@ -246,8 +267,8 @@ def _changed(original: str, hostile: str, how: str) -> str:
             "middle": original[:middle] + hostile + original[middle:]}[how]
 
 
-@settings(max_examples=int(os.environ.get("DOOR_EXAMPLES", "150")), deadline=None, suppress_health_check=list(HealthCheck), database=None)
-@given(field=st.sampled_from(_FIELDS), hostile=HOSTILE, how=_CHANGES)
+@settings(max_examples=int(os.environ.get("DOOR_EXAMPLES", "500")), deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(field=_FIELD, hostile=HOSTILE, how=_CHANGES)
 def test_hostile_text_in_any_string_field_of_any_endpoint_is_never_a_5xx(hosted, field, hostile, how):
     api, game_id, tokens = hosted
     case, (where, *at) = field
@@ -277,7 +298,8 @@ def test_hostile_text_in_any_string_field_of_any_endpoint_is_never_a_5xx(hosted,
         kwargs = {}
     answer = getattr(api.client, case.method)(path, headers=headers, **kwargs)
     assert answer.status_code < 500, (case.template, field, answer.get_data(as_text=True)[:500])
-    if case.template != "/play/{game_id}" and not 300 <= answer.status_code < 400:  # (`//` is redirected)
+    routed_elsewhere = where == "path" and answer.status_code in (308, 404, 405)  # (`//`, or another path's)
+    if case.template != "/play/{game_id}" and not routed_elsewhere:
         check_response(case.template, case.method, answer)
     unstorable = "\x00" in hostile or any("\ud800" <= ch <= "\udfff" for ch in hostile)
     if where == "body" and unstorable and not case.text:
