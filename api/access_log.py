@@ -93,6 +93,8 @@ class Logger(glogging.Logger):
             if not isinstance(handler.formatter, EscapingFormatter):
                 handler.setFormatter(EscapingFormatter(handler.formatter))
         application = logging.getLogger("adjudicator")
+        if not self.error_log.handlers:  # an operator's logging configuration: theirs to route
+            return
         application.handlers = list(self.error_log.handlers)
         application.setLevel(self.error_log.level)
         application.propagate = False
