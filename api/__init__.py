@@ -10,6 +10,7 @@ from flask import Flask, request
 from api import problems
 from api.hosted import bp as hosted_bp
 from api.pages import bp as pages_bp
+from api.readiness import bp as readiness_bp
 from api.routes import bp
 
 MAX_BODY = 1024 * 1024  # bytes, with or without Content-Length
@@ -28,6 +29,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(bp)
     app.register_blueprint(hosted_bp)
     app.register_blueprint(pages_bp)  # /play/<game id>: the pages players use in a browser
+    app.register_blueprint(readiness_bp)  # /readyz: the games' database reachable (/healthz: the process answers)
     _behind_proxies(app)
     return app
 

@@ -8,20 +8,24 @@ rates; `HOSTED_LIMITS` and `HOSTED_WEBHOOKS` (config only) replace the limits an
 from __future__ import annotations
 
 import functools
+import logging
 from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from adjudicator.hosted import text, tokens, webhooks
 from adjudicator.hosted.limits import Limits, RateLimiter, client_key
 from adjudicator.hosted.service import Caller, HostedError, Opened, Service
-from adjudicator.hosted.storage import database_url, open_store
+from adjudicator.hosted.storage import database_url, open_store, unavailable
 from api.problems import Problem
 from api.routes import _body
 
 bp = Blueprint("hosted", __name__)
+log = logging.getLogger("adjudicator.api")
+RETRY_AFTER = 5  # seconds a client waits before trying a database that was unavailable again
 
 
 def service() -> Service:
@@ -94,8 +98,8 @@ def _caller(game_id: str, write: bool = False, keep: bool = False) -> Caller:
             _opened().session.commit()
         return caller
     except HostedError as exc:
-        if exc.status in (401, 403):
-            _limit(client_key(request.remote_addr))  # guessing tokens counts against the address too
+        if exc.status in (401, 403, 404):  # guessing tokens, or game ids with fresh tokens, counts against
+            _limit(client_key(request.remote_addr))  # the address too
         raise Problem(exc.status, exc.title, exc.detail, **exc.extra) from None
 
 
@@ -121,21 +125,22 @@ def _teardown(_exc: BaseException | None) -> None:
 def _reconnecting(view: Any) -> Any:
     """A request whose database connection PostgreSQL closed (a restart, a terminated backend) runs once more
     on a fresh one: connections are not pinged before use. The hosted requests may run twice: a judgement is
-    exactly once, a submission and a setting replace themselves, and a refused statement wrote nothing."""
+    exactly once, a submission and a setting replace themselves, and a refused statement wrote nothing. A
+    database that cannot be used now (down, unreachable, its file missing: `storage.unavailable`) is a 503
+    with `Retry-After`, never a 500."""
 
     @functools.wraps(view)
     def run(*args: Any, **kwargs: Any) -> Any:
         for attempt in (1, 2):
             try:
                 return view(*args, **kwargs)
-            except DBAPIError as exc:
-                if not exc.connection_invalidated:
+            except (DBAPIError, PoolTimeout) as exc:
+                if not unavailable(exc):
                     raise
                 _close_opened()
-                if attempt == 2 or request.endpoint == "hosted.create_game":  # a game may have been stored
-                    raise Problem(503, "Service unavailable", "the connection to the games' database was lost; "
-                                  "the database may be restarting: try again in a few seconds",
-                                  retry_after=5, headers={"Retry-After": "5"}) from None
+                lost = isinstance(exc, DBAPIError) and exc.connection_invalidated
+                if not lost or attempt == 2 or request.endpoint == "hosted.create_game":  # a game may be stored
+                    raise database_unavailable(exc) from None
         raise AssertionError("unreachable")
 
     return run
@@ -157,6 +162,16 @@ def _phase_query() -> int | None:
         raise Problem(400, "Bad request", f"phase_no must be a phase number (1, 2, 3... in ASCII digits), not "
                       f"{written[:20]!r}", pointer="phase_no")
     return number
+
+
+def database_unavailable(exc: BaseException) -> Problem:
+    """The 503 of a database that cannot be used now (logged in one line: the driver's message, no parameters)."""
+    lost = isinstance(exc, DBAPIError) and exc.connection_invalidated
+    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0:1]
+    log.warning("the games' database is unavailable (%s): %s", type(exc).__name__, reason[0] if reason else "")
+    detail = ("the connection to the games' database was lost" if lost else "the games' database cannot be used now")
+    return Problem(503, "Service unavailable", f"{detail}; it may be down or restarting: try again in a few seconds",
+                   retry_after=RETRY_AFTER, headers={"Retry-After": str(RETRY_AFTER)})
 
 
 def _json(data: Any, status: int = 200) -> Response:

@@ -14,6 +14,8 @@ from adjudicator.cases.runner import run_case
 from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant, variant_summaries
 from adjudicator.errors import AdjudicatorError, CaseFileError
 from adjudicator.gamefile import game_from_data, game_to_data
+from adjudicator.hosted import text as door
+from adjudicator.hosted.errors import HostedError
 from adjudicator.rulebook import rulebook_from_text
 from adjudicator.games import PICTURES, NotAvailable, rules_of
 from adjudicator.names import AmbiguousName, UnknownName
@@ -32,18 +34,20 @@ def _validator(name: str) -> Draft202012Validator:
 
 
 def _body(schema: str, allow_text: bool = False, later: tuple[str, ...] = ()) -> Any:
-    """The request's JSON body, checked against its schema (400 with a pointer when it is not valid); `later`:
-    required fields whose absence the caller answers itself, once it knows what to say (a hosted write's
-    `phase_no`: the refusal names the current phase)."""
+    """The request's JSON body, its every string storable text (`door.storable`: 400 naming the field), checked
+    against its schema (400 with a pointer when it is not valid). Every endpoint's body comes through here.
+    `later`: required fields whose absence the caller answers itself, once it knows what to say (a hosted
+    write's `phase_no`: the refusal names the current phase)."""
     mimetype = request.mimetype
     if allow_text and mimetype == "text/plain":
-        return {"text": request.get_data(as_text=True)}
+        return _storable({"text": request.get_data(as_text=True)})
     if mimetype != "application/json":
         accepted = "application/json" + (" or text/plain" if allow_text else "")
         raise Problem(415, "Unsupported media type", f"send the body as {accepted}, not {mimetype or 'nothing'}")
     data = request.get_json(silent=True)
     if data is None:
         raise Problem(400, "Bad request", "the body is not valid JSON")
+    _storable(data)  # first: the schema's messages quote values
     errors = sorted((e for e in _validator(schema).iter_errors(data) if not _missing_only(e, later)),
                     key=lambda e: (len(e.path), list(map(str, e.path))))
     if errors:  # told in words (api/schema_errors.py), never the validator's Python repr
@@ -56,6 +60,15 @@ def _missing_only(error: Any, fields: tuple[str, ...]) -> bool:
     """Whether a top-level `required` error is about `fields` alone."""
     return (bool(fields) and error.validator == "required" and not error.path and isinstance(error.instance, dict)
             and all(name in fields for name in error.validator_value if name not in error.instance))
+
+
+def _storable(data: Any) -> Any:
+    """`data` itself, once every string in it is storable text (else the 400 naming the field)."""
+    try:
+        door.storable(data)
+    except HostedError as exc:
+        raise Problem(exc.status, exc.title, exc.detail, **exc.extra) from None
+    return data
 
 
 def _board(name: str, pointer: str = "/variant") -> Any:

@@ -250,6 +250,8 @@ SCHEMAS: dict[str, Any] = {
     "Variant": {"type": "object", "properties": {"name": _STR, "title": _STR, "rules": _STR},
                 "required": ["name", "title", "rules"]},
     "Health": {"type": "object", "properties": {"status": _STR, "version": _STR}, "required": ["status"]},
+    "Ready": {"type": "object", "properties": {"status": {"const": "ready"}, "version": _STR, "database": _STR},
+              "required": ["status", "database"]},
 }
 
 # --- hosted games (/v1/games) --------------------------------------------------------------------------------
@@ -409,6 +411,9 @@ def _post(summary: str, request: str, ok: str, *errors: int, extra_request: dict
                      "responses": _responses(ok, 400, 413, 415, *errors, ok_content=ok_content)}}
 
 
+_RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before trying again", "schema": _INT}}
+
+
 def _hosted_paths() -> dict:
     """The hosted-games endpoints: every one but creation takes `Authorization: Bearer <token>`."""
     auth = {401: "No token", 403: "A token that is not this game's (or not allowed this)", 404: "Unknown game or phase",
@@ -416,13 +421,16 @@ def _hosted_paths() -> dict:
             413: "Over a size limit",
             415: "Wrong content type", 422: "Orders for another phase, or not available for this game",
             429: "Too many requests", 400: "Bad input (a phase-bound write without `phase_no` too)", 507: "The service holds its limit of games",
-            503: "The connection to the games' database was lost (and lost again when retried): try again"}
+            503: "The games' database cannot be used now (down, unreachable, restarting, or the connection lost "
+                 "and lost again when retried): try again after `Retry-After` seconds"}
 
     def op(summary: str, ok: dict, codes: tuple[int, ...], body: str | None = None, status: str = "200",
            params: list | None = None) -> dict:
         out: dict[str, Any] = {"summary": summary, "responses": {status: {"description": "OK", "content": ok}}}
         for code in codes:
             out["responses"][str(code)] = {"description": auth[code], "content": _PROBLEM}
+            if code in (429, 503):
+                out["responses"][str(code)]["headers"] = _RETRY_AFTER
         if body:
             out["requestBody"] = {"required": True, "content": _json(body)}
         if codes and 401 in codes:
@@ -483,7 +491,12 @@ def openapi_document() -> dict:
                  "description": "Stateless Diplomacy-variant adjudication: send a game state and orders, get every "
                                 "order's outcome with its reason and the next state. Errors are RFC 9457 problems."},
         "paths": {
-            "/healthz": {"get": {"summary": "Liveness", "responses": _responses("Health")}},
+            "/healthz": {"get": {"summary": "Liveness: the process answers (whatever its database does)",
+                                 "responses": _responses("Health")}},
+            "/readyz": {"get": {"summary": "Readiness: the games' database answers (503 while it does not)",
+                                "responses": {"200": {"description": "Ready", "content": _json("Ready")},
+                                              "503": {"description": "The games' database cannot be used now",
+                                                      "headers": _RETRY_AFTER, "content": _PROBLEM}}}},
             "/v1/variants": {"get": {"summary": "The variants", "responses": _responses("unused", ok_content={
                 "application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/VariantSummary"}}}})}},
             "/v1/variants/{name}": {"get": {"summary": "A variant's board", "parameters": [name_param],

@@ -115,6 +115,7 @@ def server_options(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, 
         "accesslog": "-",
         # No query string, no Basic user name, no Referer: each may carry a token someone put in a URL (issue 26).
         "access_log_format": '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(D)sus "%(a)s"',
+        "logger_class": "api.access_log.Logger",  # every field and line escaped: no client writes a line of its own
         # The app is loaded once in the master and forked: a worker answers as soon as it starts (gevent
         # patches the standard library in the worker; the app starts no threads and opens no sockets first).
         "preload_app": True,

@@ -84,3 +84,26 @@ def test_two_processes_share_the_limit_of_new_games(db_url):  # noqa: F811
             child.join(30)
         with store.transaction() as session:
             session.execute(delete(RateLimit).where(RateLimit.key == key))
+
+
+def test_guessing_game_ids_with_fresh_tokens_is_counted_against_the_address(db_url):  # noqa: F811
+    """Issue 34, finding 7: 800 lookups of unknown games, a new token each, met no 429 (404s were not counted)."""
+    import secrets
+
+    api = make_api(db_url, HOSTED_LIMITS=SMALL)
+    address = f"198.51.100.{secrets.randbelow(250) + 1}"  # (the test database is shared: an address of its own)
+    store = open_store(normalise_url(db_url))
+    with store.transaction() as session:
+        session.execute(delete(RateLimit).where(RateLimit.key == client_key(address)))
+
+    def guess(game_id: str) -> int:
+        return api.client.get(f"/v1/games/{game_id}", environ_base={"REMOTE_ADDR": address},
+                              headers={"Authorization": f"Bearer adj_{secrets.token_urlsafe(32)}"}).status_code
+
+    assert [guess(secrets.token_urlsafe(12)) for _ in range(6)] == [404] * 5 + [429]
+    assert guess("not an id!") == 429  # an id that cannot be one is a guess too
+    other = "203.0.113.9"
+    with store.transaction() as session:
+        session.execute(delete(RateLimit).where(RateLimit.key == client_key(other)))
+    assert api.client.get("/v1/games/abc", environ_base={"REMOTE_ADDR": other},
+                          headers={"Authorization": "Bearer adj_x"}).status_code == 404  # another address: its own

@@ -22,6 +22,8 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 DEFAULT_SQLITE = "adjudicator-games.sqlite3"
@@ -133,6 +135,33 @@ class Store:
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Whether a database error says the database cannot be used now, rather than that it refused a statement:
+    a server down, unreachable or restarting, a connection lost, a SQLite file that cannot be opened or is
+    locked past the busy timeout, a conflict to retry, no pooled connection free in time."""
+    return isinstance(exc, (OperationalError, PoolTimeout)) or (
+        isinstance(exc, DBAPIError) and exc.connection_invalidated)
+
+
+def ping(store: Store) -> None:
+    """One round trip to the database, reading its schema's version; raises a DBAPIError (as SQLAlchemy wraps
+    the driver's) when the database cannot be reached or has lost its schema. A raw connection: on SQLite no
+    transaction is begun, so a busy writer's lock does not hold the check up."""
+    driver_error = store.engine.dialect.loaded_dbapi.Error
+    statement = "SELECT version_num FROM alembic_version"  # Alembic's own table
+    try:
+        connection = store.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            cursor.execute(statement)
+            cursor.fetchall()
+            cursor.close()
+        finally:
+            connection.close()
+    except driver_error as exc:  # a raw connection's errors are the driver's own: wrapped as a Connection's are
+        raise DBAPIError.instance(statement, None, exc, driver_error, hide_parameters=True) from exc
 
 
 def upsert_on(sqlite: bool, table: Table) -> PostgresqlInsert | SqliteInsert:

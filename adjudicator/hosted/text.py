@@ -1,8 +1,12 @@
 """Text taken at the door of hosted games: printable, bounded, and storable by every database.
 
-A name, label, seat or order that holds a control character, a lone surrogate (which no UTF-8 database
-stores), a line break, or a bidirectional override (which shows text as something else) is refused with a
-400 saying which character and where, before any database sees it. Path ids and phase numbers are ASCII
+Every string of every request body (keys and values, at any depth, inline boards too) is first checked by
+`storable`, the one door every endpoint's body goes through (api/routes.py `_body`): a NUL or a lone
+surrogate, which no database stores and no UTF-8 encoder writes, is a 400 naming the field by its JSON
+pointer. A name, label, seat or order that holds a control character, a lone surrogate, a line break, or a
+bidirectional override (which shows text as something else) is refused with a 400 saying which character and
+where, before any database sees it; so is one over its length (400 too: 413 is for a request too large as a
+whole, its body, its board or its number of orders). Path ids and phase numbers are ASCII
 digits or id characters within range: `"²".isdigit()` and `"١".isdigit()` are true, so `isdigit` is not used.
 """
 
@@ -48,10 +52,10 @@ def _noncharacter(ch: str) -> bool:
 
 
 def _checked(value: str, what: str, pointer: str, limit: int, allow_tab: bool, line_hint: str = "") -> str:
-    """`value` stripped, if it is at most `limit` characters of printable text; else a 413 or a 400 naming the
-    character and where (`line_hint` added when it is a line break)."""
+    """`value` stripped, if it is at most `limit` characters of printable text; else a 400 saying it is too
+    long, or naming the character and where (`line_hint` added when it is a line break)."""
     if len(value) > limit:
-        raise HostedError(413, "Request too large", f"{what} is over {limit} characters", pointer=pointer)
+        raise HostedError(400, "Bad request", f"{what} is over {limit} characters", pointer=pointer)
     bad = _bad_char(value, allow_tab)
     if bad is not None:
         at, why = bad
@@ -61,7 +65,7 @@ def _checked(value: str, what: str, pointer: str, limit: int, allow_tab: bool, l
 
 
 def printable(value: str, what: str, pointer: str, limit: int) -> str:
-    """`value` stripped, if it is printable text of 1 to `limit` characters; else a 400 (413 past the limit)."""
+    """`value` stripped, if it is printable text of 1 to `limit` characters; else a 400."""
     text = _checked(value, what, pointer, limit, allow_tab=False)
     if not text:
         raise HostedError(400, "Bad request", f"{what} is blank", pointer=pointer)
@@ -74,21 +78,47 @@ def order_item(value: str, number: int, limit: int) -> str:
                     line_hint="one list item is one order, on one line; send each order as an item of its own")
 
 
-def storable(data: Any, pointer: str) -> None:
-    """Every string of JSON data (keys and values) free of NUL and lone surrogates, which the databases cannot
-    store (PostgreSQL refuses both, in text and in JSON); else a 400 naming where. Walked with a stack."""
-    stack: list[tuple[Any, str]] = [(data, pointer)]
+def storable(data: Any, pointer: str = "") -> None:
+    """Every string of JSON data (keys and values, at any depth) free of NUL and lone surrogates, which no
+    database stores (PostgreSQL refuses both, in text and in JSON) and no UTF-8 encoder writes; else a 400
+    naming the first such field, in the document's order, by its JSON pointer (RFC 6901; for a bad key, the
+    object holding it) and the character. Walked with a stack: the body may nest as deep as the door allows."""
+    # A path is (parent path, token), spelled out only for the answer: a long key deep down is not copied into
+    # the path of every value under it.
+    stack: list[tuple[Any, Any]] = [(data, (None, pointer))]
     while stack:
-        item, where = stack.pop()
+        item, path = stack.pop()
         if isinstance(item, dict):
-            for key, value in item.items():
-                stack.append((key, where))
-                stack.append((value, f"{where}/{key}"))
+            for key in item:
+                if isinstance(key, str) and not _storable(key):
+                    where = _spelled(path)
+                    _refuse(key, f"a key of {where or 'the body'}", where)
+            stack.extend((value, (path, "/" + _pointer_token(key))) for key, value in reversed(item.items()))
         elif isinstance(item, list):
-            stack.extend((value, f"{where}/{i}") for i, value in enumerate(item))
+            stack.extend((value, (path, f"/{i}")) for i, value in reversed(list(enumerate(item))))
         elif isinstance(item, str) and not _storable(item):
-            raise HostedError(400, "Bad request", f"{where or '/'} holds a NUL or a lone surrogate, which no "
-                              "database stores", pointer=where or "/")
+            where = _spelled(path)
+            _refuse(item, where or "the body", where)
+
+
+def _spelled(path: Any) -> str:
+    tokens = []
+    while path is not None:
+        path, token = path
+        tokens.append(token)
+    return "".join(reversed(tokens))
+
+
+def _refuse(value: str, what: str, where: str) -> None:
+    at, ch = next((at, ch) for at, ch in enumerate(value) if ch == "\x00" or "\ud800" <= ch <= "\udfff")
+    why = "a NUL (U+0000)" if ch == "\x00" else f"a lone surrogate (U+{ord(ch):04X}), which is not a character,"
+    raise HostedError(400, "Bad request", f"{what} holds {why} at character {at + 1}: no database stores it; "
+                      "send text without it", pointer=where)
+
+
+def _pointer_token(key: Any) -> str:
+    """A key as a JSON pointer's token (RFC 6901: `~` as `~0`, `/` as `~1`)."""
+    return str(key).replace("~", "~0").replace("/", "~1")
 
 
 def _storable(text: str) -> bool:
