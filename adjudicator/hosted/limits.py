@@ -43,13 +43,15 @@ class Limits:
     @classmethod
     def configured(cls, config: Mapping[str, Any] | None = None) -> Limits:
         """The limits of a server: `HOSTED_LIMITS` in its config, else the defaults with the rates an operator
-        sets as `ADJUDICATOR_REQUESTS_PER_MINUTE` and `ADJUDICATOR_GAMES_PER_HOUR` (config, then environment)."""
+        sets as `ADJUDICATOR_REQUESTS_PER_MINUTE`, `ADJUDICATOR_GAMES_PER_HOUR` and
+        `ADJUDICATOR_PICTURE_UNITS_PER_MINUTE` (config, then environment)."""
         config = config or {}
         if config.get("HOSTED_LIMITS"):
             return config["HOSTED_LIMITS"]
         rates = {}
         for field_name, key in (("requests_per_minute", "ADJUDICATOR_REQUESTS_PER_MINUTE"),
-                                ("games_per_hour", "ADJUDICATOR_GAMES_PER_HOUR")):
+                                ("games_per_hour", "ADJUDICATOR_GAMES_PER_HOUR"),
+                                ("picture_units_per_minute", "ADJUDICATOR_PICTURE_UNITS_PER_MINUTE")):
             value = config.get(key) or os.environ.get(key)
             if value:
                 rates[field_name] = max(1, int(value))
