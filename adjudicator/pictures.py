@@ -9,7 +9,8 @@ other request, `/healthz` too, waits until the picture is done). So each picture
 socket. A process draws at most `processes` pictures at once (one a child), lets at most `waiting` more wait
 for a child, each at most `wait_seconds`: any other request is refused at once (`Busy`: the API answers 503
 with Retry-After), so pictures queue, never pile up. A child that takes longer than `job_seconds` is stopped
-(`Failed`) and another started for the next picture.
+(`Failed`) and another started for the next picture. The children run at a lower priority (NICENESS), so on a
+busy machine the workers' judging and `/healthz` go first.
 
 A job is data (a shipped variant's name or an inline board, a position as game-file data, a report as JSON),
 read again in the child. Its board's drawing (the computed geometry, `adjudicator.render.stored`) is looked up
@@ -35,6 +36,7 @@ from typing import Any
 from adjudicator.render.stored import Shelf, using_shelves
 
 _HEADER = struct.Struct(">I")
+NICENESS = 10  # the drawing processes' scheduling priority below the workers': pictures yield the CPU to judging
 
 
 @dataclass(frozen=True)
@@ -270,6 +272,8 @@ def child_main() -> None:
     """A drawing process: draw each job read from standard input, answer on standard output, until the end."""
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # anything printed goes to the log, never into the answers
+    with contextlib.suppress(OSError, AttributeError):  # (not on every platform)
+        os.nice(NICENESS)
     _warm()
     shelf = _AskParent(inp, out)
     while True:
