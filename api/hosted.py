@@ -21,7 +21,7 @@ from adjudicator.hosted.limits import Limits, RateLimiter, client_key
 from adjudicator.hosted.service import Caller, HostedError, Opened, Service
 from adjudicator.hosted.storage import database_url, open_store, unavailable
 from api.problems import Problem
-from api.routes import _body
+from api.routes import _body, draw_picture, rate_picture
 
 bp = Blueprint("hosted", __name__)
 log = logging.getLogger("adjudicator.api")
@@ -296,7 +296,10 @@ def phase_picture(game_id: str, phase_no: str):
         width = -1
     if not 200 <= width <= 4000:
         raise Problem(400, "Bad request", "width must be a number from 200 to 4000", pointer="width")
-    image = _run(service().phase_picture, caller, number, fmt, width)
+    job, spaces = _run(service().picture_job, caller, number, fmt, width)
+    token = "token:" + tokens.token_hash(_bearer() or "")[:40]
+    rate_picture([token, client_key(request.remote_addr)], width, spaces, _rates())  # by cost: pixels and board
+    image = draw_picture(job, [service().drawings])
     return Response(image, mimetype="image/svg+xml" if fmt == "svg" else "image/png",
                     headers={"Cache-Control": "no-store"})
 

@@ -19,6 +19,7 @@ from adjudicator.hosted.errors import HostedError
 from adjudicator.rulebook import rulebook_from_text
 from adjudicator.games import PICTURES, NotAvailable, rules_of
 from adjudicator.names import AmbiguousName, UnknownName
+from adjudicator.pictures import Busy, Failed, Job, Pictures, cost, spaces_of
 from adjudicator.sheets import Sheet
 from adjudicator.turn import Turn, play_turn
 from api.problems import Problem, from_adjudicator_error
@@ -235,6 +236,8 @@ def legal():
 def render():
     from flask import Response
 
+    from adjudicator.hosted.limits import client_key
+
     body = _body("RenderRequest")
     board, state = _game(body["state"])
     rules = rules_of(board)
@@ -243,9 +246,67 @@ def render():
     results = body.get("results")
     if results is None and body.get("orders") is not None:
         results = _turn(board, state, body["orders"], body.get("lenient", True)).report_json()
-    fmt = body.get("format", "png")
-    image = _capability(rules.render, board, state, results, fmt, int(body.get("width", 1000)))
+    fmt, width = body.get("format", "png"), int(body.get("width", 1000))
+    rate_picture([client_key(request.remote_addr)], width, spaces_of(board))
+    data = body["state"]
+    image = draw_picture(Job(data.get("variant") if data.get("board") is None else None, data.get("board"), data,
+                             results, fmt, width))
     return Response(image, mimetype="image/svg+xml" if fmt == "svg" else "image/png")
+
+
+_PICTURES: dict[tuple, Pictures] = {}  # one queue a process and its settings (a test makes many apps)
+
+
+def pictures() -> Pictures:
+    """This process's picture queue and drawing processes, by the app's settings (config, else environment):
+    `ADJUDICATOR_PICTURE_PROCESSES` (drawing processes, default 1; 0 draws in the worker itself),
+    `ADJUDICATOR_PICTURE_QUEUE` (pictures that may wait, default 8), `ADJUDICATOR_PICTURE_WAIT` (seconds one may
+    wait, default 10) and `ADJUDICATOR_PICTURE_SECONDS` (seconds one may take to draw, default 20)."""
+    import os
+
+    def setting(name: str, default: float) -> float:
+        value = current_app.config.get(name) or os.environ.get(name)
+        return float(value) if value not in (None, "") else default
+
+    settings = (os.getpid(), int(setting("ADJUDICATOR_PICTURE_PROCESSES", 1)),
+                int(setting("ADJUDICATOR_PICTURE_QUEUE", 8)), setting("ADJUDICATOR_PICTURE_WAIT", 10.0),
+                setting("ADJUDICATOR_PICTURE_SECONDS", 20.0))
+    if settings not in _PICTURES:  # (keyed by the process too: a forked process starts its own children)
+        _PICTURES[settings] = Pictures(*settings[1:])
+    return _PICTURES[settings]
+
+
+def draw_picture(job: Job, shelves: Any = ()) -> bytes | str:
+    """A picture drawn through the process's queue: 503 with Retry-After when it is full, 422 when the picture
+    cannot be drawn, 503 when its drawing process failed or ran out of time."""
+    try:
+        return _capability(pictures().draw, job, shelves)
+    except Busy as exc:
+        raise Problem(503, "Busy drawing", exc.message, retry_after=exc.retry_after,
+                      headers={"Retry-After": str(exc.retry_after)}) from None
+    except Failed as exc:
+        if exc.lost:
+            raise Problem(503, "Picture not drawn", exc.message, retry_after=5, headers={"Retry-After": "5"}) from None
+        raise Problem(422, "Picture not drawn", exc.message) from None
+
+
+def rate_picture(keys: list[str], width: int, spaces: int, rates: Any = None) -> None:
+    """429 with Retry-After when a key is over its picture rate (`picture_units_per_minute` of the hosted limits,
+    counted by each picture's cost: its pixels times its board's size); `rates`: the hosted games' shared
+    limiter, else this process's own (the stateless API has no database)."""
+    from adjudicator.hosted.limits import Limits, MemoryRateLimiter
+
+    per = Limits.configured(current_app.config).picture_units_per_minute
+    units = min(per, cost(width, spaces))
+    if rates is None:
+        rates = current_app.extensions.setdefault("picture_rates", MemoryRateLimiter())
+    for key in keys:
+        wait = rates.wait("pictures:" + key, per / units, 60.0)
+        if wait > 0:
+            seconds = int(wait) + 1
+            raise Problem(429, "Too many requests", f"too many pictures (each costs its pixels times its board's "
+                          f"size; this one {units} of {per} a minute): try again in {seconds} s",
+                          retry_after=seconds, headers={"Retry-After": str(seconds)})
 
 
 @bp.post("/v1/datc")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import ipaddress
 import os
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,17 +38,20 @@ class Limits:
     max_games: int = 100_000  # games one database holds
     requests_per_minute: int = 600  # per token (or per client address without one)
     games_per_hour: int = 60  # games created per client address
+    picture_units_per_minute: int = 240  # pictures per token and per address, by cost (adjudicator.pictures.cost)
 
     @classmethod
     def configured(cls, config: Mapping[str, Any] | None = None) -> Limits:
         """The limits of a server: `HOSTED_LIMITS` in its config, else the defaults with the rates an operator
-        sets as `ADJUDICATOR_REQUESTS_PER_MINUTE` and `ADJUDICATOR_GAMES_PER_HOUR` (config, then environment)."""
+        sets as `ADJUDICATOR_REQUESTS_PER_MINUTE`, `ADJUDICATOR_GAMES_PER_HOUR` and
+        `ADJUDICATOR_PICTURE_UNITS_PER_MINUTE` (config, then environment)."""
         config = config or {}
         if config.get("HOSTED_LIMITS"):
             return config["HOSTED_LIMITS"]
         rates = {}
         for field_name, key in (("requests_per_minute", "ADJUDICATOR_REQUESTS_PER_MINUTE"),
-                                ("games_per_hour", "ADJUDICATOR_GAMES_PER_HOUR")):
+                                ("games_per_hour", "ADJUDICATOR_GAMES_PER_HOUR"),
+                                ("picture_units_per_minute", "ADJUDICATOR_PICTURE_UNITS_PER_MINUTE")):
             value = config.get(key) or os.environ.get(key)
             if value:
                 rates[field_name] = max(1, int(value))
@@ -107,3 +111,27 @@ class RateLimiter:
             stale = select(table.c.key).where(table.c.tat < now).with_for_update(skip_locked=True)
             session.execute(delete(table).where(table.c.key.in_(stale)))  # never waits on another request's key
         return 0.0 if tat is None else max(0.0, tat + interval - period - now)
+
+
+class MemoryRateLimiter:
+    """The same rates (GCRA) kept in this process's memory, for keys of the stateless API, which has no database:
+    each worker process counts its own, at most `keys` keys (the least recently seen forgotten first)."""
+
+    def __init__(self, keys: int = 10_000, clock=time.monotonic):
+        from adjudicator.kept import Kept
+
+        self.clock = clock
+        self._tats = Kept(keys)
+        self._lock = threading.Lock()
+
+    def wait(self, key: str, limit: float, period: float) -> float:
+        """0 when one more request of `key` is allowed now (and counted); else the seconds until one is."""
+        interval = period / limit
+        now = self.clock()
+        with self._lock:
+            cell = self._tats.get(key, lambda: [now])
+            start = max(cell[0], now)
+            if start + interval - now > period:
+                return start + interval - period - now
+            cell[0] = start + interval
+            return 0.0

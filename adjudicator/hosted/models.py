@@ -136,3 +136,14 @@ class Counter(Base):
 
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     value: Mapped[int] = mapped_column(Integer)
+
+
+class Drawing(Base):
+    """A board's drawing (migration 0005): its geometry as `adjudicator.render.stored` writes it, by the board's
+    key (the geometry's version and the hash of the board's data), computed once for every process on the database."""
+
+    __tablename__ = "hosted_drawings"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[float] = mapped_column(Float)

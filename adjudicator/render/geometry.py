@@ -13,6 +13,11 @@ from adjudicator.errors import VariantError
 from adjudicator.render.style import FIG_WIDTH_IN, WIDTH
 
 PROJECTIONS = ("azimuthal-equidistant", "north-polar", "plane")  # plane: `pos` is [x, y] of a picture, y down
+# The work of fitting shapes to borders grows with the board, and stops at a cap (issue 34: any board a request
+# may send is drawn in bounded time):
+SEEDS_PER_SPACE = 80  # seeds of the chains along the borders, a space on average (the shipped boards: 36-43)
+ROUND_WORK = 8  # the rounds triangulate at most this many times the first round's seeds (the shipped: 6 at most)
+MAX_FITTED = 3000  # spaces + borders past which the shapes are plain Voronoi cells of the positions, not fitted
 
 # ----- the map's geometry ----------------------------------------------------------------------------------
 class Projection:
@@ -99,6 +104,8 @@ class Geometry:
     # what the shapes could not show: bordering spaces that do not touch, touching spaces with no border
     unmatched: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     frame_shape: str = "rectangle"  # or disc
+    method: str = "fitted"  # how the shapes were made: fitted to the borders, or plain (past MAX_FITTED)
+    work: int = 0  # seeds triangulated to make the shapes (0: read from a stored drawing)
 
     @property
     def height(self) -> float:
@@ -115,24 +122,31 @@ class Diagram:
     Voronoi vertices are the triangles' circumcentres. A ring of guard points far outside the frame makes
     every real cell closed. For each triangle t and each of its counter-clockwise edges i->j, the Voronoi
     edge dual to i-j runs from the circumcentre of the triangle across that edge (u) to t's, with i on its
-    left: these half-edges, where i and j have different owners, outline each owner's region."""
+    left: these half-edges, where i and j have different owners, outline each owner's region. They are kept
+    as arrays (owners by code: their rank among the sorted names, so codes compare as the names do)."""
 
     def __init__(self, points: list[tuple[float, float]], owner: list[str], centre: tuple[float, float],
                  radius: float) -> None:
         from matplotlib.tri import Triangulation
 
-        pts, own, seen = [], list(owner), set()
-        for x, y in points:  # every point is kept (indices match the caller's); repeats are nudged apart
-            while (round(x, 9), round(y, 9)) in seen:
-                x += radius * 1e-6
-            seen.add((round(x, 9), round(y, 9)))
-            pts.append((x, y))
-        for k in range(96):
-            a = 2 * math.pi * k / 96
-            pts.append((centre[0] + 4 * radius * math.cos(a), centre[1] + 4 * radius * math.sin(a)))
-            own.append(_GUARD)
-        self.points = np.asarray(pts, dtype=float)
-        self.owner = own
+        pts = np.asarray(points, dtype=float).reshape(-1, 2)
+        keys = np.round(pts, 9)
+        if len(np.unique(keys, axis=0)) < len(keys):  # (rare) repeats are nudged apart; indices match the caller's
+            seen, nudged = set(), []
+            for x, y in pts.tolist():
+                while (round(x, 9), round(y, 9)) in seen:
+                    x += radius * 1e-6
+                seen.add((round(x, 9), round(y, 9)))
+                nudged.append((x, y))
+            pts = np.asarray(nudged, dtype=float)
+        a = 2 * np.pi * np.arange(96) / 96
+        ring = np.column_stack((centre[0] + 4 * radius * np.cos(a), centre[1] + 4 * radius * np.sin(a)))
+        self.points = np.vstack((pts, ring))
+        self.owner = list(owner) + [_GUARD] * 96
+        self.names = sorted(set(self.owner))
+        rank = {name: k for k, name in enumerate(self.names)}
+        self.code = np.fromiter((rank[o] for o in self.owner), dtype=np.int64, count=len(self.owner))
+        self.guard = rank[_GUARD]
         tri = Triangulation(self.points[:, 0], self.points[:, 1])
         self.triangles = tri.triangles
         self.neighbors = tri.neighbors
@@ -143,119 +157,134 @@ class Diagram:
         a2, b2, c2 = ax * ax + ay * ay, bx * bx + by * by, cx * cx + cy * cy
         self.vertices = np.column_stack(((a2 * (by - cy) + b2 * (cy - ay) + c2 * (ay - by)) / d,
                                          (a2 * (cx - bx) + b2 * (ax - cx) + c2 * (bx - ax)) / d))
-        self.half: list[tuple[str, str, int, int]] = []  # (left owner, right owner, from vertex, to vertex)
-        self.joins: list[tuple[int, int, int, int]] = []  # same owner: (i, j, u, t)
-        own_arr = own
-        for t, (tri_pts, nbs) in enumerate(zip(self.triangles.tolist(), self.neighbors.tolist())):
-            for k in range(3):
-                i, j, u = tri_pts[k], tri_pts[(k + 1) % 3], nbs[k]
-                if u < 0:
-                    continue
-                if own_arr[i] != own_arr[j]:
-                    self.half.append((own_arr[i], own_arr[j], u, t))
-                elif i < j:
-                    self.joins.append((i, j, u, t))
+        # Every triangle's counter-clockwise edges i->j and the triangle u across each, triangle by triangle.
+        tris = self.triangles
+        i, j = tris.ravel(), tris[:, [1, 2, 0]].ravel()
+        u = self.neighbors.ravel()
+        t = np.repeat(np.arange(len(tris)), 3)
+        ci, cj = self.code[i], self.code[j]
+        apart, real = ci != cj, u >= 0
+        h = apart & real
+        self.h_a, self.h_b, self.h_u, self.h_t = ci[h], cj[h], u[h], t[h]  # (left owner, right owner, from, to)
+        s = ~apart & real & (i < j)
+        self.j_i, self.j_j, self.j_u, self.j_t = i[s], j[s], u[s], t[s]  # same owner: (i, j, u, t)
+        self._half: list[tuple[str, str, int, int]] | None = None
+
+    @property
+    def half(self) -> list[tuple[str, str, int, int]]:
+        """The half-edges between two owners as (left owner, right owner, from vertex, to vertex)."""
+        if self._half is None:
+            names = self.names
+            self._half = [(names[a], names[b], u, t) for a, b, u, t in
+                          zip(self.h_a.tolist(), self.h_b.tolist(), self.h_u.tolist(), self.h_t.tolist())]
+        return self._half
 
 
 def _inside_frame(frame_shape: str, bounds, centre, radius):
+    """A function telling which of an array of points (n, 2) lie inside the frame."""
     if frame_shape == "disc":
-        return lambda x, y: math.hypot(x - centre[0], y - centre[1]) <= radius
+        return lambda xy: np.hypot(xy[..., 0] - centre[0], xy[..., 1] - centre[1]) <= radius
     x0, x1, y0, y1 = bounds
-    return lambda x, y: x0 <= x <= x1 and y0 <= y <= y1
+    return lambda xy: (x0 <= xy[..., 0]) & (xy[..., 0] <= x1) & (y0 <= xy[..., 1]) & (xy[..., 1] <= y1)
 
 
 def _clip_segment(frame_shape: str, bounds, centre, radius):
-    """A function giving the parameter range [t0, t1] of a segment p->q inside the frame (None if outside)."""
+    """A function giving, for arrays of segments p->q (n, 2 each), the parameter range [t0, t1] of each inside
+    the frame, and which are inside at all."""
     if frame_shape == "disc":
         def clip(p, q):
-            dx, dy = q[0] - p[0], q[1] - p[1]
-            fx, fy = p[0] - centre[0], p[1] - centre[1]
-            a = dx * dx + dy * dy
-            if a < 1e-30:
-                return None
-            b = 2 * (fx * dx + fy * dy)
-            c = fx * fx + fy * fy - radius * radius
+            d = q - p
+            f = p - np.asarray(centre, dtype=float)
+            a = (d * d).sum(axis=1)
+            b = 2 * (f * d).sum(axis=1)
+            c = (f * f).sum(axis=1) - radius * radius
             disc = b * b - 4 * a * c
-            if disc <= 0:
-                return None
-            r = math.sqrt(disc)
-            t0, t1 = max(0.0, (-b - r) / (2 * a)), min(1.0, (-b + r) / (2 * a))
-            return (t0, t1) if t1 > t0 else None
+            ok = (a >= 1e-30) & (disc > 0)
+            r = np.sqrt(np.where(ok, disc, 0.0))
+            a2 = np.where(ok, 2 * a, 1.0)
+            t0, t1 = np.maximum(0.0, (-b - r) / a2), np.minimum(1.0, (-b + r) / a2)
+            return t0, t1, ok & (t1 > t0)
         return clip
     x0, x1, y0, y1 = bounds
 
     def clip(p, q):
-        t0, t1 = 0.0, 1.0
-        dx, dy = q[0] - p[0], q[1] - p[1]
-        for pp, qq in ((-dx, p[0] - x0), (dx, x1 - p[0]), (-dy, p[1] - y0), (dy, y1 - p[1])):
-            if pp == 0:
-                if qq < 0:
-                    return None
-                continue
-            t = qq / pp
-            if pp < 0:
-                t0 = max(t0, t)
-            else:
-                t1 = min(t1, t)
-        return (t0, t1) if t1 > t0 else None
+        n = len(p)
+        t0, t1, ok = np.zeros(n), np.ones(n), np.ones(n, dtype=bool)
+        dx, dy = q[:, 0] - p[:, 0], q[:, 1] - p[:, 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for pp, qq in ((-dx, p[:, 0] - x0), (dx, x1 - p[:, 0]), (-dy, p[:, 1] - y0), (dy, y1 - p[:, 1])):
+                zero = pp == 0
+                ok &= ~(zero & (qq < 0))
+                t = qq / np.where(zero, 1.0, pp)
+                t0 = np.where(~zero & (pp < 0), np.maximum(t0, t), t0)
+                t1 = np.where(~zero & (pp > 0), np.minimum(t1, t), t1)
+        return t0, t1, ok & (t1 > t0)
     return clip
 
 
 def _contacts(diagram: Diagram, clip) -> dict[frozenset, list]:
     """Shared boundary of each pair of owners inside the frame: [length, x*length, y*length]."""
-    out: dict[frozenset, list] = {}
-    v = diagram.vertices
-    for a, b, u, t in diagram.half:
-        if a > b or _GUARD in (a, b):
-            continue
-        p, q = v[u], v[t]
-        span = clip(p, q)
-        if span is None:
-            continue
-        t0, t1 = span
-        length = math.hypot(q[0] - p[0], q[1] - p[1]) * (t1 - t0)
-        tm = (t0 + t1) / 2
-        acc = out.setdefault(frozenset((a, b)), [0.0, 0.0, 0.0])
-        acc[0] += length
-        acc[1] += (p[0] + tm * (q[0] - p[0])) * length
-        acc[2] += (p[1] + tm * (q[1] - p[1])) * length
-    return out
+    keep = (diagram.h_a < diagram.h_b) & (diagram.h_a != diagram.guard) & (diagram.h_b != diagram.guard)
+    a, b = diagram.h_a[keep], diagram.h_b[keep]
+    p, q = diagram.vertices[diagram.h_u[keep]], diagram.vertices[diagram.h_t[keep]]
+    t0, t1, ok = clip(p, q)
+    a, b, p, q, t0, t1 = a[ok], b[ok], p[ok], q[ok], t0[ok], t1[ok]
+    if not len(a):
+        return {}
+    d = q - p
+    length = np.hypot(d[:, 0], d[:, 1]) * (t1 - t0)
+    mid = p + ((t0 + t1) / 2)[:, None] * d
+    pairs, which = np.unique(a * len(diagram.names) + b, return_inverse=True)
+    total = np.bincount(which, length)
+    sx, sy = np.bincount(which, mid[:, 0] * length), np.bincount(which, mid[:, 1] * length)
+    names, k = diagram.names, len(diagram.names)
+    return {frozenset((names[pair // k], names[pair % k])): [total[n], sx[n], sy[n]]
+            for n, pair in enumerate(pairs.tolist())}
+
+
+def _components(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Each of n nodes' component (its smallest member) over the edges i-j: hooking roots to the smaller root,
+    then halving paths, in whole-array steps."""
+    parent = np.arange(n)
+    while True:
+        ri, rj = parent[i], parent[j]
+        lo, hi = np.minimum(ri, rj), np.maximum(ri, rj)
+        apart = lo != hi
+        if not apart.any():
+            return parent
+        np.minimum.at(parent, hi[apart], lo[apart])
+        while True:
+            up = parent[parent]
+            if np.array_equal(up, parent):
+                break
+            parent = up
 
 
 def _fragments(diagram: Diagram, inside, first: dict[str, int]) -> list[tuple[str, list[int], list[int]]]:
     """Pieces of a space cut off from the piece holding its position: (owner, main seeds, piece seeds)."""
-    n = len(diagram.points)
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     v = diagram.vertices
-    for i, j, u, t in diagram.joins:
-        if math.dist(v[u], v[t]) > 1e-12 and (inside(*v[u]) or inside(*v[t])):
-            parent[find(i)] = find(j)
-    groups: dict[str, dict[int, list[int]]] = {}
-    for i, o in enumerate(diagram.owner):
-        if o != _GUARD and inside(*diagram.points[i]):
-            groups.setdefault(o, {}).setdefault(find(i), []).append(i)
+    inner = inside(v)
+    pu, pt = v[diagram.j_u], v[diagram.j_t]
+    linked = (np.hypot(*(pu - pt).T) > 1e-12) & (inner[diagram.j_u] | inner[diagram.j_t])
+    root = _components(len(diagram.points), diagram.j_i[linked], diagram.j_j[linked])
+    members = np.nonzero((diagram.code != diagram.guard) & inside(diagram.points))[0]
+    code, roots = diagram.code[members], root[members]
+    pairs = np.unique(np.column_stack((code, roots)), axis=0)
+    split = np.unique(pairs[:, 0], return_counts=True)
     out = []
-    for o, comps in groups.items():
-        if len(comps) > 1 and o in first:
-            root = find(first[o])
-            for r, members in comps.items():
-                if r != root and root in comps:
-                    out.append((o, comps[root], members))
+    for c in split[0][split[1] > 1].tolist():  # owners in more than one piece: few
+        o = diagram.names[c]
+        if o not in first:
+            continue
+        mine = members[code == c]
+        comps: dict[int, list[int]] = {}
+        for i, r in zip(mine.tolist(), root[mine].tolist()):
+            comps.setdefault(r, []).append(i)
+        main = int(root[first[o]])
+        for r, piece in comps.items():
+            if r != main and main in comps:
+                out.append((o, comps[main], piece))
     return out
-
-
-def _segments_cross(p1, p2, p3, p4) -> bool:
-    def ccw(a, b, c):
-        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-
-    return ccw(p1, p2, p3) * ccw(p1, p2, p4) < 0 and ccw(p3, p4, p1) * ccw(p3, p4, p2) < 0
 
 
 def _adjacency(board: Board) -> dict[str, set[str]]:
@@ -270,6 +299,33 @@ def _adjacency(board: Board) -> dict[str, set[str]]:
     return adjacent
 
 
+def _crossings(links: dict[tuple[str, str], tuple]) -> dict[tuple[str, str], set[tuple[str, str]]]:
+    """For each border line, the others it crosses (lines sharing a space never do): each line against all
+    later ones in one array step."""
+    keys = list(links)
+    crossed: dict[tuple[str, str], set[tuple[str, str]]] = {e: set() for e in keys}
+    if len(keys) < 2:
+        return crossed
+    seg = np.array([(p[0], p[1], q[0], q[1]) for p, q in links.values()], dtype=float)
+    names = sorted({o for e in keys for o in e})
+    rank = {o: k for k, o in enumerate(names)}
+    ends = np.array([(rank[a], rank[c]) for a, c in keys])
+    p1, p2 = seg[:, :2], seg[:, 2:]
+
+    def ccw(a, b, c):
+        return (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1]) - (b[..., 1] - a[..., 1]) * (c[..., 0] - a[..., 0])
+
+    for i in range(len(keys) - 1):
+        a, b, c, d = p1[i], p2[i], p1[i + 1:], p2[i + 1:]
+        hit = (ccw(a, b, c) * ccw(a, b, d) < 0) & (ccw(c, d, a) * ccw(c, d, b) < 0)
+        rest = ends[i + 1:]
+        hit &= (rest != ends[i, 0]).all(axis=1) & (rest != ends[i, 1]).all(axis=1)
+        for k in (np.nonzero(hit)[0] + i + 1).tolist():
+            crossed[keys[i]].add(keys[k])
+            crossed[keys[k]].add(keys[i])
+    return crossed
+
+
 def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int = 10, debug: bool = False):
     """Seeds whose Voronoi regions touch where the board has a border, and (nearly) only there.
 
@@ -279,7 +335,10 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
     crossed (then the longest) first: five spaces meeting at a point, as at the Bering Strait, cannot all
     share edges in the plane. Where two spaces without a border still touch (across a four-sided face), a
     chain of a space bordering both is run to their common edge; a few rounds of that, the best one kept.
-    Returns the Voronoi diagram."""
+
+    The work is bounded by the board's size: the chains hold at most SEEDS_PER_SPACE seeds a space (spaced
+    wider on a board whose borders are long), and the rounds stop once they would have triangulated more
+    than ROUND_WORK times the first round's seeds. Returns the Voronoi diagram and the seeds triangulated."""
     centre, radius, inside, clip = frame_info
     adjacent = _adjacency(board)
     points: dict[str, list[tuple[float, float]]] = {}
@@ -288,7 +347,30 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
     seeds, owner = list(seeds), list(owner)
     first = {o: owner.index(o) for o in points}  # each space's position: its first seed
     given = len(seeds)  # the positions and the variant's own seeds, never given away
-    spacing = 5.0 * pt
+
+    links = {}
+    for a in sorted(adjacent):
+        for c in sorted(adjacent[a]):
+            if a < c:
+                pa, pc = np.asarray(points[a]), np.asarray(points[c])
+                d = np.hypot(pa[:, None, 0] - pc[None, :, 0], pa[:, None, 1] - pc[None, :, 1])
+                k = int(np.argmin(d))  # (the first nearest pair, as min() over the pairs in order finds)
+                links[(a, c)] = (points[a][k // len(pc)], points[c][k % len(pc)])
+    # Leave out the border lines that cross others, the most crossed (then longest) first: the crossings are
+    # found once, and each line left out takes its crossings with it.
+    crossed = _crossings(links)
+    while True:
+        live = [e for e, fs in crossed.items() if fs]
+        if not live:
+            break
+        worst = max(live, key=lambda e: (len(crossed[e]), math.dist(*links[e]), e))
+        for f in crossed.pop(worst):
+            crossed[f].discard(worst)
+        del links[worst]
+
+    extras = sum(math.dist(pts[0], x) * 0.999 for pts in points.values() for x in pts[1:])
+    length = extras + sum(math.dist(p, q) * 0.94 for p, q in links.values())
+    spacing = max(5.0 * pt, length / (SEEDS_PER_SPACE * max(1, len(points))))
 
     def chain(o: str, start, end, t1: float) -> None:
         (x0, y0), (x1, y1) = start, end
@@ -301,35 +383,18 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
     for o, pts in points.items():  # a space's extra seeds are joined to its position
         for extra in pts[1:]:
             chain(o, pts[0], extra, 0.999)
-    links = {}
-    for a in sorted(adjacent):
-        for c in sorted(adjacent[a]):
-            if a < c:
-                links[(a, c)] = min(((p, q) for p in points[a] for q in points[c]), key=lambda pq: math.dist(*pq))
-    # Leave out the border lines that cross others, the most crossed (then longest) first: the crossings are
-    # found once, and each line left out takes its crossings with it.
-    crossed: dict[tuple[str, str], set[tuple[str, str]]] = {e: set() for e in links}
-    items = list(links.items())
-    for i, (e, (p1, p2)) in enumerate(items):
-        for f, (p3, p4) in items[i + 1:]:
-            if not set(e) & set(f) and _segments_cross(p1, p2, p3, p4):
-                crossed[e].add(f)
-                crossed[f].add(e)
-    while True:
-        live = [e for e, fs in crossed.items() if fs]
-        if not live:
-            break
-        worst = max(live, key=lambda e: (len(crossed[e]), math.dist(*links[e]), e))
-        for f in crossed.pop(worst):
-            crossed[f].discard(worst)
-        del links[worst]
     for (a, c), (p, q) in links.items():
         chain(a, p, q, 0.47)
         chain(c, q, p, 0.47)
 
     tolerance = 2.0 * pt
+    budget = ROUND_WORK * len(seeds)
+    work = 0
     best = None
     for round_ in range(rounds + 1):
+        if round_ and work + len(seeds) > budget:
+            break
+        work += len(seeds)
         diagram = Diagram(seeds, owner, centre, radius)
         contacts = _contacts(diagram, clip)
         false = []
@@ -347,15 +412,15 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
             best = (score, diagram, len(seeds))
         if not false:
             break
-        arr = np.asarray(seeds)
-        by_owner: dict[str, list[int]] = {}
-        for i, o in enumerate(owner):
-            by_owner.setdefault(o, []).append(i)
+        arr = diagram.points[:len(seeds)]
+        order = np.argsort(diagram.code[:len(seeds)], kind="stable")
+        starts = np.searchsorted(diagram.code[:len(seeds)][order], np.arange(len(diagram.names) + 1))
 
-        def nearest(o: str, x: float, y: float, arr=arr, by_owner=by_owner) -> tuple[float, float]:
-            idx = by_owner[o]
+        def nearest(o: str, x: float, y: float, arr=arr, order=order, starts=starts,
+                    rank={name: k for k, name in enumerate(diagram.names)}) -> tuple[float, float]:
+            idx = order[starts[rank[o]]:starts[rank[o] + 1]]
             j = idx[int(np.argmin(np.hypot(arr[idx, 0] - x, arr[idx, 1] - y)))]
-            return float(arr[j, 0]), float(arr[j, 1])
+            return float(seeds[j][0]), float(seeds[j][1])
 
         for _, a, c, (mx, my) in sorted(false, reverse=True):
             candidates = (adjacent[a] & adjacent[c]) or (adjacent[a] | adjacent[c])
@@ -389,8 +454,9 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
             for i in piece:
                 if i >= given:
                     owner[i] = new_owner
+        work += len(seeds)
         diagram = Diagram(seeds, owner, centre, radius)
-    return diagram
+    return diagram, work
 
 
 def _smooth(diagram: Diagram, iterations: int = 4) -> np.ndarray:
@@ -509,7 +575,7 @@ def _border_lines(diagram: Diagram, vertices: np.ndarray, inside, drop: set[int]
                 line.append(start)
             pts = [(float(vertices[k][0]), float(vertices[k][1])) for k in line if k not in drop or k == line[0]
                    or k == line[-1]]
-            if len(pts) >= 2 and any(inside(*p) for p in pts):
+            if len(pts) >= 2 and inside(np.asarray(pts)).any():
                 out.append((a, b, pts))
     return out
 
@@ -539,7 +605,7 @@ def to_picture(geo: Geometry) -> Geometry:
         frame=line(geo.frame),
         bounds=(0.0, WIDTH, 0.0, round((ymax - ymin) * k, 2)),
         label_offset=dict(geo.label_offset), labels=dict(geo.labels), bridges=list(geo.bridges),
-        unmatched=dict(geo.unmatched), frame_shape=geo.frame_shape)
+        unmatched=dict(geo.unmatched), frame_shape=geo.frame_shape, method=geo.method, work=geo.work)
 
 
 def _build_geometry(board: Board, debug: bool = False) -> Geometry:
@@ -612,10 +678,12 @@ def _build_geometry(board: Board, debug: bool = False) -> Geometry:
     clip = _clip_segment(shape, bounds, (cx, cy), radius)
     pt = (bounds[1] - bounds[0]) / (FIG_WIDTH_IN * 72.0)
 
-    if spec.get("fit_borders", True):
-        diagram = _fit_borders(board, seeds, owner, ((cx, cy), radius, inside, clip), pt, debug=debug)
+    method = "fitted" if spec.get("fit_borders", True) and len(board.provinces) + len(board.borders) <= MAX_FITTED \
+        else "plain"
+    if method == "fitted":
+        diagram, work = _fit_borders(board, seeds, owner, ((cx, cy), radius, inside, clip), pt, debug=debug)
     else:
-        diagram = Diagram(seeds, owner, (cx, cy), radius)
+        diagram, work = Diagram(seeds, owner, (cx, cy), radius), len(seeds)
     vertices = _smooth(diagram)
     drop = _simplify(diagram, vertices, 0.25 * pt)
     loops = _loops(diagram, vertices, drop)
@@ -652,6 +720,6 @@ def _build_geometry(board: Board, debug: bool = False) -> Geometry:
     offsets = {str(k): (float(v[0]), float(v[1])) for k, v in (spec.get("label_offsets") or {}).items()}
     bridges = [(split_location(b.a)[0], split_location(b.b)[0]) for b in board.borders if b.kind == "bridge"]
     return Geometry(anchor, location, outlines, impassable, borders, frame, bounds, offsets, labels, bridges,
-                    unmatched, shape)
+                    unmatched, shape, method, work)
 
 

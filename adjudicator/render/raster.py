@@ -9,7 +9,8 @@ more slowly and in one piece.
 The board's own layers are the same in every picture of a board and season: the first of them is kept drawn
 (at widths up to KEEP_WIDTH, a few pictures' worth) and the others kept read, so a phase's picture reads and
 draws only its own layers. One picture is rasterised at a time per process: its memory does not grow with the
-number of requests drawn at once."""
+number of requests drawn at once, and its pixels are at most MAX_PIXELS (a board drawn very tall is drawn
+narrower than asked), so its time is bounded whatever the board."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from isal import isal_zlib
 from adjudicator.kept import Kept
 from adjudicator.render.svg import Layer, Picture, document
 
+MAX_PIXELS = 24_000_000  # a picture's pixels at most: a very tall board's picture is drawn narrower than asked
 STRIP_PIXELS = 1_200_000  # pixels drawn at a time: a 1000 px picture in one strip, a 4000 px one in strips of 300 rows
 ZLIB_LEVEL = 2  # ISA-L's deflate: a fifth of zlib's time at level 1, about as small (the pictures are flat colour)
 KEEP_WIDTH = 2000  # board layers are kept drawn for pictures up to this wide
@@ -60,11 +62,18 @@ def skia_module() -> Any:
 _SKIA: Any = False  # not looked for yet
 
 
+def fitted_width(width: int, w: float, h: float) -> int:
+    """The width a picture of w x h units is drawn at when `width` pixels are asked: no more than MAX_PIXELS."""
+    most = int((MAX_PIXELS * w / max(h, 1e-9)) ** 0.5)
+    return max(1, min(width, most))
+
+
 def png_from_svg(svg: str, width: int) -> bytes:
-    """An SVG document as a PNG image `width` pixels wide (on white)."""
+    """An SVG document as a PNG image `width` pixels wide (on white; narrower past MAX_PIXELS)."""
+    w, h = svg_size(svg)
+    width = fitted_width(width, w, h)
     if skia_module() is None:
         return _png_by_resvg(svg, width)
-    w, h = svg_size(svg)
     with _LOCK:
         return _png([_parse(svg)], None, w, h, width)
 
@@ -78,7 +87,9 @@ def _png_by_resvg(svg: str, width: int) -> bytes:
 
 
 def png_from_picture(picture: Picture, width: int) -> bytes:
-    """A picture as a PNG image `width` pixels wide; its board layers kept drawn or read for the next one."""
+    """A picture as a PNG image `width` pixels wide (narrower past MAX_PIXELS); its board layers kept drawn or
+    read for the next one."""
+    width = fitted_width(width, picture.width, picture.height)
     if skia_module() is None:
         return _png_by_resvg(picture.svg(), width)
     runs: list[tuple[tuple | None, list[Layer]]] = []
