@@ -94,7 +94,7 @@ def _readme_modules() -> list[str]:
     import re
 
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return sorted(set(re.findall(r"python -m (adjudicator[\w.]*)", text)))
+    return sorted(set(re.findall(r"python -m\s+(adjudicator[\w.]*)", text)))
 
 
 def test_every_module_the_readme_runs_has_help_and_exit_codes_and_no_warning(tmp_path):
