@@ -10,7 +10,7 @@ accepted) waited: a median of 3 ms but a p99 of seconds. Two pieces, used by `ap
 - `ArrivalGate` (applied by `GatedApp`): the application runs for one request at a time per worker, in the
   order the requests reached it (first come, first served; nobody jumps the queue when the gate is left).
   The request body is read before the request queues and the answer written after its turn, so a slow
-  client holds only its own connection; liveness checks (`BYPASS`) do not queue. Time spent queued counts
+  client holds only its own connection; liveness checks and pictures (`outside_gate`) do not queue. Time spent queued counts
   in the worker's `timeout` for the request. Among requests the loop found ready in the same turn (all that
   arrived while one was judged) the order is the loop's: the kernel's sockets do not say which came first.
 """
@@ -27,6 +27,13 @@ import gevent
 from gevent.event import Event
 
 BYPASS = frozenset({"/healthz", "/readyz"})  # answered at once: a liveness check must not queue behind judging
+
+
+def outside_gate(path: str) -> bool:
+    """Whether a request is not queued at the gate: the liveness checks, and the pictures, which wait for their
+    own bounded queue and drawing process (`adjudicator/pictures.py`) and must not hold judging up meanwhile."""
+    return path in BYPASS or path == "/v1/render" or (path.startswith("/v1/games/") and path.endswith("/picture"))
+
 _BELOW_IO = -1  # libev priority: a waiting connection resumes after the loop's I/O watchers (priority 0)
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -105,7 +112,7 @@ class GatedApp:
         self.gate = ArrivalGate()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
-        if environ.get("PATH_INFO") in BYPASS:
+        if outside_gate(environ.get("PATH_INFO", "")):
             return self._collect(environ, start_response)
         _read_body_first(environ, self.body_limit)
         with self.gate.turn():

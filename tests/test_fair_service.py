@@ -6,6 +6,7 @@ answers come back in, never how long they took."""
 
 from __future__ import annotations
 
+import io
 import os
 import selectors
 import socket
@@ -17,7 +18,7 @@ from contextlib import contextmanager
 
 import gevent
 
-from api.fairness import ArrivalGate
+from api.fairness import ArrivalGate, GatedApp
 from api_helpers import free_port, wait_until_serving
 from conftest import ROOT
 
@@ -130,3 +131,17 @@ def test_the_gate_goes_in_order_and_a_waiter_that_gives_up_does_not_keep_it():
         with gate.turn():  # free again
             held.append("again")
     assert held[-1] == "again"
+
+
+def test_a_picture_waiting_for_its_drawing_process_does_not_hold_the_gate():
+    seen = []
+
+    def app(environ, start_response):
+        seen.append((environ["PATH_INFO"], gated.gate.waiting, gated.gate._held))
+        start_response("200 OK", [])
+        return [b""]
+
+    gated = GatedApp(app, body_limit=1024)
+    for path in ("/v1/render", "/v1/games/g1/phases/2/picture", "/healthz", "/v1/adjudicate"):
+        gated({"PATH_INFO": path, "wsgi.input": io.BytesIO(b""), "CONTENT_LENGTH": "0"}, lambda *a: None)
+    assert [held for _, _, held in seen] == [False, False, False, True]
