@@ -219,7 +219,7 @@ def test_parse_reads_a_sheet_against_the_position_and_writes_nothing(game, tmp_p
     sheet.write_text(SHEET)
     before = game.read_text()
     r = cli("parse", game, sheet)
-    assert r.exit_code == 1 and "line 2: A par - bur" in r.output and "orders.txt:line 3" in r.output
+    assert r.exit_code == 1 and "line 2 (France, the header on line 1): A par - bur" in r.output and "orders.txt:line 3" in r.output
     assert "2 order(s) read, 1 line(s) not read" in r.output and game.read_text() == before
     sheet.write_text("France: A Par - Bur\n")
     r = cli("parse", game, sheet, "--json")
