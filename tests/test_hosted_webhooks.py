@@ -98,48 +98,53 @@ def _raw_receiver(reply: bytes | None, host: str = "127.0.0.1"):
 
 
 class _Silent:
-    """A receiver that takes connections and never answers, until released; counts what it holds."""
+    """A receiver that takes connections, reads what comes and never answers, until released; counts the
+    connections it takes and the most it holds at once (one is let go when the sender closes it)."""
 
     def __init__(self, host: str):
         self.server = socket.create_server((host, 0))
         self.server.settimeout(0.1)
         self.port = self.server.getsockname()[1]
+        self.lock = threading.Lock()
         self.held: list[socket.socket] = []
-        self.taken = 0
-        self.most = 0  # the most connections held at once
+        self.taken = self.open = self.most = 0
         self.released = threading.Event()
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
 
     def _serve(self) -> None:
         while not self.released.is_set():
-            self.held = [c for c in self.held if not _closed_by_peer(c)]
             try:
                 conn, _ = self.server.accept()
             except OSError:
                 continue
-            self.held.append(conn)
-            self.taken += 1
-            self.most = max(self.most, len(self.held))
+            with self.lock:
+                self.held.append(conn)
+                self.taken += 1
+                self.open += 1
+                self.most = max(self.most, self.open)
+            threading.Thread(target=self._hold, args=(conn,), daemon=True).start()
+
+    def _hold(self, conn: socket.socket) -> None:
+        try:
+            while conn.recv(65536):
+                pass
+        except OSError:
+            pass
+        with self.lock:
+            self.open -= 1
 
     def release(self) -> None:
         self.released.set()
         self.thread.join(5)
-        for conn in self.held:
-            conn.close()
+        with self.lock:
+            for conn in self.held:
+                try:
+                    conn.shutdown(socket.SHUT_RDWR)  # wakes its reader, and the sender waiting on it
+                except OSError:
+                    pass
+                conn.close()
         self.server.close()
-
-
-def _closed_by_peer(conn: socket.socket) -> bool:
-    conn.setblocking(False)
-    try:
-        return conn.recv(65536, socket.MSG_PEEK) == b""
-    except BlockingIOError:
-        return False
-    except OSError:
-        return True
-    finally:
-        conn.setblocking(True)
 
 
 @contextmanager
@@ -175,7 +180,8 @@ REFUSED_URLS = [
     "http://[::1", "http://[zz]/", "http://a%00b/", "http://a b/",
     # the same names and addresses spelt with the root's trailing dot, in full width, or as hosts files name them
     "http://localhost./", "http://LocalHost.:8080/", "http://127.0.0.1./", "http://127.1./", "http://2130706433./",
-    "http://0x7f.1./", "http://app.localhost./", "http://[::1]./", "http://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54/",
+    "http://0x7f.1./", "http://app.localhost./", "http://[::1]./",
+    "http://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54/",
     "http://127\u30020\u30020\u30021/", "http://localhost.localdomain/", "http://ip6-localhost/", "http://localhost../",
     "http://.localhost/", "http://hooks.example/\ud800",
 ]
@@ -324,9 +330,10 @@ def test_a_silent_receiver_delays_only_its_own_games_deliveries(db_url):  # noqa
         run = threading.Thread(target=svc.deliverer.run_due, daemon=True)
         run.start()
         deadline = time.monotonic() + 20  # generous: A's attempts last a minute each, so it is order that counts
-        while not got:
+        while not (got and silent.taken >= svc.policy.per_receiver):
             assert time.monotonic() < deadline, f"B's delivery waited behind A's ({silent.taken} taken)"
             time.sleep(0.02)
+        time.sleep(0.2)  # room for a sender that would take more than A's share
         assert silent.taken == silent.most == svc.policy.per_receiver  # A holds its share, and no more
         assert [d["attempt_log"] for d in _deliveries(svc, a_gm)] == [[]] * 8  # none of A's attempts has ended
         silent.release()  # A's attempts now fail at once
@@ -335,6 +342,30 @@ def test_a_silent_receiver_delays_only_its_own_games_deliveries(db_url):  # noqa
     (b_delivery,) = _deliveries(svc, b_gm)
     assert b_delivery["delivered"]
     assert sum(d["attempts"] for d in _deliveries(svc, a_gm)) >= svc.policy.per_receiver
+
+
+def test_silent_receivers_on_hosts_of_their_own_hold_at_most_half_the_senders(db_url):  # noqa: F811
+    """Past half the senders, a receiver gets one at a time, and one with nothing in flight goes first."""
+    policy = webhooks.Policy(attempts=2, timeout=60.0, senders=4, per_receiver=2, egress=Egress.parse("127.0.0.0/8"))
+    svc = Service(open_store(db_url), policy=policy, background=False)
+    with _silent("127.0.0.2") as one, _silent("127.0.0.3") as two, _receiver([(0.0, 200)]) as (honest, got):
+        for silent in (one, two):
+            created = svc.create_game("arctic", webhook_url=f"http://{silent.server.getsockname()[0]}:{silent.port}/")
+            gm = svc.authenticate(created["id"], created["game_master_token"])
+            for phase_no in range(1, 5):
+                svc.adjudicate(gm, phase_no)
+        _, b_gm = _judged_game(svc, honest)
+        run = threading.Thread(target=svc.deliverer.run_due, daemon=True)
+        run.start()
+        deadline = time.monotonic() + 20
+        while not (got and one.taken + two.taken >= 2):
+            assert time.monotonic() < deadline, f"B waited ({one.taken} + {two.taken} taken)"
+            time.sleep(0.02)
+        time.sleep(0.2)
+        assert (one.taken, two.taken) == (1, 1)  # two of the four senders: each silent host one
+        one.release(), two.release()
+        run.join(30)
+    assert not run.is_alive() and _deliveries(svc, b_gm)[0]["delivered"]
 
 
 def test_a_closed_port_and_a_silent_one_leave_the_same_record(db_url):  # noqa: F811
@@ -367,8 +398,9 @@ def _attempts_recorded(svc: Service, game_id: str) -> int:
     from adjudicator.hosted.models import DeliveryAttempt
 
     with svc.store.sessions() as session:
-        return len(list(session.scalars(select(DeliveryAttempt).join(Delivery, Delivery.id == DeliveryAttempt.delivery_id)
-                                        .where(Delivery.game_id == game_id))))
+        query = (select(DeliveryAttempt).join(Delivery, Delivery.id == DeliveryAttempt.delivery_id)
+                 .where(Delivery.game_id == game_id))
+        return len(list(session.scalars(query)))
 
 
 def _latest_start(svc: Service) -> float:

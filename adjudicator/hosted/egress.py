@@ -3,11 +3,11 @@
 A webhook URL is checked when it is set and again at delivery, by one function (`url_problem`: scheme, host,
 numeric port, length, no credentials; a host written as an address or a loopback name, in any spelling, must be
 allowed). Hosts are compared as the resolver reads them (`canonical_host`: the IDNA form, lower case, without the
-root's trailing dot), so `localhost.`, `127.0.0.1.` and `ｌｏｃａｌｈｏｓｔ` are the names they spell. At delivery
-the host is resolved, every address it resolves
-to is checked (loopback, private, link-local, unique-local, shared, multicast, reserved and unspecified
-addresses are refused, and an IPv6 address carrying an IPv4 one is judged by it), and the connection is made to
-a checked address: nothing is looked up again between the check and the connection. Redirects are not followed.
+root's trailing dot), so `localhost.`, `127.0.0.1.` and full-width `localhost` are the names they spell. At
+delivery the host is resolved, every address it resolves to is checked (loopback, private, link-local,
+unique-local, shared, multicast, reserved and unspecified addresses are refused, and an IPv6 address carrying an
+IPv4 one is judged by it), and the connection is made to a checked address: nothing is looked up again between
+the check and the connection. Redirects are not followed.
 
 What the game master reads of a failure says nothing of the network behind the host: one message for a host
 that does not resolve or resolves to a refused address, one for every way a connection fails (refused, timed

@@ -154,11 +154,14 @@ class _Flight:
         with self.lock:
             return len(self.held) < self.policy.senders
 
-    def full(self) -> frozenset[str]:
-        """The receivers whose share is taken."""
+    def shares(self) -> tuple[Counter[str], int]:
+        """How many deliveries each receiver has in flight, and how many it may have: `per_receiver` while
+        half the senders are free, then one, so that receivers that never answer, on hosts of their own, hold
+        at most half the senders between them until there are as many such hosts as senders."""
         with self.lock:
             counts = Counter(c.receiver for c in self.held.values())
-        return frozenset(r for r, n in counts.items() if n >= self.policy.per_receiver)
+            crowded = len(self.held) >= self.policy.senders // 2
+        return counts, 1 if crowded else self.policy.per_receiver
 
     def claims(self) -> list[_Claim]:
         """What is in flight."""
@@ -228,7 +231,7 @@ class Deliverer:
             while True:
                 wait = 30.0
                 try:
-                    while flight.room() and (claim := self._claim(flight.full())) is not None:
+                    while flight.room() and (claim := self._claim(*flight.shares())) is not None:
                         flight.add(claim)
                         threading.Thread(target=self._deliver, args=(claim, flight), daemon=True,
                                          name="adjudicator-webhook").start()
@@ -279,25 +282,33 @@ class Deliverer:
             return
         flight.done(claim)
 
-    def _claim(self, full: frozenset[str]) -> _Claim | None:
-        """Claim the due delivery longest due whose receiver's share is not taken, with its game's secret
-        (giving up, on the way, any whose last attempt never finished)."""
+    def _claim(self, in_flight: Counter[str], limit: int) -> _Claim | None:
+        """Claim a due delivery, with its game's secret: the one longest due of a receiver with nothing in
+        flight, else of one below its `limit` (giving up, on the way, any whose last attempt never finished)."""
         now = self.clock()
         due = (Delivery.next_attempt_at.is_not(None), Delivery.next_attempt_at <= now)
         with self.store.transaction() as session:
             after: tuple[float, int] | None = None
+            second: list[int] = []  # due deliveries of receivers with some in flight, longest due first
             while True:
                 page = select(Delivery.id, Delivery.url, Delivery.next_attempt_at).where(*due)
                 if after is not None:
                     page = page.where(or_(Delivery.next_attempt_at > after[0],
                                           and_(Delivery.next_attempt_at == after[0], Delivery.id > after[1])))
                 rows = session.execute(page.order_by(Delivery.next_attempt_at, Delivery.id).limit(self.PAGE)).all()
-                if not rows:
-                    return None
                 for row in rows:
-                    if receiver(row.url) not in full and (claim := self._take(session, row.id, now)) is not None:
+                    held = in_flight[receiver(row.url)]
+                    if held == 0 and (claim := self._take(session, row.id, now)) is not None:
                         return claim
+                    if 0 < held < limit and len(second) < self.PAGE:
+                        second.append(row.id)
+                if len(rows) < self.PAGE:
+                    break
                 after = (rows[-1].next_attempt_at, rows[-1].id)
+            for delivery in second:
+                if (claim := self._take(session, delivery, now)) is not None:
+                    return claim
+            return None
 
     def _take(self, session: Any, delivery: int, now: float) -> _Claim | None:
         """Claim one delivery if it is still due and no other sender is taking it (None: it is not, or it was
