@@ -108,6 +108,7 @@ class _Silent:
         self.lock = threading.Lock()
         self.held: list[socket.socket] = []
         self.taken = self.open = self.most = 0
+        self.accepted: list[float] = []  # when each connection was taken
         self.released = threading.Event()
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
@@ -120,6 +121,7 @@ class _Silent:
                 continue
             with self.lock:
                 self.held.append(conn)
+                self.accepted.append(time.monotonic())
                 self.taken += 1
                 self.open += 1
                 self.most = max(self.most, self.open)
@@ -366,6 +368,27 @@ def test_silent_receivers_on_hosts_of_their_own_hold_at_most_half_the_senders(db
         one.release(), two.release()
         run.join(30)
     assert not run.is_alive() and _deliveries(svc, b_gm)[0]["delivered"]
+
+
+def test_a_freed_sender_goes_to_the_receiver_that_waited_longest(db_url):  # noqa: F811
+    """Two silent hosts hold both senders, with more of their deliveries due before B's: when an attempt ends,
+    B's delivery goes next, not the same host's next (by age alone B would wait behind all of them)."""
+    policy = webhooks.Policy(attempts=2, timeout=1.0, base_delay=30.0, senders=2, per_receiver=1,
+                             egress=Egress.parse("127.0.0.0/8"))
+    svc = Service(open_store(db_url), policy=policy, background=False)
+    with _silent("127.0.0.2") as one, _silent("127.0.0.3") as two, _receiver([(0.0, 200)]) as (honest, got):
+        for silent in (one, two):
+            created = svc.create_game("arctic", webhook_url=f"http://{silent.server.getsockname()[0]}:{silent.port}/")
+            gm = svc.authenticate(created["id"], created["game_master_token"])
+            for phase_no in range(1, 4):
+                svc.adjudicate(gm, phase_no)
+        _judged_game(svc, honest)
+        run = threading.Thread(target=svc.deliverer.run_due, daemon=True)
+        run.start()
+        run.join(30)  # every silent attempt times out after a second: six of them, two at a time
+        assert not run.is_alive() and len(got) == 1
+        accepted = sorted(one.accepted + two.accepted)
+    assert len(accepted) == 6 and accepted[1] < got[0][2] < accepted[2]  # B went third
 
 
 def test_a_closed_port_and_a_silent_one_leave_the_same_record(db_url):  # noqa: F811

@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import os
 import secrets
 import threading
@@ -33,10 +34,11 @@ from typing import Any
 from sqlalchemy import and_, insert, or_, select, update
 
 from adjudicator.hosted.egress import Answer, Egress, post, receiver
-
-__all__ = ["Egress", "Policy", "Deliverer", "Sent", "configured_policy", "sign", "verify", "queue", "pending"]
 from adjudicator.hosted.models import Delivery, DeliveryAttempt, Game, PhaseRecord, iso
 from adjudicator.hosted.storage import Store
+from adjudicator.kept import Kept
+
+__all__ = ["Egress", "Policy", "Deliverer", "Sent", "configured_policy", "sign", "verify", "queue", "pending"]
 
 SIGNATURE_HEADER = "X-Adjudicator-Signature"
 DELIVERY_HEADER = "X-Adjudicator-Delivery"
@@ -138,14 +140,15 @@ class _Claim:
 
 class _Flight:
     """The deliveries one run of a sender has in flight, each sent by a thread of its own: at most
-    `Policy.senders` in all and `Policy.per_receiver` to one receiver. Nothing waits in the process: a delivery
-    stays in the outbox until a sender has room for it."""
+    `Policy.senders` in all and `Policy.per_receiver` to one receiver (one, past half the senders). Nothing
+    waits in the process: a delivery stays in the outbox until a sender has room for it."""
 
     def __init__(self, policy: Policy, event: threading.Event):
         self.policy = policy
         self.event = event  # set when there is something to look at: a wake, a send finished
         self.lock = threading.Lock()
         self.held: dict[int, _Claim] = {}
+        self.served = Kept(8 * policy.senders)  # receiver -> [when it was last given a sender]: who waited longest
         self.sent = Sent()
         self.failure: BaseException | None = None  # what stopped a send (an interrupt): the run stops with it
 
@@ -154,14 +157,23 @@ class _Flight:
         with self.lock:
             return len(self.held) < self.policy.senders
 
-    def shares(self) -> tuple[Counter[str], int]:
-        """How many deliveries each receiver has in flight, and how many it may have: `per_receiver` while
-        half the senders are free, then one, so that receivers that never answer, on hosts of their own, hold
-        at most half the senders between them until there are as many such hosts as senders."""
+    def in_flight(self) -> Counter[str]:
+        """How many deliveries each receiver has in flight."""
         with self.lock:
-            counts = Counter(c.receiver for c in self.held.values())
-            crowded = len(self.held) >= self.policy.senders // 2
-        return counts, 1 if crowded else self.policy.per_receiver
+            return Counter(c.receiver for c in self.held.values())
+
+    def limit(self, in_flight: int) -> int:
+        """How many deliveries one receiver may have in flight when `in_flight` are: `per_receiver` while half
+        the senders are free, then one, so that receivers that never answer, on hosts of their own, hold at
+        most half the senders between them until there are as many such hosts as senders."""
+        return 1 if in_flight >= self.policy.senders // 2 else self.policy.per_receiver
+
+    def last_served(self, receiver_key: str) -> float:
+        """When a receiver was last given a sender (-inf: not lately)."""
+        return self.served.get(receiver_key, lambda: [-math.inf])[0]
+
+    def serve(self, receiver_key: str) -> None:
+        self.served.get(receiver_key, lambda: [0.0])[0] = time.monotonic()
 
     def claims(self) -> list[_Claim]:
         """What is in flight."""
@@ -194,7 +206,8 @@ class Deliverer:
     slow or silent receiver holds only its own share of the senders (`Policy.per_receiver`), never another
     game's delivery."""
 
-    PAGE = 100  # due deliveries read at a time while looking past those whose receiver's share is taken
+    PAGE = 100  # due deliveries read at a time
+    SCAN = 5000  # due deliveries looked at, at most, each time there is room (their ids and URLs)
 
     def __init__(self, store: Store, policy: Policy, clock=time.time, background: bool = True):
         self.store = store
@@ -231,7 +244,7 @@ class Deliverer:
             while True:
                 wait = 30.0
                 try:
-                    while flight.room() and (claim := self._claim(*flight.shares())) is not None:
+                    for claim in self._claim(flight) if flight.room() else ():
                         flight.add(claim)
                         threading.Thread(target=self._deliver, args=(claim, flight), daemon=True,
                                          name="adjudicator-webhook").start()
@@ -282,33 +295,44 @@ class Deliverer:
             return
         flight.done(claim)
 
-    def _claim(self, in_flight: Counter[str], limit: int) -> _Claim | None:
-        """Claim a due delivery, with its game's secret: the one longest due of a receiver with nothing in
-        flight, else of one below its `limit` (giving up, on the way, any whose last attempt never finished)."""
+    def _claim(self, flight: _Flight) -> list[_Claim]:
+        """Claim due deliveries for the room there is, with their games' secrets, fairly between receivers: the
+        receiver with the fewest in flight first, then the one that waited longest, then the delivery longest
+        due (giving up, on the way, any whose last attempt never finished). Looks at the first `SCAN` due
+        deliveries, a page at a time, keeping at most `per_receiver` of each receiver's."""
         now = self.clock()
+        counts = flight.in_flight()
+        held = sum(counts.values())
         due = (Delivery.next_attempt_at.is_not(None), Delivery.next_attempt_at <= now)
+        claims: list[_Claim] = []
         with self.store.transaction() as session:
+            candidates: dict[str, list[int]] = {}  # receiver -> its due deliveries, longest due first
             after: tuple[float, int] | None = None
-            second: list[int] = []  # due deliveries of receivers with some in flight, longest due first
-            while True:
+            for _ in range(self.SCAN // self.PAGE):
                 page = select(Delivery.id, Delivery.url, Delivery.next_attempt_at).where(*due)
                 if after is not None:
                     page = page.where(or_(Delivery.next_attempt_at > after[0],
                                           and_(Delivery.next_attempt_at == after[0], Delivery.id > after[1])))
                 rows = session.execute(page.order_by(Delivery.next_attempt_at, Delivery.id).limit(self.PAGE)).all()
                 for row in rows:
-                    held = in_flight[receiver(row.url)]
-                    if held == 0 and (claim := self._take(session, row.id, now)) is not None:
-                        return claim
-                    if 0 < held < limit and len(second) < self.PAGE:
-                        second.append(row.id)
+                    ids = candidates.setdefault(receiver(row.url), [])
+                    if len(ids) < self.policy.per_receiver:
+                        ids.append(row.id)
                 if len(rows) < self.PAGE:
                     break
                 after = (rows[-1].next_attempt_at, rows[-1].id)
-            for delivery in second:
-                if (claim := self._take(session, delivery, now)) is not None:
-                    return claim
-            return None
+            while held + len(claims) < self.policy.senders:
+                limit = flight.limit(held + len(claims))
+                eligible = [r for r, ids in candidates.items() if ids and counts[r] < limit]
+                if not eligible:
+                    break
+                chosen = min(eligible, key=lambda r: (counts[r], flight.last_served(r)))  # ties: longest due
+                claim = self._take(session, candidates[chosen].pop(0), now)
+                if claim is not None:
+                    counts[chosen] += 1
+                    flight.serve(chosen)
+                    claims.append(claim)
+        return claims  # sent once committed
 
     def _take(self, session: Any, delivery: int, now: float) -> _Claim | None:
         """Claim one delivery if it is still due and no other sender is taking it (None: it is not, or it was
