@@ -20,7 +20,7 @@ from contextlib import contextmanager
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from test_hosted import make_api, own_postgres_schema
 from test_hosted_concurrency import Clock, _receiver
 
@@ -389,6 +389,20 @@ def test_a_freed_sender_goes_to_the_receiver_that_waited_longest(db_url):  # noq
         assert not run.is_alive() and len(got) == 1
         accepted = sorted(one.accepted + two.accepted)
     assert len(accepted) == 6 and accepted[1] < got[0][2] < accepted[2]  # B went third
+
+
+def test_a_run_that_waits_sends_every_due_delivery(db_url):  # noqa: F811
+    """`games tick` waits for every due delivery, however fast each is sent (a run that stopped when nothing
+    was in flight stopped whenever its sends outpaced its looking)."""
+    with _receiver([(0.0, 200)]) as (url, got):
+        svc = _service(db_url)
+        created, gm = _judged_game(svc, url)
+        with svc.store.transaction() as session:
+            session.connection().execute(insert(Delivery), [
+                {"game_id": gm.game_id, "phase_no": n, "url": url, "body": "{}", "attempts": 0,
+                 "next_attempt_at": svc.clock()} for n in range(2, 201)])
+        sent = svc.deliverer.run_due()
+    assert sent.delivered == len(got) == 200 and all(d["delivered"] for d in _deliveries(svc, gm))
 
 
 def test_a_closed_port_and_a_silent_one_leave_the_same_record(db_url):  # noqa: F811

@@ -242,12 +242,15 @@ class Deliverer:
         renew_at = time.monotonic() + self.policy.lease / 3
         try:
             while True:
-                wait = 30.0
+                wait, idle = 30.0, False  # idle: nothing was in flight, and nothing due was found
                 try:
-                    for claim in self._claim(flight) if flight.room() else ():
+                    busy = bool(flight.claims())  # (before the look: a send may finish during it)
+                    claimed = self._claim(flight) if flight.room() else []
+                    for claim in claimed:
                         flight.add(claim)
                         threading.Thread(target=self._deliver, args=(claim, flight), daemon=True,
                                          name="adjudicator-webhook").start()
+                    idle = not busy and not claimed
                     if time.monotonic() >= renew_at:
                         self._renew(flight.claims())
                         renew_at = time.monotonic() + self.policy.lease / 3
@@ -261,12 +264,12 @@ class Deliverer:
                 failure = flight.take_failure()
                 if failure is not None and (until_idle or not isinstance(failure, Exception)):
                     raise failure  # a background run has logged a send's database error and goes on
-                if not flight.claims():
-                    if until_idle:
-                        return flight.sent
-                    renew_at = time.monotonic() + self.policy.lease / 3  # nothing to renew until a claim
-                else:
+                if until_idle and idle:
+                    return flight.sent
+                if flight.claims():
                     wait = min(wait, renew_at - time.monotonic())
+                else:
+                    renew_at = time.monotonic() + self.policy.lease / 3  # nothing to renew until a claim
                 flight.event.wait(max(0.0, wait))
                 flight.event.clear()
         except BaseException:
@@ -307,17 +310,24 @@ class Deliverer:
         claims: list[_Claim] = []
         with self.store.transaction() as session:
             candidates: dict[str, list[int]] = {}  # receiver -> its due deliveries, longest due first
+            keys: dict[str, str] = {}  # url -> receiver
+            enough: set[str] = set()  # URLs whose receiver has its candidates: the next pages pass over them
             after: tuple[float, int] | None = None
             for _ in range(self.SCAN // self.PAGE):
                 page = select(Delivery.id, Delivery.url, Delivery.next_attempt_at).where(*due)
                 if after is not None:
                     page = page.where(or_(Delivery.next_attempt_at > after[0],
                                           and_(Delivery.next_attempt_at == after[0], Delivery.id > after[1])))
+                if enough:
+                    page = page.where(Delivery.url.not_in(enough))
                 rows = session.execute(page.order_by(Delivery.next_attempt_at, Delivery.id).limit(self.PAGE)).all()
                 for row in rows:
-                    ids = candidates.setdefault(receiver(row.url), [])
+                    key = keys.get(row.url) or keys.setdefault(row.url, receiver(row.url))
+                    ids = candidates.setdefault(key, [])
                     if len(ids) < self.policy.per_receiver:
                         ids.append(row.id)
+                    elif len(enough) < self.PAGE:
+                        enough.add(row.url)
                 if len(rows) < self.PAGE:
                     break
                 after = (rows[-1].next_attempt_at, rows[-1].id)
