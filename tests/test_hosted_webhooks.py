@@ -382,13 +382,24 @@ def test_a_freed_sender_goes_to_the_receiver_that_waited_longest(db_url):  # noq
             gm = svc.authenticate(created["id"], created["game_master_token"])
             for phase_no in range(1, 4):
                 svc.adjudicate(gm, phase_no)
-        _judged_game(svc, honest)
+        _, b_gm = _judged_game(svc, honest)
         run = threading.Thread(target=svc.deliverer.run_due, daemon=True)
         run.start()
         run.join(30)  # every silent attempt times out after a second: six of them, two at a time
-        assert not run.is_alive() and len(got) == 1
-        accepted = sorted(one.accepted + two.accepted)
-    assert len(accepted) == 6 and accepted[1] < got[0][2] < accepted[2]  # B went third
+        assert not run.is_alive() and len(got) == 1 and one.taken + two.taken == 6
+    b_began, others = _attempt_starts(svc, b_gm.game_id)
+    assert sum(began < b_began for began in others) == 2  # B's began with the first sender freed, not after all
+
+
+def _attempt_starts(svc: Service, game_id: str) -> tuple[float, list[float]]:
+    """When the game's one attempt began, and when every other game's did."""
+    from adjudicator.hosted.models import DeliveryAttempt
+
+    with svc.store.sessions() as session:
+        rows = session.execute(select(DeliveryAttempt.at, Delivery.game_id)
+                               .join(Delivery, Delivery.id == DeliveryAttempt.delivery_id)).all()
+    (mine,) = [at for at, game in rows if game == game_id]
+    return mine, [at for at, game in rows if game != game_id]
 
 
 def test_a_run_that_waits_sends_every_due_delivery(db_url):  # noqa: F811
