@@ -7,12 +7,20 @@ id it has already seen. A delivery is tried at most `Policy.attempts` times with
 attempt's outcome is kept (`hosted_delivery_attempts`), and after the last failure the delivery is given up,
 saying so. Where a webhook may go is `egress`'s business.
 
-Claims work across processes and instances on one database: a sender claims one due delivery at a time
-(`FOR UPDATE SKIP LOCKED` on PostgreSQL, SQLite's write lock), marking it with a claim id and a lease; only the
-holder of the claim records the outcome, and a sender that stops (`games tick` interrupted) releases what it
-holds. The lease is short, and renewed by its holder while it sends (a name lookup and a slow receiver may
-together take longer than one lease): a sender that dies stops renewing, and whichever process runs next takes
-the delivery a lease later; that attempt is then known to have no outcome, and is counted.
+Claims work across processes and instances on one database: a sender claims due deliveries for the room it
+has (`FOR UPDATE SKIP LOCKED` on PostgreSQL, SQLite's write lock), marking each with a claim id and a lease;
+only the holder of the claim records the outcome, and a sender that stops (`games tick` interrupted) releases
+what it holds. The lease is short, and renewed by its holder while it sends (a name lookup and a slow receiver
+may together take longer than one lease): a sender that dies stops renewing, and whichever process runs next
+takes the delivery a lease later; that attempt is then known to have no outcome, and is counted.
+
+Receivers cannot delay each other: a process sends up to `Policy.senders` deliveries at once, each in a thread
+of its own (a greenlet under gevent), at most `Policy.per_receiver` to one receiver host (one, once half the
+senders are busy), and a freed sender goes to the receiver with the fewest in flight, then the one that waited
+longest, then the delivery longest due. Nothing queues in the process: what has no sender stays in the outbox.
+
+An attempt's record gives when it began; one without an HTTP answer is retried, and shown to the game master,
+a whole timeout after it began however soon it failed, so neither tells a closed port from a silent one.
 """
 
 from __future__ import annotations
