@@ -660,7 +660,8 @@ class Service:
         with self.store.sessions() as session:
             game = self._game(session, caller.game_id)
         return {"webhook_url": game.webhook_url, "attempts_per_delivery": self.policy.attempts,
-                "deliveries": webhooks.pending(self.store, caller.game_id, self.policy.attempts)}
+                "deliveries": webhooks.pending(self.store, caller.game_id, self.policy.attempts,
+                                              self.policy.timeout, self.clock())}
 
     def rotate_secret(self, caller: Caller) -> dict[str, Any]:
         """A new signing secret for the game's webhook, shown this once; deliveries sent from now on (retries
