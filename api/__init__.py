@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask, request
 
 from api import problems
+from api.bodies import read_at_most
 from api.hosted import bp as hosted_bp
 from api.pages import bp as pages_bp
 from api.readiness import bp as readiness_bp
@@ -56,17 +57,10 @@ def _whole_body() -> None:
         return  # with a length, Werkzeug refuses it (413) or reads exactly that; without, there is no body
     limit = request.max_content_length or MAX_BODY
     stream = environ["wsgi.input"]
-    chunks, size = [], 0
-    while size <= limit:
-        chunk = stream.read(min(65536, limit + 1 - size))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    if size > limit:
+    data = read_at_most(stream, limit)
+    if len(data) > limit:
         raise problems.Problem(413, "Request too large",
                                f"the request body is larger than the limit of {limit} bytes (chunked bodies too)")
-    data = b"".join(chunks)
     environ["wsgi.input"] = io.BytesIO(data)
     environ["CONTENT_LENGTH"] = str(len(data))
     environ.pop("HTTP_TRANSFER_ENCODING", None)

@@ -26,6 +26,8 @@ from typing import Any
 import gevent
 from gevent.event import Event
 
+from api.bodies import read_at_most
+
 BYPASS = frozenset({"/healthz", "/readyz"})  # answered at once: a liveness check must not queue behind judging
 
 
@@ -140,14 +142,7 @@ def _read_body_first(environ: dict[str, Any], limit: int) -> None:
             return
         data = stream.read(int(declared))
     elif environ.get("wsgi.input_terminated"):  # chunked, or no body: read to its end
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = stream.read(min(65536, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        data = b"".join(chunks)
+        data = read_at_most(stream, limit)
     else:
         return
     environ["wsgi.input"] = io.BytesIO(data)

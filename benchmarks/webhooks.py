@@ -132,9 +132,9 @@ def rounds(svc: Service, honest: Honest, count: int, silent: dict | None = None,
     delays = []
     for n in range(1, count + 1):
         for silent_gm, judged in (silent or {}).items():
-            svc.adjudicate(silent_gm, judged + 1)
+            svc.adjudicate(silent_gm, phase_no=judged + 1)
             silent[silent_gm] = judged + 1
-        svc.adjudicate(gm, n)
+        svc.adjudicate(gm, phase_no=n)
         judged = time.monotonic()
         key = webhooks.delivery_id(created["id"], n)
         while key not in honest.arrived and time.monotonic() - judged < wait:
@@ -158,7 +158,7 @@ def measure(url: str, policy: webhooks.Policy, label: str, args, count: int) -> 
     for receiver in silent:
         _, silent_gm = game(svc, receiver.url)
         for n in range(1, args.silent_phases + 1):
-            svc.adjudicate(silent_gm, n)
+            svc.adjudicate(silent_gm, phase_no=n)
         judged[silent_gm] = args.silent_phases
     time.sleep(0.5)  # the sender has taken the silent games' first deliveries
     started = time.monotonic()

@@ -73,11 +73,7 @@ def running_server(workers: int = 1):
         wait_until_serving(base, proc, lambda: proc.stderr.read().decode(errors="replace"))
         yield base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
 
 
 @contextmanager
@@ -101,3 +97,12 @@ def logged_server(folder: Path) -> Iterator[tuple[str, Path]]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Stop a server process: terminated, killed if it has not ended within 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()

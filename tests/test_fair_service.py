@@ -19,7 +19,7 @@ from contextlib import contextmanager
 import gevent
 
 from api.fairness import ArrivalGate, GatedApp
-from api_helpers import free_port, wait_until_serving
+from api_helpers import free_port, stop, wait_until_serving
 from conftest import ROOT
 
 SLOW_MS = 300  # each request's CPU time: long enough for every client below to send while one is served
@@ -36,11 +36,7 @@ def slow_server(fair: bool) -> Iterator[int]:
         wait_until_serving(f"http://127.0.0.1:{port}", proc, lambda: proc.stderr.read().decode(errors="replace"))
         yield port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
 
 
 def _request(tag: str, path: str = "/work") -> bytes:

@@ -327,7 +327,7 @@ def test_a_silent_receiver_delays_only_its_own_games_deliveries(db_url):  # noqa
         a = svc.create_game("arctic", webhook_url=f"http://127.0.0.2:{silent.port}/hook")
         a_gm = svc.authenticate(a["id"], a["game_master_token"])
         for phase_no in range(1, 9):
-            svc.adjudicate(a_gm, phase_no)
+            svc.adjudicate(a_gm, phase_no=phase_no)
         _, b_gm = _judged_game(svc, honest)
         run = threading.Thread(target=svc.deliverer.run_due, daemon=True)
         run.start()
@@ -355,7 +355,7 @@ def test_silent_receivers_on_hosts_of_their_own_hold_at_most_half_the_senders(db
             created = svc.create_game("arctic", webhook_url=f"http://{silent.server.getsockname()[0]}:{silent.port}/")
             gm = svc.authenticate(created["id"], created["game_master_token"])
             for phase_no in range(1, 5):
-                svc.adjudicate(gm, phase_no)
+                svc.adjudicate(gm, phase_no=phase_no)
         _, b_gm = _judged_game(svc, honest)
         run = threading.Thread(target=svc.deliverer.run_due, daemon=True)
         run.start()
@@ -381,7 +381,7 @@ def test_a_freed_sender_goes_to_the_receiver_that_waited_longest(db_url):  # noq
             created = svc.create_game("arctic", webhook_url=f"http://{silent.server.getsockname()[0]}:{silent.port}/")
             gm = svc.authenticate(created["id"], created["game_master_token"])
             for phase_no in range(1, 4):
-                svc.adjudicate(gm, phase_no)
+                svc.adjudicate(gm, phase_no=phase_no)
         _, b_gm = _judged_game(svc, honest)
         run = threading.Thread(target=svc.deliverer.run_due, daemon=True)
         run.start()

@@ -25,7 +25,7 @@ from adjudicator.hosted.models import Drawing
 from adjudicator.pictures import Busy, Job, Pictures
 from adjudicator.render import stored
 from api import create_app
-from api_helpers import free_port, wait_until_serving
+from api_helpers import free_port, stop, wait_until_serving
 
 GEOMETRY = sys.modules["adjudicator.render.geometry"]
 
@@ -250,8 +250,4 @@ def test_healthz_answers_while_the_largest_pictures_are_drawn(tmp_path):
         assert codes == [200, 200, 200] and asked >= 3  # (/healthz was asked while the pictures were drawn)
         assert slowest < 1.0, slowest
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
