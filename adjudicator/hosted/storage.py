@@ -10,11 +10,15 @@ parameters would carry a game's webhook secret.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Table, create_engine, event, make_url
 from sqlalchemy.dialects.postgresql import Insert as PostgresqlInsert
@@ -100,9 +104,21 @@ class Store:
                 cursor.execute("PRAGMA busy_timeout=30000")
                 cursor.close()
 
+            turns = WriterTurns(self.engine.url.database)
+
             @event.listens_for(self.engine, "begin")
             def _begin(conn):  # pragma: no cover - driver plumbing
-                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                turns.take(conn.info)
+                try:
+                    conn.exec_driver_sql("BEGIN IMMEDIATE")
+                except BaseException:
+                    turns.give(conn.info)
+                    raise
+
+            @event.listens_for(self.engine, "commit")
+            @event.listens_for(self.engine, "rollback")
+            def _end(conn):  # pragma: no cover - driver plumbing
+                turns.give(conn.info)
         else:
             # No ping before each use (a round trip per check-out): connections are renewed after RECYCLE_SECONDS,
             # and one PostgreSQL closed (a restart, an idle timeout) fails its request, which the API retries
@@ -162,6 +178,45 @@ def ping(store: Store) -> None:
             connection.close()
     except driver_error as exc:  # a raw connection's errors are the driver's own: wrapped as a Connection's are
         raise DBAPIError.instance(statement, None, exc, driver_error, hide_parameters=True) from exc
+
+
+class WriterTurns:
+    """SQLite's write lock taken in arrival order by the processes on one file: a transaction first takes this
+    process's lock (cooperative under gevent), then an `flock` on `<database>-writers`, which the kernel hands
+    to a waiting process at once. Without it a process that finds the write lock taken polls in SQLite's busy
+    handler, sleeping up to 100 ms a try, while the other process takes the lock again and again (the latency
+    tails of two workers on SQLite, `benchmarks/tails.py`). An in-memory database has no turns."""
+
+    WAIT_SECONDS = 30  # as SQLite's busy timeout: then "database is locked" (503)
+
+    def __init__(self, database: str | None):
+        self.path = None if not database or database == ":memory:" else f"{database}-writers"
+        self._lock: Any = None
+        self._fd: int | None = None
+        self._pid = 0
+
+    def take(self, info: dict) -> None:
+        """Wait for this connection's turn to write."""
+        if self.path is None:
+            return
+        if self._pid != os.getpid():  # made after the fork (and after gevent patched threading) in each process
+            self._lock, self._fd, self._pid = threading.Lock(), None, os.getpid()
+        if not self._lock.acquire(timeout=self.WAIT_SECONDS):
+            raise sqlite3.OperationalError("database is locked (no turn to write within 30 s)")
+        try:
+            if self._fd is None:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+        except BaseException:
+            self._lock.release()
+            raise
+        info["writer_turn"] = True
+
+    def give(self, info: dict) -> None:
+        """End this connection's turn (once, whichever of commit and rollback comes)."""
+        if info.pop("writer_turn", False):
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            self._lock.release()
 
 
 def upsert_on(sqlite: bool, table: Table) -> PostgresqlInsert | SqliteInsert:
