@@ -421,7 +421,9 @@ def games_tick(database: str | None) -> None:
     """Judge every hosted phase past its deadline, send due webhooks and wait for them (run it from cron). It
     never creates a database: one it cannot find or reach is one line and exit status 2."""
     from adjudicator.hosted.tick import run
+    from adjudicator.loglines import escape_to_stderr
 
+    escape_to_stderr()  # a webhook receiver's or a player's words in a log line stay one line
     sys.exit(run(database, click.echo))
 
 

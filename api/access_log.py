@@ -15,23 +15,9 @@ from typing import Any
 
 from gunicorn import glogging
 
-# Backslash (so an escape cannot be forged either), C0 and C1 controls, DEL, line and paragraph separators,
-# bidirectional controls (which show a line as another) and lone surrogates.
-_UNSAFE = re.compile("[\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+from adjudicator.loglines import UNSAFE, EscapingFormatter, escape_match, escaped
 
-
-def escaped(text: str) -> str:
-    """`text` on one line: backslash as `\\\\`, every control character as `\\xNN` or `\\uNNNN`."""
-    return _UNSAFE.sub(_escape, text)
-
-
-def _escape(match: re.Match) -> str:
-    ch = match.group()
-    if ch == "\\":
-        return "\\\\"
-    code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
+__all__ = ["EscapedAtoms", "EscapingFormatter", "Logger", "escaped"]
 
 def _as_sent(value: str) -> str:
     """A WSGI string (each byte as a Latin-1 character) escaped as the UTF-8 the client sent: a byte that is
@@ -40,12 +26,12 @@ def _as_sent(value: str) -> str:
         text = value.encode("latin-1").decode("utf-8", "surrogateescape")  # such a byte: U+DC80 to U+DCFF
     except UnicodeEncodeError:  # not a WSGI byte string
         return escaped(value)
-    return _UNSAFE.sub(_escape_sent, text)
+    return UNSAFE.sub(_escape_sent, text)
 
 
 def _escape_sent(match: re.Match) -> str:
     code = ord(match.group())
-    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else _escape(match)
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else escape_match(match)
 
 
 class EscapedAtoms(glogging.SafeAtoms):
@@ -54,31 +40,6 @@ class EscapedAtoms(glogging.SafeAtoms):
     def __init__(self, atoms: dict[str, Any]):
         super().__init__({key: _as_sent(value) if isinstance(value, str) else value
                           for key, value in atoms.items()})
-
-
-class EscapingFormatter(logging.Formatter):
-    """Another formatter's lines, with the record's message escaped and its traceback's lines escaped and
-    indented: a record stays one line (and its traceback, lines no reader takes for records)."""
-
-    def __init__(self, inner: logging.Formatter | None = None):
-        super().__init__()
-        self.inner = inner or logging.Formatter()
-
-    def format(self, record: logging.LogRecord) -> str:
-        """The record as the inner formatter writes it, made safe first."""
-        copy = logging.makeLogRecord(record.__dict__)
-        copy.msg, copy.args = escaped(record.getMessage()), None
-        if record.exc_info and not record.exc_text:
-            copy.exc_text = self.inner.formatException(record.exc_info)
-        if copy.exc_text:
-            copy.exc_text = _indented(copy.exc_text)
-        if record.stack_info:
-            copy.stack_info = _indented(record.stack_info)
-        return self.inner.format(copy)
-
-
-def _indented(text: str) -> str:
-    return "\n".join("    " + escaped(line) for line in text.split("\n"))
 
 
 class Logger(glogging.Logger):

@@ -93,3 +93,18 @@ def test_escaped_keeps_text_and_escapes_controls_and_backslashes():
     assert escaped("a\\x0a\n\t\x7f\x85\u202e\ud800") == "a\\\\x0a\\x0a\\x09\\x7f\\x85\\u202e\\ud800"
     record = logging.makeLogRecord({"msg": "%s", "args": ("x\ny",), "levelname": "INFO"})
     assert EscapingFormatter(logging.Formatter("%(levelname)s %(message)s")).format(record) == "INFO x\\x0ay"
+
+
+def test_games_tick_logs_escaped_lines(capsys):
+    from adjudicator.loglines import escape_to_stderr
+
+    logger = logging.getLogger("adjudicator")
+    kept = logger.handlers, logger.level, logger.propagate
+    logger.handlers = []
+    try:
+        escape_to_stderr()  # what `adjudicator games tick` does first
+        logging.getLogger("adjudicator.hosted.webhooks").warning("receiver said %s", "ok\r\nWARNING forged line")
+        err = capsys.readouterr().err
+    finally:
+        logger.handlers, logger.level, logger.propagate = kept
+    assert err.count("\n") == 1 and "ok\\x0d\\x0aWARNING forged line" in err
