@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant
 from adjudicator.errors import AdjudicatorError
 from adjudicator.gamefile import game_from_data, game_to_data
-from adjudicator.games import PICTURES, NotAvailable, rules_of
+from adjudicator.games import PICTURES, rules_of
 from adjudicator.hosted import text, tokens, webhooks
 from adjudicator.hosted.drawings import DatabaseShelf
 from adjudicator.hosted.egress import url_problem
@@ -31,7 +31,7 @@ from adjudicator.hosted.models import Counter, Game, PhaseRecord, Seat, Submissi
 from adjudicator.hosted.orders import GM, Refused, judge_submission, read_orders
 from adjudicator.hosted.storage import Store, upsert_on
 from adjudicator.kept import Kept
-from adjudicator.pictures import Job, Pictures, spaces_of
+from adjudicator.pictures import Job, spaces_of
 from adjudicator.turn import SheetRefused, play_turn
 
 __all__ = ["Caller", "HostedError", "Opened", "Service", "Settings"]
@@ -119,12 +119,6 @@ def _stored_state(board: Any, state: Any) -> tuple[dict[str, Any], list]:
     data = game_to_data(board, state)
     history = data.pop("history", None) or []
     return data, history
-
-
-@functools.lru_cache(maxsize=1)
-def _here() -> Pictures:
-    """Pictures drawn in the calling process (made on first use: after a server's worker patched threading)."""
-    return Pictures(processes=0, waiting=1_000_000)
 
 
 MAX_DEADLINE_SECONDS = 31_536_000  # a year: the longest `phase_seconds` a game may be created with
@@ -613,16 +607,6 @@ class Service:
         job = Job(game.variant if game.board is None else None, game.board, record.state_before, record.report,
                   fmt, width)
         return job, spaces_of(board)
-
-    def phase_picture(self, caller: Caller, phase_no: int, fmt: str, width: int,
-                      pictures: Pictures | None = None) -> bytes | str:
-        """The board before a phase with its orders drawn (games that draw pictures), through `pictures` (a queue
-        and its drawing processes; by default drawn here), its drawing kept in the games' database."""
-        job, _ = self.picture_job(caller, phase_no, fmt, width)
-        try:
-            return (pictures or _here()).draw(job, [self.drawings])
-        except NotAvailable as exc:
-            raise HostedError(422, "Not available", exc.message) from None
 
     def _record(self, caller: Caller, phase_no: int) -> tuple[Game, PhaseRecord]:
         with self.store.sessions() as session:
