@@ -1,7 +1,7 @@
 """The shipped variants, and loading any variant file into the board of its game's rules.
 
 A variant's `rules:` key names its game: `diplomacy` (the standard board, the Arctic variant, any map) or
-one of the other games in `adjudicator.games`. Everything else about a variant is data.
+one of the other games in `adjudicator.game`. Everything else about a variant is data.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError, BoardWarning, VariantError
-from adjudicator.games import get_rules
+from adjudicator.game import get_rules
 from adjudicator.kept import Kept
 from adjudicator.names import closest
 from adjudicator.resources import data_dir

@@ -22,7 +22,7 @@ def main() -> None:
     """Diplomacy-variant adjudicator: judge phases, run DATC case files, serve a JSON API."""
 
 
-# The rule options (DATC chapter 4 answers, adjudicator/rulebook.py): one spelling for every command.
+# The rule options (DATC chapter 4 answers, adjudicator/games/diplomacy/rulebook.py): one spelling for every command.
 _RULES_OPTION = click.option("--rules", "rules_text", metavar="RULES",
                              help="Play by these rules: a set and/or keys, e.g. '1971' or '2000, 4.A.2: szykman' "
                                   "(the sets and keys are in the README's 'Rule options').")
@@ -37,8 +37,8 @@ def datc(paths: tuple[str, ...], verbose: bool, rules_text: str | None) -> None:
 
     --rules applies to every case, under what each file's or case's RULES line says.
     Exits 0 when every case passes, 1 when a case fails, 2 when a file cannot be read at all."""
-    from adjudicator.cases.runner import run_files
-    from adjudicator.rulebook import rulebook_from_text
+    from adjudicator.case_files import run_files
+    from adjudicator.games.diplomacy.rulebook import rulebook_from_text
 
     try:
         rulebook_from_text(rules_text, what="--rules")  # (refused here, once, not in every case)
@@ -69,7 +69,7 @@ def datc(paths: tuple[str, ...], verbose: bool, rules_text: str | None) -> None:
 def _load_game(path: str, sheet: str | None = None, rules_text: str | None = None):
     """(board, state) of a game file, played by `--rules` over its own rules when given; when it is no game file
     but `sheet` (the argument after it) is one, the error says the two were given the wrong way round."""
-    from adjudicator.games import rules_of
+    from adjudicator.game import rules_of
     from adjudicator.gamefile import read_game_file
 
     try:
@@ -144,7 +144,7 @@ def new(variant_name: str, output: str | None, force: bool, seed: int | None, se
     """Write the opening position of a variant as a game file."""
     from adjudicator.catalogue import load_board_ref
     from adjudicator.gamefile import dump_game
-    from adjudicator.games import rules_of
+    from adjudicator.game import rules_of
     from adjudicator.textio import read_text
 
     try:
@@ -192,7 +192,7 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
     from pathlib import Path
 
     from adjudicator import slips
-    from adjudicator.games import rules_of
+    from adjudicator.game import rules_of
     from adjudicator.gamefile import dump_game
     from adjudicator.rewind import keep_for_rewind
     from adjudicator.turn import SheetRefused, check_sheet, play_turn, read_sheet
@@ -279,7 +279,7 @@ def parse_sheet(game: str, orders: str, as_json: bool) -> None:
     Prints each order as understood and each line that is not one; exits 1 if there are such lines."""
     import json
 
-    from adjudicator.games import rules_of
+    from adjudicator.game import rules_of
     from adjudicator.turn import read_sheet
 
     board, state = _load_game(game, orders)
@@ -314,7 +314,7 @@ def parse_sheet(game: str, orders: str, as_json: bool) -> None:
 @click.argument("game", type=click.Path())
 def show(game: str) -> None:
     """Print the position of a game file."""
-    from adjudicator.games import rules_of
+    from adjudicator.game import rules_of
 
     board, state = _load_game(game)
     click.echo(rules_of(board).position_text(board, state), nl=False)
@@ -329,7 +329,7 @@ def list_orders(game: str, power: str | None, as_json: bool, rules_text: str | N
     """List every legal order of every unit (or build and removal) for the game's phase."""
     import json
 
-    from adjudicator.games import rules_of
+    from adjudicator.game import rules_of
 
     board, state = _load_game(game, rules_text=rules_text)
     rules = rules_of(board)
@@ -364,7 +364,7 @@ def render(game: str, results_path: str | None, output: str, force: bool, width:
     import json
     from pathlib import Path
 
-    from adjudicator.games import rules_of
+    from adjudicator.game import rules_of
     from adjudicator.textio import read_text
 
     suffix = Path(output).suffix.lower()
@@ -484,7 +484,7 @@ def variant_import(map_file: str, output: str, picture: str | None, terms: str, 
     board format cannot say is reported by line, and the board is checked."""
     from pathlib import Path
 
-    from adjudicator.importers import import_map
+    from adjudicator.games.diplomacy.importers import import_map
     from adjudicator.variant_check import check_variant_file
 
     _refuse_overwrite(output, force)

@@ -13,7 +13,7 @@ with Retry-After), so pictures queue, never pile up. A child that takes longer t
 busy machine the workers' judging and `/healthz` go first.
 
 A job is data (a shipped variant's name or an inline board, a position as game-file data, a report as JSON),
-read again in the child. Its board's drawing (the computed geometry, `adjudicator.render.stored`) is looked up
+read again in the child. Its board's drawing (the computed geometry, `adjudicator.games.diplomacy.picture.stored`) is looked up
 in the child (in its memory, beside the board, in the operator's folder) and on the shelves the caller gives
 (a hosted game's database), which the child asks the caller for; a drawing the child computes is put on them.
 `processes=0` draws in the calling process (the command line, tests), behind the same queue.
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.render.stored import Shelf, using_shelves
+from adjudicator.games.diplomacy.picture.stored import Shelf, using_shelves
 
 _HEADER = struct.Struct(">I")
 NICENESS = 10  # the drawing processes' scheduling priority below the workers': pictures yield the CPU to judging
@@ -89,7 +89,7 @@ def draw_job(job: Job) -> bytes | str:
     """Draw a job in this process (the board read, or found in the process's cache of boards)."""
     from adjudicator.catalogue import board_from_inline, load_variant
     from adjudicator.gamefile import game_from_data
-    from adjudicator.games import rules_of
+    from adjudicator.game import rules_of
 
     board = board_from_inline(job.board) if job.board is not None else load_variant(str(job.variant))
     board, state = game_from_data({k: v for k, v in job.state.items() if k != "board"}, None, board)
@@ -257,7 +257,7 @@ def _warm() -> None:
     import matplotlib.tri  # noqa: F401 (the geometry's triangulation)
 
     from adjudicator.catalogue import load_variant
-    from adjudicator.games import rules_of
+    from adjudicator.game import rules_of
 
     board = load_variant("standard")
     rules = rules_of(board)

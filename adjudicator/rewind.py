@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.errors import StateError
-from adjudicator.games import rules_of
+from adjudicator.game import rules_of
 
 
 def keep_for_rewind(board: Any, state: Any, next_state: Any, digest: str | None) -> None:

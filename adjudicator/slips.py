@@ -12,7 +12,7 @@ import hashlib
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError
-from adjudicator.games import rules_of
+from adjudicator.game import rules_of
 from adjudicator.sheets import Sheet
 from adjudicator.turn import SheetRefused
 

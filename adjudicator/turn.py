@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError
-from adjudicator.games import GameRules, rules_of
+from adjudicator.game import GameRules, rules_of
 from adjudicator.sheets import Sheet
 
 

@@ -9,15 +9,15 @@ from flask import Blueprint, current_app, jsonify, request
 from jsonschema import Draft202012Validator
 
 from adjudicator import __version__
-from adjudicator.cases.datc import parse_cases
-from adjudicator.cases.runner import run_case
+from adjudicator.games.diplomacy.cases.datc import parse_cases
+from adjudicator.games.diplomacy.cases.runner import run_case
 from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant, variant_summaries
 from adjudicator.errors import AdjudicatorError, CaseFileError
 from adjudicator.gamefile import game_from_data, game_to_data
 from adjudicator.hosted import text as door
 from adjudicator.hosted.errors import HostedError
-from adjudicator.rulebook import rulebook_from_text
-from adjudicator.games import PICTURES, NotAvailable, rules_of
+from adjudicator.games.diplomacy.rulebook import rulebook_from_text
+from adjudicator.game import PICTURES, NotAvailable, rules_of
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.pictures import Busy, Failed, Job, Pictures, cost, spaces_of
 from adjudicator.sheets import Sheet
@@ -106,7 +106,7 @@ def _game(state_data: dict, rules: str | None = None) -> tuple[Any, Any]:
         board, state = game_from_data(data, None, board)
     except AdjudicatorError as exc:
         raise from_adjudicator_error(exc, 422, "State breaks the rules", prefix="/state") from None
-    try:  # the request's rule options, over the game's own (adjudicator/rulebook.py)
+    try:  # the request's rule options, over the game's own (adjudicator/games/diplomacy/rulebook.py)
         _capability(rules_of(board).play_by, board, state, rules)
     except AdjudicatorError as exc:
         raise Problem(400, "Bad request", exc.message, pointer="/rules") from None

@@ -37,8 +37,8 @@ import compare_peer as cp  # noqa: E402
 import peer_side as ps  # noqa: E402
 
 from adjudicator.catalogue import board_from_file, load_variant  # noqa: E402
-from adjudicator.importers import import_map  # noqa: E402
-from adjudicator.importers.shipped import SHIPPED, package_maps  # noqa: E402
+from adjudicator.games.diplomacy.importers import import_map  # noqa: E402
+from adjudicator.games.diplomacy.importers.shipped import SHIPPED, package_maps  # noqa: E402
 
 DEFAULT_MAPS = ("ancmed", "modern", "pure", "standard_age_of_empires")
 

@@ -1,7 +1,7 @@
 """Speed and agreement against the `diplomacy` package (the peer): seeded random standard games.
 
 Every movement, retreat and adjustment phase of N random games is adjudicated by both engines, from the same
-position and the same orders: by this engine (`adjudicator.phase.adjudicate`, its orders parsed from text) and by
+position and the same orders: by this engine (`adjudicator.games.diplomacy.phase.adjudicate`, its orders parsed from text) and by
 the peer (`diplomacy.Game`: the position set on a fresh game, the orders set, `game.process()`), both in this
 process (or, with `--own-processes`, each in a process of its own that holds only it). The game then goes on
 from this engine's result, so both engines always start from identical positions.
@@ -49,17 +49,17 @@ if str(ROOT) not in sys.path:  # run from a checkout without installing
 if str(ROOT / "benchmarks") not in sys.path:  # the shared timing helper, when imported by the tests
     sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from adjudicator.board import ARMY, FLEET, Board, split_location  # noqa: E402
+from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, split_location  # noqa: E402
 from adjudicator.catalogue import load_variant  # noqa: E402
 from adjudicator.errors import AdjudicatorError  # noqa: E402
-from adjudicator.judge.adjustment import adjustment_due  # noqa: E402
-from adjudicator.judge.retreat import retreat_options  # noqa: E402
-from adjudicator.orders.legal import legal_orders  # noqa: E402
-from adjudicator.orders.model import Order  # noqa: E402
-from adjudicator.orders.parse import parse_order  # noqa: E402
-from adjudicator.orders.structured import order_object, orders_from_objects  # noqa: E402
-from adjudicator.phase import PhaseResult, adjudicate  # noqa: E402
-from adjudicator.state import GameState, Phase, Unit, opening_state  # noqa: E402
+from adjudicator.games.diplomacy.judge.adjustment import adjustment_due  # noqa: E402
+from adjudicator.games.diplomacy.judge.retreat import retreat_options  # noqa: E402
+from adjudicator.games.diplomacy.orders.legal import legal_orders  # noqa: E402
+from adjudicator.games.diplomacy.orders.model import Order  # noqa: E402
+from adjudicator.games.diplomacy.orders.parse import parse_order  # noqa: E402
+from adjudicator.games.diplomacy.orders.structured import order_object, orders_from_objects  # noqa: E402
+from adjudicator.games.diplomacy.phase import PhaseResult, adjudicate  # noqa: E402
+from adjudicator.games.diplomacy.state import GameState, Phase, Unit, opening_state  # noqa: E402
 from caches import Caches, find_caches  # noqa: E402
 from peer_side import (Outcome, PeerPosition, game_from_spec, our_loc, peer_loc, peer_outcome,  # noqa: E402
                        peer_power, peer_unit, run_peer, time_peer)
@@ -1311,9 +1311,9 @@ def _rare_texts(board: Board, rng: random.Random) -> None:
 def breakdown(board: Board, inputs: list[PhaseInput], caches: Caches | None = None, rounds: int = 3) -> list[str]:
     """Where each engine spends a phase: ms per phase by part (best of `rounds`; the garbage collector paused so
     that the parts add up; ours cold: every cache emptied before each phase, which the figure includes)."""
-    from adjudicator.judge.movement import MovementJudge
-    from adjudicator.orders.validate import every_unit_command, movement_commands
-    from adjudicator.state import check_position
+    from adjudicator.games.diplomacy.judge.movement import MovementJudge
+    from adjudicator.games.diplomacy.orders.validate import every_unit_command, movement_commands
+    from adjudicator.games.diplomacy.state import check_position
 
     caches = caches if caches is not None else Caches()
 
@@ -1502,8 +1502,9 @@ def report(board: Board, stats: Stats, out: Path | None, memory: dict[str, tuple
 def check_cases(paths: list[str]) -> int:
     """Run case files through both engines and print where the peer's position differs from this engine's
     (and from the case's expected position, which is this engine's when the case passes)."""
-    from adjudicator.cases.datc import read_cases
-    from adjudicator.cases.runner import build_state, collect_files, run_case
+    from adjudicator.games.diplomacy.cases.datc import read_cases
+    from adjudicator.case_files import collect_files
+    from adjudicator.games.diplomacy.cases.runner import build_state, run_case
 
     from adjudicator.errors import AdjudicatorError
 

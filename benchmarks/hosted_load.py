@@ -520,7 +520,7 @@ def timed_each(run: Callable[[], Any], count: int) -> float:
 def statuses_alone(rounds: int = 30) -> float:
     """Seconds per `judge_submission` of one power's standard Spring 1901 orders (in process, warm)."""
     from adjudicator.catalogue import load_variant
-    from adjudicator.games import rules_of
+    from adjudicator.game import rules_of
     from adjudicator.hosted.orders import judge_submission
 
     board = load_variant("standard")

@@ -59,12 +59,12 @@ def child(part: str, phases: int, seed: int, count: int) -> None:
     import compare_peer as cp
     from caches import find_caches
 
-    from adjudicator import phase as phase_module
-    from adjudicator.judge.movement import MovementJudge
-    from adjudicator.orders.parse import parse_order
-    from adjudicator.orders.structured import orders_from_objects
-    from adjudicator.orders.validate import every_unit_command, movement_commands
-    from adjudicator.state import check_position
+    from adjudicator.games.diplomacy import phase as phase_module
+    from adjudicator.games.diplomacy.judge.movement import MovementJudge
+    from adjudicator.games.diplomacy.orders.parse import parse_order
+    from adjudicator.games.diplomacy.orders.structured import orders_from_objects
+    from adjudicator.games.diplomacy.orders.validate import every_unit_command, movement_commands
+    from adjudicator.games.diplomacy.state import check_position
 
     board = cp.load_variant("standard")
     caches = find_caches(cp.probe(board))

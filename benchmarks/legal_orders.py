@@ -1,4 +1,4 @@
-"""Legal-order listing on full boards: `adjudicator.orders.legal` against the plain generate-and-validate
+"""Legal-order listing on full boards: `adjudicator.games.diplomacy.orders.legal` against the plain generate-and-validate
 listing it replaced (every candidate order of every unit offered to the validator), in the same run.
 
     python benchmarks/legal_orders.py --repeat 3
@@ -18,12 +18,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator.board import ARMY, FLEET, Board, split_location  # noqa: E402
+from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, split_location  # noqa: E402
 from adjudicator.catalogue import load_variant  # noqa: E402
-from adjudicator.orders import legal  # noqa: E402
-from adjudicator.orders.model import Order, UnitRef  # noqa: E402
-from adjudicator.orders.validate import Illegal, movement_command  # noqa: E402
-from adjudicator.state import GameState, Phase, Unit  # noqa: E402
+from adjudicator.games.diplomacy.orders import legal  # noqa: E402
+from adjudicator.games.diplomacy.orders.model import Order, UnitRef  # noqa: E402
+from adjudicator.games.diplomacy.orders.validate import Illegal, movement_command  # noqa: E402
+from adjudicator.games.diplomacy.state import GameState, Phase, Unit  # noqa: E402
 
 
 def full_state(name: str, season_index: int = 0) -> tuple[Board, GameState]:

@@ -1,4 +1,4 @@
-"""Orders per second through the order reader and its grammar (`adjudicator.orders.parse.parse_order`).
+"""Orders per second through the order reader and its grammar (`adjudicator.games.diplomacy.orders.parse.parse_order`).
 
     python benchmarks/parse_throughput.py                 # 20,000 orders, best of 5 rounds
     python benchmarks/parse_throughput.py --profile       # and where the time goes
@@ -15,7 +15,7 @@ Three figures, side by side with the peer's reading of the same orders in the sa
 - *cold*: every cache of the engine (found by benchmarks/caches.py: readings by text, name tokens...) emptied
   before each order, so every order goes through the grammar from nothing (the emptying is not timed);
 - *warm*: the same texts read a second time (the reading kept by text), as a game that repeats its orders;
-- *structured*: the same orders given as objects (adjudicator/orders/structured.py): no text at all;
+- *structured*: the same orders given as objects (adjudicator/games/diplomacy/orders/structured.py): no text at all;
 - *peer*: the `diplomacy` package's `set_orders()` on the canonical spellings, position by position (its game
   built untimed); note that it also checks each order against the position, which our reading does not.
 
@@ -39,14 +39,14 @@ if str(ROOT) not in sys.path:
 if str(ROOT / "benchmarks") not in sys.path:
     sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from adjudicator.board import Board, split_location  # noqa: E402
+from adjudicator.games.diplomacy.board import Board, split_location  # noqa: E402
 from adjudicator.catalogue import load_variant  # noqa: E402
-from adjudicator.judge.adjustment import adjustment_due  # noqa: E402
-from adjudicator.orders.legal import legal_orders  # noqa: E402
-from adjudicator.orders.parse import parse_order, parser_for  # noqa: E402
-from adjudicator.orders.structured import order_object, orders_from_objects  # noqa: E402
-from adjudicator.phase import adjudicate  # noqa: E402
-from adjudicator.state import GameState, opening_state  # noqa: E402
+from adjudicator.games.diplomacy.judge.adjustment import adjustment_due  # noqa: E402
+from adjudicator.games.diplomacy.orders.legal import legal_orders  # noqa: E402
+from adjudicator.games.diplomacy.orders.parse import parse_order, parser_for  # noqa: E402
+from adjudicator.games.diplomacy.orders.structured import order_object, orders_from_objects  # noqa: E402
+from adjudicator.games.diplomacy.phase import adjudicate  # noqa: E402
+from adjudicator.games.diplomacy.state import GameState, opening_state  # noqa: E402
 from caches import Caches, find_caches  # noqa: E402
 from timing import best_of, own_time_by_file, profile_cold  # noqa: E402
 

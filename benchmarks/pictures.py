@@ -64,8 +64,8 @@ Turkey: A bul - gre
 def warm_ratios(rounds: int) -> dict[str, dict[str, float]]:
     """Best judgement, SVG and PNG times (ms) over alternating rounds, by the clock and in CPU time."""
     from adjudicator.catalogue import load_variant
-    from adjudicator.gamefile import state_from_data
-    from adjudicator.games import rules_of
+    from adjudicator.games.diplomacy.state_file import state_from_data
+    from adjudicator.game import rules_of
     from adjudicator.turn import play_turn, read_sheet
 
     board = load_variant("standard")
@@ -117,7 +117,7 @@ def chain_board(n: int, title: str = "Chain") -> dict:
 
 def board_of(name: str, edited: bool) -> object:
     """A shipped board (edited by a hair: its stored drawing no longer fits), or `chainN`."""
-    from adjudicator.board import board_from_data
+    from adjudicator.games.diplomacy.board import board_from_data
     from adjudicator.catalogue import board_from_inline, load_variant
 
     if name.startswith("chain"):
@@ -130,7 +130,7 @@ _FIRST = """
 import json, sys, time
 sys.path.insert(0, sys.argv[3])
 from pictures import board_of
-from adjudicator.games import rules_of
+from adjudicator.game import rules_of
 board = board_of(sys.argv[1], sys.argv[2] == "edited")
 rules = rules_of(board)
 state = rules.initial_state(board)
@@ -160,10 +160,11 @@ def cold_in_a_warm_process() -> dict[str, float]:
     """The first PNG (1000 px) of each edited board in a process whose imports and fonts are loaded, as a server's
     drawing process holds them, every cache emptied before each: CPU seconds, and the geometry's share."""
     from adjudicator import catalogue, pictures
-    from adjudicator.games import rules_of
-    from adjudicator.render import raster, stored
+    from adjudicator.game import rules_of
+    from adjudicator.games.diplomacy.picture import stored
+    from adjudicator.render import raster
 
-    geometry_module = sys.modules["adjudicator.render.geometry"]
+    geometry_module = sys.modules["adjudicator.games.diplomacy.picture.geometry"]
     pictures._warm()
     out = {}
     for name, _ in EDITED:

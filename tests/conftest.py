@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from adjudicator.catalogue import load_variant
-from adjudicator.cases.datc import parse_cases
-from adjudicator.cases.runner import run_case
+from adjudicator.games.diplomacy.cases.datc import parse_cases
+from adjudicator.games.diplomacy.cases.runner import run_case
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATC = ROOT.parent / "shared" / "datc"

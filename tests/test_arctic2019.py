@@ -17,7 +17,7 @@ from adjudicator.sheets import Sheet
 from adjudicator.catalogue import load_variant
 from adjudicator.cli import main
 from adjudicator.errors import StateError, VariantError
-from adjudicator.games import get_rules
+from adjudicator.game import get_rules
 from adjudicator.games.arctic2019.steps import (AutoMove, EndTurn, Header, Keep, Move, PlatformAttack, Protect,
                                                 ShipAttack)
 from adjudicator.resources import data_dir

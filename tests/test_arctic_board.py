@@ -9,8 +9,8 @@ import pytest
 from adjudicator.catalogue import load_variant
 from adjudicator.errors import OrderError
 from adjudicator.names import AmbiguousName
-from adjudicator.orders.parse import parse_order
-from adjudicator.state import check_position, opening_state
+from adjudicator.games.diplomacy.orders.parse import parse_order
+from adjudicator.games.diplomacy.state import check_position, opening_state
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from adjudicator.sheets import Sheet
 from adjudicator.catalogue import load_variant
 from adjudicator.cli import main
 from adjudicator.errors import OrderError, StateError, VariantError
-from adjudicator.games import get_rules
+from adjudicator.game import get_rules
 from adjudicator.games.arctic_race.board import FIN, WATER
 from adjudicator.games.arctic_race.orders import SetupPart, Turn
 from adjudicator.yamlio import load_yaml_file, load_yaml_text

@@ -15,7 +15,7 @@ from adjudicator.sheets import Sheet
 from adjudicator.catalogue import load_variant
 from adjudicator.cli import main
 from adjudicator.errors import OrderError, StateError, VariantError
-from adjudicator.games import get_rules
+from adjudicator.game import get_rules
 from adjudicator.games.arctica.board import load_board
 from adjudicator.games.arctica.events import affected
 from adjudicator.games.arctica.majorities import awards

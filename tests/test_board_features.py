@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator.board import NEUTRAL, board_from_data, options_from_data, parse_border_text
-from adjudicator.rulebook import Rulebook, Victory
-from adjudicator.cases.runner import run_files
+from adjudicator.games.diplomacy.board import NEUTRAL, board_from_data, options_from_data, parse_border_text
+from adjudicator.games.diplomacy.rulebook import Rulebook, Victory
+from adjudicator.case_files import run_files
 from adjudicator.catalogue import board_from_path
 from adjudicator.errors import AdjudicatorError
 from adjudicator.gamefile import game_from_data, game_to_data
-from adjudicator.judge.adjustment import civil_disorder_order
-from adjudicator.phase import adjudicate, winner
-from adjudicator.state import GameState, Phase, Unit, opening_state
+from adjudicator.games.diplomacy.judge.adjustment import civil_disorder_order
+from adjudicator.games.diplomacy.phase import adjudicate, winner
+from adjudicator.games.diplomacy.state import GameState, Phase, Unit, opening_state
 from adjudicator.variant_check import check_variant_file
 from adjudicator.yamlio import load_yaml_text
 from conftest import ROOT
@@ -140,7 +140,7 @@ def test_a_river_coast_carries_fleets_and_no_fleet_move_lands_where_a_fleet_cann
         p.pop("river", None)
     plain = board_from_data(data)  # the same board without river coasts: the move is refused, not accepted
     state = GameState("waterways", Phase("Spring", 1901, "Movement"), {"ddd": Unit("Blue", "F", "ddd")})
-    sheet_orders = __import__("adjudicator.orders.sheet", fromlist=["read_sheet"]).read_sheet(plain, "Blue: F ddd - riv").orders
+    sheet_orders = __import__("adjudicator.games.diplomacy.orders.sheet", fromlist=["read_sheet"]).read_sheet(plain, "Blue: F ddd - riv").orders
     result = adjudicate(plain, state, sheet_orders)
     assert result.report[0].status == "illegal" and not result.disbanded_by_terrain
     assert result.next_state.units == state.units

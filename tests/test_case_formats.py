@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.cases.datc import parse_cases, parse_phase
-from adjudicator.cases.runner import run_case, run_files
+from adjudicator.games.diplomacy.cases.datc import parse_cases, parse_phase
+from adjudicator.case_files import run_files
+from adjudicator.games.diplomacy.cases.runner import run_case
 from adjudicator.errors import CaseFileError
 from conftest import best_time
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.cases.datc import parse_cases
-from adjudicator.cases.runner import run_case, run_files
+from adjudicator.games.diplomacy.cases.datc import parse_cases
+from adjudicator.case_files import run_files
+from adjudicator.games.diplomacy.cases.runner import run_case
 from adjudicator.catalogue import load_variant
 from adjudicator.cli import main
 from adjudicator.errors import OrderError, StateError
-from adjudicator.orders.parse import parse_order
-from adjudicator.state import parse_unit_text
+from adjudicator.games.diplomacy.orders.parse import parse_order
+from adjudicator.games.diplomacy.state import parse_unit_text
 from conftest import ROOT
 
 STANDARD = load_variant("standard")

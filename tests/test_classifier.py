@@ -123,7 +123,7 @@ END
 
 def _phase_of(cp, case):
     """A case's position and orders as the classifier's input (the standard board)."""
-    from adjudicator.cases.runner import build_state
+    from adjudicator.games.diplomacy.cases.runner import build_state
     from adjudicator.catalogue import load_variant
 
     board = load_variant("standard")
@@ -133,14 +133,14 @@ def _phase_of(cp, case):
 
 
 def _phase(cp, text):
-    from adjudicator.cases.datc import parse_cases
+    from adjudicator.games.diplomacy.cases.datc import parse_cases
 
     return _phase_of(cp, parse_cases(text)[0])
 
 
 def _case_phase(cp, file: str, name: str):
     """The first case of a file of `peer_bugs/` whose name starts so."""
-    from adjudicator.cases.datc import read_cases
+    from adjudicator.games.diplomacy.cases.datc import read_cases
 
     return _phase_of(cp, next(c for c in read_cases(ROOT / "benchmarks" / "peer_bugs" / file)
                               if c.name.startswith(name)))

@@ -99,7 +99,7 @@ def _readme_modules() -> list[str]:
 
 def test_every_module_the_readme_runs_has_help_and_exit_codes_and_no_warning(tmp_path):
     modules = _readme_modules()
-    assert "adjudicator.render.stored" in modules and "adjudicator.importers.shipped" in modules
+    assert "adjudicator.games.diplomacy.picture.stored" in modules and "adjudicator.games.diplomacy.importers.shipped" in modules
     for module in modules:
         run = lambda *args: subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-m", module, *args],  # noqa: E731
                                            capture_output=True, text=True, cwd=tmp_path, timeout=120)
@@ -108,11 +108,11 @@ def test_every_module_the_readme_runs_has_help_and_exit_codes_and_no_warning(tmp
         assert helped.stderr == "" and "Traceback" not in helped.stdout, (module, helped.stderr)
         wrong = run("--no-such-option")
         assert wrong.returncode == 2 and "Traceback" not in wrong.stderr, (module, wrong.stderr)
-    stored = subprocess.run([sys.executable, "-m", "adjudicator.render.stored", "nosuch"], capture_output=True,
+    stored = subprocess.run([sys.executable, "-m", "adjudicator.games.diplomacy.picture.stored", "nosuch"], capture_output=True,
                             text=True, cwd=tmp_path, timeout=120)
     assert stored.returncode == 2 and stored.stderr.startswith("error: unknown variant 'nosuch'"), stored.stderr
     assert "Traceback" not in stored.stderr and "RuntimeWarning" not in stored.stderr
-    shipped = subprocess.run([sys.executable, "-m", "adjudicator.importers.shipped", str(tmp_path / "none")],
+    shipped = subprocess.run([sys.executable, "-m", "adjudicator.games.diplomacy.importers.shipped", str(tmp_path / "none")],
                              capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert shipped.returncode == 2 and "no such folder" in shipped.stderr and "Traceback" not in shipped.stderr
 

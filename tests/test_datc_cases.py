@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.cases.datc import read_cases
-from adjudicator.cases.runner import collect_files, run_case
-from adjudicator.games.cases import read_yaml_cases, run_game_case
+from adjudicator.games.diplomacy.cases.datc import read_cases
+from adjudicator.case_files import collect_files
+from adjudicator.games.diplomacy.cases.runner import run_case
+from adjudicator.game_cases import read_yaml_cases, run_game_case
 from conftest import ROOT, SHARED_DATC
 
 

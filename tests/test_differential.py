@@ -58,8 +58,8 @@ def test_peer_bug_cases_still_differ_and_pass_here():
     """The peer bugs documented in benchmarks/peer_bugs/ are real: this engine passes each case and the peer
     gives another position for the cases that show a bug (the control cases agree)."""
     cp = _compare_peer()
-    from adjudicator.cases.datc import read_cases
-    from adjudicator.cases.runner import run_case
+    from adjudicator.games.diplomacy.cases.datc import read_cases
+    from adjudicator.games.diplomacy.cases.runner import run_case
 
     folder = ROOT / "benchmarks" / "peer_bugs"
     for path in sorted(folder.glob("*.txt")):
@@ -124,7 +124,7 @@ def test_no_timed_run_starts_with_the_result_of_the_one_before(monkeypatch):
 
     cp = _compare_peer()
     from adjudicator.catalogue import load_variant
-    from adjudicator.phase import PhaseResult
+    from adjudicator.games.diplomacy.phase import PhaseResult
 
     def results_alive() -> int:
         return sum(isinstance(o, PhaseResult) for o in gc.get_objects())
@@ -222,7 +222,7 @@ def test_the_probe_finds_the_caches_of_rare_orders_too():
     from adjudicator.catalogue import load_variant
     from caches import find_caches
 
-    from adjudicator.orders import parse
+    from adjudicator.games.diplomacy.orders import parse
 
     board = load_variant("standard")
     # As in a fresh process (the benchmark looks once, at its start): earlier tests may have filled these caches

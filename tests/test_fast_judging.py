@@ -8,13 +8,13 @@ import random
 
 import pytest
 
-from adjudicator.board import ARMY, FLEET, split_location
+from adjudicator.games.diplomacy.board import ARMY, FLEET, split_location
 from adjudicator.catalogue import load_variant
-from adjudicator.judge.movement import MovementJudge
-from adjudicator.orders.parse import parse_order
-from adjudicator.orders.validate import Command, every_unit_command, movement_commands
-from adjudicator.phase import adjudicate
-from adjudicator.state import opening_state
+from adjudicator.games.diplomacy.judge.movement import MovementJudge
+from adjudicator.games.diplomacy.orders.parse import parse_order
+from adjudicator.games.diplomacy.orders.validate import Command, every_unit_command, movement_commands
+from adjudicator.games.diplomacy.phase import adjudicate
+from adjudicator.games.diplomacy.state import opening_state
 from conftest import benchmark
 
 VARIANTS = ["standard", "arctic"]
@@ -121,7 +121,7 @@ def test_a_phase_leaves_no_reference_cycle_for_the_collector() -> None:
     server judging phase after phase would then pay for."""
     import gc
 
-    from adjudicator.state import units_from_list
+    from adjudicator.games.diplomacy.state import units_from_list
 
     board = load_variant("standard")
     paradox = opening_state(board).copy(units=units_from_list(board, [
@@ -159,7 +159,7 @@ def test_a_moved_unit_is_the_unit_the_constructor_makes() -> None:
     import dataclasses
     import pickle
 
-    from adjudicator.state import Unit, _UnitSlots, moved_unit
+    from adjudicator.games.diplomacy.state import Unit, _UnitSlots, moved_unit
 
     for location in ("stp/nc", "par", "bul/ec"):
         made, built = moved_unit(Unit("Russia", "F", "mos"), location), Unit("Russia", "F", location)

@@ -18,10 +18,10 @@ from adjudicator.catalogue import load_variant
 from adjudicator.errors import OrderError
 from adjudicator.grammar_tools import grammar_text
 from adjudicator.lalr_table import LalrTable, UnexpectedTerminal
-from adjudicator.orders import parse as P
-from adjudicator.orders.model import Order, UnitRef, new_order, new_unit_ref, _OrderSlots, _UnitRefSlots
-from adjudicator.orders.parse import OrderParser, grammar, pieces_of
-from adjudicator.state import opening_state
+from adjudicator.games.diplomacy.orders import parse as P
+from adjudicator.games.diplomacy.orders.model import Order, UnitRef, new_order, new_unit_ref, _OrderSlots, _UnitRefSlots
+from adjudicator.games.diplomacy.orders.parse import OrderParser, grammar, pieces_of
+from adjudicator.games.diplomacy.state import opening_state
 
 CODES = "UPWKMHSCYRDXBN+()/?"
 

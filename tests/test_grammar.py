@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.errors import OrderError
-from adjudicator.orders.parse import parse_order
+from adjudicator.games.diplomacy.orders.parse import parse_order
 
 
 @pytest.mark.parametrize("text, canonical", [

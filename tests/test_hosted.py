@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from api_helpers import check_response
 
-from adjudicator.cases.datc import parse_cases
+from adjudicator.games.diplomacy.cases.datc import parse_cases
 from adjudicator.hosted import storage
 from adjudicator.hosted.limits import Limits
 from adjudicator.textio import read_text

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from test_hosted import db_url, make_api  # noqa: F401 - db_url is a fixture (SQLite and PostgreSQL)
 
 from adjudicator.catalogue import load_variant
-from adjudicator.games import rules_of
+from adjudicator.game import rules_of
 from adjudicator.hosted.orders import GM, read_orders
 from adjudicator.sheets import LINE_BREAKS
 

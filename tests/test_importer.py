@@ -11,10 +11,10 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from adjudicator.board import board_from_data
+from adjudicator.games.diplomacy.board import board_from_data
 from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError
-from adjudicator.importers import import_map
+from adjudicator.games.diplomacy.importers import import_map
 from adjudicator.variant_check import check_variant_file
 
 HAVE_PEER = importlib.util.find_spec("diplomacy") is not None
@@ -190,7 +190,7 @@ def test_api_variants_show_players_centres_and_rules():
 def _package_maps() -> list[str]:
     if not HAVE_PEER:
         return ["(none)"]
-    from adjudicator.importers.shipped import package_maps
+    from adjudicator.games.diplomacy.importers.shipped import package_maps
 
     return sorted(p.name for p in package_maps().glob("*.map"))
 
@@ -209,7 +209,7 @@ def _peer_map(name: str):
 @pytest.mark.parametrize("map_file", _package_maps())
 def test_every_package_map_imports_with_the_packages_legal_moves(tmp_path, map_file):
     from adjudicator.catalogue import board_from_file
-    from adjudicator.importers.shipped import package_maps
+    from adjudicator.games.diplomacy.importers.shipped import package_maps
 
     stem = map_file[:-4]
     out = tmp_path / f"{stem}.yaml"
@@ -252,7 +252,7 @@ def test_every_package_map_imports_with_the_packages_legal_moves(tmp_path, map_f
 
 @NEEDS_PEER
 def test_shipped_imported_boards_are_what_the_importer_makes():
-    from adjudicator.importers.shipped import SHIPPED, build
+    from adjudicator.games.diplomacy.importers.shipped import SHIPPED, build
     from adjudicator.resources import data_dir
 
     for name in SHIPPED:

@@ -4,9 +4,9 @@ come ranked by closeness and kind of place, and an illegal move hears of the pla
 from __future__ import annotations
 
 from adjudicator.catalogue import load_variant
-from adjudicator.orders.sheet import read_sheet
-from adjudicator.phase import adjudicate
-from adjudicator.state import opening_state
+from adjudicator.games.diplomacy.orders.sheet import read_sheet
+from adjudicator.games.diplomacy.phase import adjudicate
+from adjudicator.games.diplomacy.state import opening_state
 
 
 def judged(variant: str, text: str):
@@ -146,7 +146,7 @@ def test_a_build_at_a_movement_phase_says_what_stands_in_its_place_not_that_the_
 
 
 def test_a_movement_order_at_an_adjustment_phase_is_refused_naming_the_phase():
-    from adjudicator.state import GameState, Phase, Unit
+    from adjudicator.games.diplomacy.state import GameState, Phase, Unit
 
     board = load_variant("standard")
     units = {"bur": Unit("France", "A", "bur"), "mar": Unit("France", "F", "mar"),
@@ -174,7 +174,7 @@ def test_a_line_that_is_no_order_with_a_comma_is_said_to_be_no_order():
 
 
 def test_a_plain_line_under_a_header_naming_another_powers_unit_is_told_which_header_it_was_read_for():
-    from adjudicator.report import with_hints
+    from adjudicator.games.diplomacy.report import with_hints
 
     board = load_variant("standard")
     state = opening_state(board)
@@ -215,7 +215,7 @@ def test_parse_shows_the_power_each_line_was_read_for(tmp_path):
 
 
 def test_unreadable_lines_name_their_power_and_lists_of_two_powers_do_not_collide():
-    from adjudicator.orders.sheet import orders_from_lists
+    from adjudicator.games.diplomacy.orders.sheet import orders_from_lists
 
     board = load_variant("standard")
     sheet = orders_from_lists(board, {"France": ["A Par - Bxr"], "Germany": ["A Mun - Bxr"]}, opening_state(board))
@@ -225,7 +225,7 @@ def test_unreadable_lines_name_their_power_and_lists_of_two_powers_do_not_collid
 
 
 def test_the_text_report_keeps_the_sheets_order_within_each_power():
-    from adjudicator.report import result_text
+    from adjudicator.games.diplomacy.report import result_text
 
     board = load_variant("arctic")
     state = opening_state(board)

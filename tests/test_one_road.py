@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from adjudicator.catalogue import load_variant
 from adjudicator.cli import main
-from adjudicator.games import GAMES, LEGAL_ORDERS, PICTURES, GameRules, NotAvailable, get_rules, rules_of
+from adjudicator.game import GAMES, LEGAL_ORDERS, PICTURES, GameRules, NotAvailable, get_rules, rules_of
 from adjudicator.textio import decode_text
 from conftest import ENCODINGS, ROOT, judge, report_of
 
@@ -234,7 +234,7 @@ def test_every_game_keeps_the_sheet_contract(variant):
     """A junk line among good ones: reported with its line, and the rest judged as without it; strict refuses."""
     from dataclasses import replace
 
-    from adjudicator.games.cases import read_yaml_cases, run_game_case
+    from adjudicator.game_cases import read_yaml_cases, run_game_case
     from adjudicator.turn import SheetRefused, play_turn
 
     case = next(c for c in read_yaml_cases(ROOT / "datc_cases" / variant / GAME_CASES[variant]) if c.poststate)
@@ -276,7 +276,7 @@ def test_arctic_race_refuses_a_sheet_for_another_phase_naming_it(tmp_path):
 def test_a_yaml_case_can_expect_a_refused_sheet_and_fails_when_it_is_read():
     from dataclasses import replace
 
-    from adjudicator.games.cases import read_yaml_cases, run_game_case
+    from adjudicator.game_cases import read_yaml_cases, run_game_case
 
     case = next(c for c in read_yaml_cases(ROOT / "datc_cases" / "arctic-race" / "06_setup.yaml")
                 if c.refusal is not None)

@@ -9,9 +9,9 @@ import pytest
 
 from adjudicator.catalogue import load_variant
 from adjudicator.errors import OrderError
-from adjudicator.orders.parse import parse_order, parser_for
-from adjudicator.orders.sheet import MAX_LINES, MAX_PER_LINE, MAX_SUGGESTED, orders_from_lists, read_sheet
-from adjudicator.state import Phase, opening_state
+from adjudicator.games.diplomacy.orders.parse import parse_order, parser_for
+from adjudicator.games.diplomacy.orders.sheet import MAX_LINES, MAX_PER_LINE, MAX_SUGGESTED, orders_from_lists, read_sheet
+from adjudicator.games.diplomacy.state import Phase, opening_state
 from adjudicator.variant_check import check_variant_file
 from conftest import best_time
 

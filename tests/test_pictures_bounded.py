@@ -18,16 +18,16 @@ from test_hosted import UNLIMITED, make_api, postgres_url
 from adjudicator import catalogue, pictures
 from adjudicator.catalogue import board_from_inline
 from adjudicator.gamefile import game_to_data
-from adjudicator.games import rules_of
+from adjudicator.game import rules_of
 from adjudicator.hosted import storage
 from adjudicator.hosted.limits import Limits
 from adjudicator.hosted.models import Drawing
 from adjudicator.pictures import Busy, Job, Pictures
-from adjudicator.render import stored
+from adjudicator.games.diplomacy.picture import stored
 from api import create_app
 from api_helpers import free_port, stop, wait_until_serving
 
-GEOMETRY = sys.modules["adjudicator.render.geometry"]
+GEOMETRY = sys.modules["adjudicator.games.diplomacy.picture.geometry"]
 
 
 def chain_board(n: int, title: str = "Chain") -> dict:

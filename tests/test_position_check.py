@@ -6,7 +6,7 @@ import pytest
 
 from adjudicator.catalogue import load_variant
 from adjudicator.errors import StateError
-from adjudicator.state import Unit, check_position, opening_state
+from adjudicator.games.diplomacy.state import Unit, check_position, opening_state
 
 
 @pytest.fixture(scope="module")

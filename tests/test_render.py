@@ -16,20 +16,20 @@ from PIL import Image
 
 from conftest import benchmark
 
-from adjudicator.board import board_from_data
+from adjudicator.games.diplomacy.board import board_from_data
 from adjudicator.catalogue import board_from_path, load_variant, variant_names
-from adjudicator.gamefile import state_from_data
-from adjudicator.games import rules_of
-from adjudicator.orders.sheet import orders_from_lists
-from adjudicator.phase import adjudicate
-from adjudicator.render import geometry
-from adjudicator.render.diplomacy import power_colours
-from adjudicator.render.orders import faded
+from adjudicator.games.diplomacy.state_file import state_from_data
+from adjudicator.game import rules_of
+from adjudicator.games.diplomacy.orders.sheet import orders_from_lists
+from adjudicator.games.diplomacy.phase import adjudicate
+from adjudicator.games.diplomacy.picture import geometry
+from adjudicator.games.diplomacy.picture.draw import power_colours
+from adjudicator.games.diplomacy.picture.orders import faded
 from adjudicator.render.palette import MIN_DELTA_E, PALETTE, assign_colours, delta_e, smallest_difference
-from adjudicator.render.stored import board_key, load_stored
+from adjudicator.games.diplomacy.picture.stored import board_key, load_stored
 from adjudicator.render.style import CASING
 from adjudicator.resources import data_dir
-from adjudicator.state import Phase, opening_state
+from adjudicator.games.diplomacy.state import Phase, opening_state
 
 NS = "{http://www.w3.org/2000/svg}"
 WATERWAYS = data_dir("variants").parent / "datc_cases" / "features" / "boards" / "waterways.yaml"
@@ -112,7 +112,7 @@ def phase(standard):
 
 # ----- stored drawings ---------------------------------------------------------------------------------------
 def test_every_shipped_diplomacy_board_has_its_drawing_stored(monkeypatch):
-    import adjudicator.render.stored as stored_drawings
+    import adjudicator.games.diplomacy.picture.stored as stored_drawings
 
     monkeypatch.setattr(stored_drawings, "_build_geometry",
                         lambda board: pytest.fail(f"{board.name}: geometry computed"))
@@ -120,7 +120,7 @@ def test_every_shipped_diplomacy_board_has_its_drawing_stored(monkeypatch):
         board = load_variant(name)
         if board.rules == "diplomacy":
             stored = load_stored(board)
-            assert stored is not None, f"{name}: run python -m adjudicator.render.stored {name}"
+            assert stored is not None, f"{name}: run python -m adjudicator.games.diplomacy.picture.stored {name}"
             assert set(stored.anchor) == set(board.provinces)
             assert stored_drawings.geometry(board).anchor == stored.anchor  # (read, not computed: see the patch)
 

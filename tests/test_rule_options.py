@@ -1,4 +1,4 @@
-"""Rule options as data (adjudicator/rulebook.py): the named sets, the keys, every shell that chooses them, and
+"""Rule options as data (adjudicator/games/diplomacy/rulebook.py): the named sets, the keys, every shell that chooses them, and
 the DATC cases each answer changes (datc_cases/options/), each of which must fail under DATC v3.0's answers."""
 
 from __future__ import annotations
@@ -8,18 +8,19 @@ import dataclasses
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.board import board_from_data
-from adjudicator.cases.datc import parse_cases, read_cases
-from adjudicator.cases.runner import collect_files, run_case
+from adjudicator.games.diplomacy.board import board_from_data
+from adjudicator.games.diplomacy.cases.datc import parse_cases, read_cases
+from adjudicator.case_files import collect_files
+from adjudicator.games.diplomacy.cases.runner import run_case
 from adjudicator.catalogue import board_from_path, load_board_ref
 from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError
 from adjudicator.gamefile import game_from_data, game_to_data
-from adjudicator.games.cases import read_yaml_cases
-from adjudicator.judge.adjustment import godip_distances
-from adjudicator.phase import winner
-from adjudicator.rulebook import BOARD_KEYS, DATC_KEYS, DEFAULT_RULES, Rulebook, rulebook_from_text
-from adjudicator.state import GameState, Phase
+from adjudicator.game_cases import read_yaml_cases
+from adjudicator.games.diplomacy.judge.adjustment import godip_distances
+from adjudicator.games.diplomacy.phase import winner
+from adjudicator.games.diplomacy.rulebook import BOARD_KEYS, DATC_KEYS, DEFAULT_RULES, Rulebook, rulebook_from_text
+from adjudicator.games.diplomacy.state import GameState, Phase
 from adjudicator.yamlio import load_yaml_file
 from api import create_app
 from conftest import ROOT
@@ -125,8 +126,8 @@ def test_godip_counts_no_path_as_0_and_follows_one_way_borders():
     assert (distances["z"], distances["y"], distances["x"]) == (1, 2, 3)  # home from the Landing: by Upper, Lower
     assert "isl" not in distances  # (counted 0 by the civil-disorder order)
     state = GameState("godip-disorder", Phase("Fall", 1901, "Adjustment"), {}, {"r1": "Red"})
-    from adjudicator.judge.adjustment import civil_disorder_order
-    from adjudicator.state import Unit
+    from adjudicator.games.diplomacy.judge.adjustment import civil_disorder_order
+    from adjudicator.games.diplomacy.state import Unit
     units = [Unit("Red", "A", "isl"), Unit("Red", "A", "q2")]
     assert civil_disorder_order(board, state, "Red", units)[0].province == "q2"  # 2 before the Isle's 0
 
@@ -282,7 +283,7 @@ def test_godip_removes_a_fleet_before_an_army_at_equal_distance_then_by_province
     board = load_board_ref("standard")
     state = GameState("standard", Phase("Fall", 1901, "Adjustment"), {}, {"par": "France"},
                       options=rulebook_from_text("4.D.8: godip"))
-    from adjudicator.judge.adjustment import civil_disorder_order
-    from adjudicator.state import Unit
+    from adjudicator.games.diplomacy.judge.adjustment import civil_disorder_order
+    from adjudicator.games.diplomacy.state import Unit
     units = [Unit("France", "A", "bur"), Unit("France", "A", "gas"), Unit("France", "F", "spa/nc")]
     assert [u.location for u in civil_disorder_order(board, state, "France", units)] == ["spa/nc", "bur", "gas"]

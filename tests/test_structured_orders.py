@@ -1,4 +1,4 @@
-"""Orders as data (adjudicator/orders/structured.py and POST /v1/adjudicate with order objects).
+"""Orders as data (adjudicator/games/diplomacy/orders/structured.py and POST /v1/adjudicate with order objects).
 
 The same orders given as objects and as text must be judged alike (same report, same next position); every bad
 object is a located problem (a JSON pointer into the list) and the others are read.
@@ -11,12 +11,12 @@ import random
 import pytest
 
 from adjudicator.catalogue import load_variant
-from adjudicator.games import NotAvailable, rules_of
-from adjudicator.orders.model import Order
-from adjudicator.orders.sheet import orders_from_lists
-from adjudicator.orders.structured import SUGGESTED_PROBLEMS, order_object, orders_from_objects
-from adjudicator.phase import adjudicate
-from adjudicator.state import opening_state
+from adjudicator.game import NotAvailable, rules_of
+from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.orders.sheet import orders_from_lists
+from adjudicator.games.diplomacy.orders.structured import SUGGESTED_PROBLEMS, order_object, orders_from_objects
+from adjudicator.games.diplomacy.phase import adjudicate
+from adjudicator.games.diplomacy.state import opening_state
 from api import create_app
 from api_helpers import check_response
 from conftest import benchmark
@@ -258,7 +258,7 @@ def test_api_parse_and_other_games(client):
 def test_the_plain_path_reads_what_the_general_reader_reads(board):
     """`_Reader.plain` (lookups only) takes the common objects and gives the Order `_Reader.order` gives; any
     other object (a coast field, a name that is not an id, a wrong type) it leaves to `order`."""
-    from adjudicator.orders.structured import _Reader
+    from adjudicator.games.diplomacy.orders.structured import _Reader
     random_orders = _random_orders()
     rng = random.Random(11)
     reader, taken, state = _Reader(board), 0, opening_state(board)

@@ -9,13 +9,13 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.board import board_from_data
+from adjudicator.games.diplomacy.board import board_from_data
 from adjudicator.catalogue import board_from_path
 from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError, StateError
 from adjudicator.gamefile import game_from_data, read_game_file
-from adjudicator.orders.legal import legal_orders
-from adjudicator.orders.parse import parse_order
+from adjudicator.games.diplomacy.orders.legal import legal_orders
+from adjudicator.games.diplomacy.orders.parse import parse_order
 from adjudicator.variant_check import check_variant_file
 from adjudicator.yamlio import load_yaml_text
 from conftest import ROOT

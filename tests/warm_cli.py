@@ -20,7 +20,7 @@ def serve(path: str) -> None:
     """Accept commands on the Unix socket `path`, each run in a forked child; never returns."""
     from adjudicator.catalogue import load_variant
     from adjudicator.cli import main
-    import adjudicator.gamefile, adjudicator.report, adjudicator.render  # noqa: E401,F401 (what most commands load)
+    import adjudicator.gamefile, adjudicator.games.diplomacy.report, adjudicator.render  # noqa: E401,F401 (what most commands load)
 
     for name in ("arctic", "standard"):  # the README's boards, built once (a board is a pure, cached value)
         load_variant(name)

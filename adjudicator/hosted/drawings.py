@@ -1,4 +1,4 @@
-"""The boards' drawings kept in the games' database (`hosted_drawings`): a shelf for `adjudicator.render.stored`,
+"""The boards' drawings kept in the games' database (`hosted_drawings`): a shelf for `adjudicator.games.diplomacy.picture.stored`,
 so a board's geometry is computed once for every worker and instance on the database, never per request."""
 
 from __future__ import annotations

@@ -139,7 +139,7 @@ class Counter(Base):
 
 
 class Drawing(Base):
-    """A board's drawing (migration 0005): its geometry as `adjudicator.render.stored` writes it, by the board's
+    """A board's drawing (migration 0005): its geometry as `adjudicator.games.diplomacy.picture.stored` writes it, by the board's
     key (the geometry's version and the hash of the board's data), computed once for every process on the database."""
 
     __tablename__ = "hosted_drawings"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.games import rules_of
+from adjudicator.game import rules_of
 from adjudicator.sheets import Sheet
 from adjudicator.turn import play_turn
 

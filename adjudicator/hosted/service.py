@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant
 from adjudicator.errors import AdjudicatorError
 from adjudicator.gamefile import game_from_data, game_to_data
-from adjudicator.games import PICTURES, rules_of
+from adjudicator.game import PICTURES, rules_of
 from adjudicator.hosted import text, tokens, webhooks
 from adjudicator.hosted.drawings import DatabaseShelf
 from adjudicator.hosted.egress import url_problem

@@ -1,12 +1,16 @@
-"""Pieces every game's picture draws: a token (a disc with a few letters on it, readable on its own colour)
-and the colours of a game's seats."""
+"""Pieces every game's picture draws: a token (a disc with a few letters on it, readable on its own colour), a
+unit's silhouette, a cross, and the colours of a game's seats."""
 
 from __future__ import annotations
 
+import functools
+
 from adjudicator.render.palette import assign_colours, hex_colour
-from adjudicator.render.style import CASING
-from adjudicator.render.svg import circle, group
+from adjudicator.render.style import ARMY_SHAPE, CASING, FLEET_SHAPE, PX, MapStyle
+from adjudicator.render.svg import circle, group, num, path, polygon
 from adjudicator.render.text import text
+
+UNIT = MapStyle().unit * PX  # half a unit's width
 
 
 def ink_on(fill: str) -> str:
@@ -31,3 +35,25 @@ def seat_colours(seats: list[str], given: dict[str, str | None] | None = None) -
     """Each seat's colour: its own where given and told apart from the others (palette.py), else the palette's."""
     given = given or {}
     return assign_colours(tuple((s, given.get(s)) for s in seats))
+
+
+def glyph(unit_type: str | None, x: float, y: float, fill: str, element_id: str | None = None, scale: float = 1.0,
+          **attrs: object) -> str:
+    """A unit's silhouette (army or fleet) at (x, y) in a power's colour."""
+    attrs.setdefault("stroke", CASING)
+    attrs.setdefault("stroke_width", 1.4)
+    return path(_glyph_d(unit_type == "F", x, y, scale), element_id, fill=fill, stroke_linejoin="round", **attrs)
+
+
+@functools.lru_cache(maxsize=4096)  # units stand on a board's few hundred spots, phase after phase
+def _glyph_d(fleet: bool, x: float, y: float, scale: float) -> str:
+    size = UNIT * scale
+    return polygon((x + u * size, y - v * size) for u, v in (FLEET_SHAPE if fleet else ARMY_SHAPE))
+
+
+def cross(x: float, y: float, size: float, colour: str, element_id: str | None = None, width: float = 3.2) -> str:
+    """An X with a white edge, so it shows on any ground."""
+    d = (f"M{num(x - size)} {num(y - size)} L{num(x + size)} {num(y + size)} "
+         f"M{num(x - size)} {num(y + size)} L{num(x + size)} {num(y - size)}")
+    return group(element_id, [path(d, stroke="#FFFFFF", stroke_width=width + 2.4, stroke_linecap="round"),
+                              path(d, stroke=colour, stroke_width=width, stroke_linecap="round")])

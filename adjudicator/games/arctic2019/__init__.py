@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games import PICTURES, GameResult, GameRules
+from adjudicator.game import PICTURES, GameResult, GameRules
 from adjudicator.sheets import Sheet, read_bounded
 
 from . import board as _board
@@ -74,7 +74,7 @@ class Arctic2019Rules(GameRules):
 
     def report_text(self, board: Board, state: State, sheet: Sheet, result: GameResult) -> str:
         """Each step with its outcome, what happened, then the turn and law that come next."""
-        from adjudicator.games.report import game_result_text
+        from adjudicator.turn_report import game_result_text
 
         from .show import summary_lines
 

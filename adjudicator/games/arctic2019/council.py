@@ -3,7 +3,7 @@ control and settles platforms), and the end of the game."""
 
 from __future__ import annotations
 
-from adjudicator.judge.outcome import SUCCEEDS
+from adjudicator.outcome import SUCCEEDS
 
 from .context import Context, ships_text
 from .control import remark

@@ -3,7 +3,7 @@ These are the inputs the ship rules and the end of the turn read (P14, P15)."""
 
 from __future__ import annotations
 
-from adjudicator.judge.outcome import SUCCEEDS
+from adjudicator.outcome import SUCCEEDS
 
 from .context import Context, Refused
 from .movement import Outcome

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.judge.outcome import SUCCEEDS, VOID
+from adjudicator.outcome import SUCCEEDS, VOID
 
 from .context import Context, Refused, ships_text
 from .control import in_conflict, settle

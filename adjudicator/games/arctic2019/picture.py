@@ -9,8 +9,7 @@ import math
 from typing import Any
 
 from adjudicator.render.legend import Entry, legend
-from adjudicator.render.orders import cross, glyph
-from adjudicator.render.pieces import seat_colours, token
+from adjudicator.render.pieces import cross, glyph, seat_colours, token
 from adjudicator.render.style import CASING, FAILED, SEA_TEXT, TERRAIN_FILL, TEXT, WIDTH
 from adjudicator.render.svg import Layer, Picture, circle, group, ident, num, path, rect
 from adjudicator.render.text import text, text_width

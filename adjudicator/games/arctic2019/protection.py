@@ -4,7 +4,7 @@ phase 6 of the following turn" (P19, P20 in variants/arctic2019.md)."""
 
 from __future__ import annotations
 
-from adjudicator.judge.outcome import SUCCEEDS
+from adjudicator.outcome import SUCCEEDS
 
 from .context import Context, Refused
 from .movement import Outcome

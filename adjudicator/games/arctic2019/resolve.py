@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from adjudicator.games import GameResult
-from adjudicator.judge.outcome import FAILS, ILLEGAL, SUCCEEDS, VOID, OrderResult
+from adjudicator.game import GameResult
+from adjudicator.outcome import FAILS, ILLEGAL, SUCCEEDS, VOID, OrderResult
 
 from . import council, diplomacy, movement, protection
 from .board import Board

@@ -3,7 +3,7 @@ words and tables (the game has no hidden information: every piece is on the tabl
 
 from __future__ import annotations
 
-from adjudicator.games.report import table
+from adjudicator.turn_report import table
 
 from .board import Board
 from .state import State, active_countries, controller, state_to_data

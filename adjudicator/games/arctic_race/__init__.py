@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games import PICTURES, GameResult, GameRules
+from adjudicator.game import PICTURES, GameResult, GameRules
 from adjudicator.sheets import Sheet, read_bounded, read_items
 
 from . import board as _board
@@ -127,7 +127,7 @@ class ArcticRaceRules(GameRules):
 
     def report_text(self, board: _board.RaceBoard, state: _state.RaceState, sheet: Sheet, result: GameResult) -> str:
         """Each step with its outcome, what happened, then the points, the ranking and whose turn is next."""
-        from adjudicator.games.report import game_result_text
+        from adjudicator.turn_report import game_result_text
 
         from .show import standings_lines
 

@@ -5,8 +5,8 @@ position.
 
 from __future__ import annotations
 
-from adjudicator.games import GameResult
-from adjudicator.judge.outcome import ILLEGAL, SUCCEEDS, OrderResult
+from adjudicator.game import GameResult
+from adjudicator.outcome import ILLEGAL, SUCCEEDS, OrderResult
 
 from .board import RaceBoard
 from .movement import Inputs, Refused, Resolution, where

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games import PICTURES, GameResult, GameRules
+from adjudicator.game import PICTURES, GameResult, GameRules
 from adjudicator.sheets import Sheet, read_bounded
 from adjudicator.games.arctica import board as _board
 from adjudicator.games.arctica import state as _state
@@ -80,7 +80,7 @@ class ArcticaRules(GameRules):
     def report_text(self, board: _board.Board, state: _state.State, sheet: Sheet, result: GameResult) -> str:
         """Each step with its outcome, what happened, then the Biodiversity Points and majorities scored."""
         from adjudicator.games.arctica.show import summary_lines
-        from adjudicator.games.report import game_result_text
+        from adjudicator.turn_report import game_result_text
 
         return game_result_text(board, result, sheet, summary_lines(result.next_state, result.summary))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from adjudicator.games import GameResult
+from adjudicator.game import GameResult
 from adjudicator.games.arctica.board import Board
 from adjudicator.games.arctica.colony import colonise
 from adjudicator.games.arctica.events import resolve_event
@@ -18,7 +18,7 @@ from adjudicator.games.arctica.refusals import Refused
 from adjudicator.games.arctica.rounds import (begin_step, card_shows, check_action_time, next_round, next_turn,
                                               scored_regions)
 from adjudicator.games.arctica.state import State
-from adjudicator.judge.outcome import ILLEGAL, SUCCEEDS, VOID, OrderResult
+from adjudicator.outcome import ILLEGAL, SUCCEEDS, VOID, OrderResult
 from adjudicator.names import AmbiguousName, UnknownName
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games.report import table
+from adjudicator.turn_report import table
 from adjudicator.grammar_tools import and_list
 
 from .board import Board

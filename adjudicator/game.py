@@ -1,0 +1,222 @@
+"""The games on the shared machinery: Diplomacy (the standard board, the Arctic variant, any map) and three
+other Arctic board games. Boards are data in `variants/`, orders go through Lark grammars in `grammar/`,
+every order or step gets a status and a reason (`OrderResult`), and case files run through `adjudicator datc`.
+
+Each game is a module exposing `RULES`, a `GameRules`, registered here by the `rules:` name its variant files
+use. The shells (CLI, API, game files, case runner, variant checker) ask `rules_of(board)` once and go
+through this interface: there is no other road.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.errors import AdjudicatorError, VariantError
+from adjudicator.outcome import OrderResult
+from adjudicator.sheets import Sheet, read_items
+
+GAMES = {
+    "diplomacy": "adjudicator.games.diplomacy",
+    "arctic2019": "adjudicator.games.arctic2019",
+    "arctic-race": "adjudicator.games.arctic_race",
+    "arctica": "adjudicator.games.arctica",
+}
+
+# Optional capabilities a game may declare (GameRules.capabilities).
+LEGAL_ORDERS = "legal-orders"
+PICTURES = "pictures"
+TEXT_CASES = "text-cases"  # DATC plain-text case files (the other games write YAML cases)
+RULE_OPTIONS = "rule-options"  # DATC chapter 4 answers as data (adjudicator/games/diplomacy/rulebook.py)
+
+
+class NotAvailable(AdjudicatorError):
+    """A capability the game does not have (legal-order lists, pictures)."""
+
+
+@dataclass
+class GameResult:
+    """One resolved turn (or step sequence) of a game: a report line per order or step, and the next state."""
+
+    report: list[OrderResult]
+    next_state: Any
+    trace: list[str] = field(default_factory=list)  # what happened, in order, for the report
+    summary: dict[str, Any] = field(default_factory=dict)  # game-specific results (points, winner...)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data (the next state is serialised by the game's `state_to_data`)."""
+        return {"orders": [r.to_json() for r in self.report], "trace": list(self.trace), "summary": self.summary}
+
+
+class GameRules:
+    """What every game provides; the defaults serve games whose turns are a `GameResult`."""
+
+    name: str = ""
+    capabilities: frozenset[str] = frozenset()
+    game_steps: bool = True  # whether the game has steps that are no seat's (`melt`, `end of turn`): a GM's
+
+    # --- boards and states -------------------------------------------------------------------------------
+    def load_board(self, data: dict, source: str | None) -> Any:
+        """Board (with `name`, `title`, `rules` attributes) from the variant file's data."""
+        raise NotImplementedError
+
+    def initial_state(self, board: Any) -> Any:
+        """A starting position."""
+        raise NotImplementedError
+
+    def new_game(self, board: Any, seed: int | None = None, setup_text: str | None = None,
+                 file: str | None = None) -> Any:
+        """A new game (`adjudicator new`): a game with random set-up shuffles by `seed`, or lays out the table a
+        set-up sheet describes; a game without either refuses them with a clear error."""
+        if seed is not None or setup_text is not None:
+            what = "--seed" if seed is not None else "--setup"
+            raise NotAvailable(f"{board.title} starts from its board's opening position; {what} does not apply "
+                               f"(it is for games set up by shuffling, such as arctic-race)")
+        return self.initial_state(board)
+
+    def state_from_data(self, board: Any, data: dict, file: str | None) -> Any:
+        """A state from game-file data (without `variant`); a StateError names the line or JSON pointer."""
+        raise NotImplementedError
+
+    def state_to_data(self, board: Any, state: Any) -> dict:
+        """The state as plain data (the game file's structure without `variant`)."""
+        raise NotImplementedError
+
+    def check_board(self, data: dict, source: str) -> list[AdjudicatorError]:
+        """Every problem of a variant file's data, each with its line (`adjudicator variant check`)."""
+        try:
+            self.load_board(data, source)
+        except AdjudicatorError as exc:
+            return [exc]
+        return []
+
+    def board_json(self, board: Any) -> dict:
+        """The board as JSON for `GET /v1/variants/{name}`."""
+        from adjudicator.yamlio import plain
+
+        return {"name": board.name, "title": board.title, "rules": board.rules, "data": plain(getattr(board, "raw", {}))}
+
+    def phase_name(self, state: Any) -> str | None:
+        """The current phase or turn in words, when the game has one."""
+        return None
+
+    def players(self, board: Any, state: Any) -> list[str]:
+        """The powers or players who hold a seat at the table (the board's powers, else the state's players)."""
+        return list(getattr(board, "powers", None) or getattr(state, "players", None) or [])
+
+    def actors(self, board: Any, state: Any) -> list[str]:
+        """Who must act in the current phase, in the order their orders are judged: by default the state's turn
+        order when it keeps one (`turn_order`), else every player."""
+        order = getattr(state, "turn_order", None)
+        return list(order) if order else self.players(board, state)
+
+    def submission_state(self, board: Any, state: Any, seat: str) -> Any:
+        """The position one seat's orders are checked against when they arrive alone (hosted games): the current
+        one, unless the game takes turns, when it is that seat's turn."""
+        return state
+
+    def void_known_on_arrival(self, board: Any, state: Any, seat: str, order: Any) -> bool:
+        """Whether an order of one seat's, judged alone when it arrives (hosted games) and found `void`, is void
+        whatever the other seats order; by default not: their orders are secret, so it is shown as `ok`."""
+        return False
+
+    # --- order sheets ------------------------------------------------------------------------------------
+    def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
+        """Orders and located problems from sheet text: a bad line is reported, the others are read."""
+        raise NotImplementedError
+
+    def read_order_lists(self, board: Any, state: Any, orders: dict[str, list[str]]) -> Sheet:
+        """Orders given as lists per power or player (the API's second form; key '' for the steps that are no
+        seat's, a game master's), in that order: each item read alone as one order of its key, never joined into
+        sheet text with another (`sheets.read_items`); each problem points at its item (`/Red/1`)."""
+        return read_items(orders, lambda seat, text, number: self.read_item(board, state, seat, text, number))
+
+    def read_item(self, board: Any, state: Any, seat: str, text: str, number: int) -> Any:
+        """One list item as one order of `seat` ('': a step that is no seat's); an OrderError when it is not one
+        order, or is another seat's or the game master's."""
+        raise NotImplementedError
+
+    def order_json(self, order: Any) -> dict[str, Any]:
+        """A read order or step as JSON: its kind, its text and its fields."""
+        import dataclasses
+
+        from adjudicator.yamlio import plain
+
+        fields = plain(dataclasses.asdict(order)) if dataclasses.is_dataclass(order) else {}
+        return {"kind": type(order).__name__, "text": str(getattr(order, "text", "") or order), **fields}
+
+    def read_order_objects(self, board: Any, state: Any, objects: list[Any]) -> Sheet:
+        """Orders given as data (objects, no text), each bad object a problem located by a JSON pointer."""
+        raise NotAvailable(f"orders as objects are read for Diplomacy variants, not for {board.title}; "
+                           "send the orders as text")
+
+    def text_cases(self, path: Any, rules: str | None = None) -> list[Any]:
+        """The outcomes of a DATC plain-text case file's cases (games with TEXT_CASES)."""
+        raise NotAvailable(f"{path}: DATC plain-text case files are Diplomacy's; {self.name} cases are YAML")
+
+    # --- judging -----------------------------------------------------------------------------------------
+    def adjudicate(self, board: Any, state: Any, sheet: Sheet) -> Any:
+        """Resolve the sheet's orders (refused steps change nothing); the result has `next_state`."""
+        raise NotImplementedError
+
+    def history_entry(self, state: Any, sheet: Sheet, result: Any) -> dict[str, Any]:
+        """What the game file's history keeps of a turn."""
+        return {"orders": sheet.text, "results": [r.to_json() for r in result.report]}
+
+    def report_json(self, board: Any, state: Any, sheet: Sheet, result: Any) -> dict[str, Any]:
+        """The turn's report as JSON-ready data (without the next state)."""
+        data = result.to_json()
+        data["sheet_problems"] = [p.to_json() for p in sheet.problems]
+        data["notes"] = list(sheet.notes)
+        return data
+
+    def report_text(self, board: Any, state: Any, sheet: Sheet, result: Any) -> str:
+        """The turn's report as a game master mails it."""
+        from adjudicator.turn_report import game_result_text
+
+        return game_result_text(board, result, sheet)
+
+    def position_text(self, board: Any, state: Any) -> str:
+        """`adjudicator show`: the position in text."""
+        from adjudicator.yamldump import dump_yaml
+
+        return f"{board.title}\n\n" + dump_yaml({"variant": board.name, **self.state_to_data(board, state)})
+
+    # --- optional capabilities ---------------------------------------------------------------------------
+    def play_by(self, board: Any, state: Any, *texts: str | None, what: str = "rules") -> None:
+        """Play the game by rule options (`1971`, `2000, 4.A.2: szykman`), each text over the rules in force."""
+        if any(t is not None for t in texts):
+            raise NotAvailable(f"{what}: rule options are Diplomacy's; {board.title} has none")
+
+    def legal_orders(self, board: Any, state: Any, power: str | None) -> dict[str, Any]:
+        """Every legal order of each unit of a power (or of all), for bots that offer buttons."""
+        raise NotAvailable(f"legal-order lists are not available for {board.title}; see its rules file")
+
+    def picture(self, board: Any, state: Any, results: Any) -> Any:
+        """The board as a picture (`adjudicator.render.svg.Picture`), with a turn's report drawn when given (games
+        with PICTURES)."""
+        raise NotAvailable(f"board pictures are not drawn for {board.title}")
+
+    def render(self, board: Any, state: Any, results: Any, fmt: str, width: int) -> bytes | str:
+        """The board picture: SVG text, or PNG bytes `width` pixels wide (the SVG rasterised)."""
+        if fmt not in ("png", "svg"):
+            raise NotAvailable(f"unknown picture format {fmt!r}; use png or svg")
+        picture = self.picture(board, state, results)
+        if fmt == "svg":
+            return picture.svg()
+        from adjudicator.render.raster import png_from_picture
+
+        return png_from_picture(picture, width)
+
+
+def get_rules(name: str, source: str | None = None) -> GameRules:
+    """The rules of a game named by a variant's `rules:` key."""
+    if name not in GAMES:
+        raise VariantError(f"unknown rules {name!r}; known: {', '.join(GAMES)}", file=source)
+    return importlib.import_module(GAMES[name]).RULES
+
+
+def rules_of(board: Any) -> GameRules:
+    """The rules a loaded board is played by."""
+    return get_rules(getattr(board, "rules", "diplomacy"))

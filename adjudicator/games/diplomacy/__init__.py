@@ -1,0 +1,171 @@
+"""Diplomacy as a game on the shared interface: the standard rules, played on any board that uses them
+(the standard map, the Arctic variant, a game master's own board).
+
+Everything specific lives in this folder's layers (`board`, `state`, `orders`, `judge`, `phase`, `report`,
+`picture`, `cases`, `importers`); this module only maps the interface onto them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from adjudicator.game import GameRules, LEGAL_ORDERS, PICTURES, RULE_OPTIONS, TEXT_CASES
+from adjudicator.games.diplomacy.board import Board, board_from_data
+from adjudicator.games.diplomacy.board_check import check_diplomacy_board
+from adjudicator.games.diplomacy.cases.runner import run_text_cases
+from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, build_sites
+from adjudicator.games.diplomacy.orders.legal import legal_orders
+from adjudicator.games.diplomacy.orders.sheet import orders_from_lists, read_sheet
+from adjudicator.games.diplomacy.orders.structured import orders_from_objects
+from adjudicator.games.diplomacy.phase import adjudicate, phase_json
+from adjudicator.games.diplomacy.report import board_json, history_entry, position_text, result_json, result_text
+from adjudicator.games.diplomacy.state import GameState, opening_state
+from adjudicator.games.diplomacy.state_file import state_from_data, state_to_data
+from adjudicator.sheets import Sheet
+
+# The order kinds each kind of phase takes (a move in a retreat phase is read as the retreat).
+_PHASE_KINDS = {
+    "Movement": frozenset({"hold", "move", "support", "convoy"}),
+    "Retreat": frozenset({"retreat", "move", "disband", "remove"}),
+    "Adjustment": frozenset({"build", "remove", "disband", "waive"}),
+}
+# The phase each kind of order is written for (a removal is an adjustment's, though a retreat phase reads it).
+_PHASE_OF = {"hold": "Movement", "move": "Movement", "support": "Movement", "convoy": "Movement",
+             "retreat": "Retreat", "disband": "Retreat", "build": "Adjustment", "remove": "Adjustment",
+             "waive": "Adjustment"}
+_PHASE_WORDS = {"Movement": "movement orders (hold, move, support, convoy)",
+                "Retreat": "retreat orders (retreat or disband)",
+                "Adjustment": "adjustment orders (build, remove or waive)"}
+
+
+def check_phase(state: GameState | None, sheet: Sheet) -> Sheet:
+    """A sheet whose every order is for another kind of phase is refused, naming the game's phase.
+
+    (A single misplaced order is left to the judge, which reports it on its line.)"""
+    if state is None:  # read without a position (`/v1/orders/parse`): nothing to check against
+        return sheet
+    phase = state.phase.type
+    wanted = _PHASE_KINDS[phase]
+    if sheet.orders and all(o.kind not in wanted for o in sheet.orders):
+        other = Counter(_PHASE_OF[o.kind] for o in sheet.orders).most_common(1)[0][0]
+        sheet.refusal = (f"this sheet holds {_PHASE_WORDS[other]}, but the game is at {state.phase}: "
+                         f"send {_PHASE_WORDS[phase]}")
+    return sheet
+
+
+class DiplomacyRules(GameRules):
+    """The GameRules of Diplomacy and every board played by its rules."""
+
+    name = "diplomacy"
+    game_steps = False  # every order is a power's
+    capabilities = frozenset({LEGAL_ORDERS, PICTURES, TEXT_CASES, RULE_OPTIONS})
+
+    def load_board(self, data: dict, source: str | None) -> Board:
+        """The board of a variant file (VariantError with the line of a problem)."""
+        return board_from_data(data, source=source)
+
+    def initial_state(self, board: Board) -> GameState:
+        """The opening position."""
+        return opening_state(board)
+
+    def state_from_data(self, board: Board, data: dict, file: str | None) -> GameState:
+        """A position from game-file data, every rule checked (StateError with line and pointer)."""
+        return state_from_data(data, file, board)
+
+    def state_to_data(self, board: Board, state: GameState) -> dict[str, Any]:
+        """The position as plain data (without `variant`)."""
+        data = state_to_data(board, state)
+        data.pop("variant", None)
+        return data
+
+    def check_board(self, data: dict, source: str) -> list:
+        """Unknown spaces, one-sided borders, unreachable spaces, bad starting units... each with its line."""
+        return check_diplomacy_board(data, source)
+
+    def board_json(self, board: Board) -> dict:
+        """Every space with its names, kind, terrain by season and centre; borders; powers; calendar."""
+        return board_json(board)
+
+    def phase_name(self, state: GameState) -> str:
+        """`Fall 2010 Movement`."""
+        return str(state.phase)
+
+    def actors(self, board: Board, state: GameState) -> list[str]:
+        """The powers with a unit to order, a dislodged unit to retreat, or a build or removal due."""
+        kind = state.phase.type
+        if kind == "Movement":
+            return [p for p in board.powers if state.units_of(p)]
+        if kind == "Retreat":
+            return [p for p in board.powers if any(d.unit.power == p for d in state.dislodged.values())]
+        return [p for p in board.powers
+                if adjustment_due(state, p) < 0 or (adjustment_due(state, p) > 0 and build_sites(board, state, p))]
+
+    def void_known_on_arrival(self, board: Board, state: GameState, seat: str, order: Any) -> bool:
+        """A void support or convoy is void whatever the others order when the unit it names is the seat's own."""
+        target = getattr(order, "target", None)
+        unit = state.units.get(target.province) if target is not None else None
+        return unit is not None and unit.power == seat
+
+    def read_sheet(self, board: Board, state: GameState, text: str, file: str | None = None) -> Sheet:
+        """Orders and located problems; orders for another kind of phase are reported as such."""
+        return check_phase(state, read_sheet(board, text, file=file, state=state))
+
+    def read_order_lists(self, board: Board, state: GameState, orders: dict[str, list[str]]) -> Sheet:
+        """Orders given as lists of strings per power."""
+        return check_phase(state, orders_from_lists(board, orders, state=state))
+
+    def order_json(self, order: Any) -> dict[str, Any]:
+        """An order's power, text, line, kind, unit, target, destination, convoy flag and canonical form."""
+        unit = lambda ref: None if ref is None else {"type": ref.type, "location": ref.location}  # noqa: E731
+        return {"power": order.power, "text": order.text, "line": order.line, "kind": order.kind,
+                "unit": unit(order.unit), "target": unit(order.target),
+                "destination": (order.dest + (f"/{order.dest_coast}" if order.dest_coast else "")) if order.dest else None,
+                "via_convoy": order.via_convoy, "canonical": order.describe()}
+
+    def read_order_objects(self, board: Board, state: GameState, objects: list[Any]) -> Sheet:
+        """Orders as objects {power, kind, unit, target, destination, coast, via_convoy}: no text, no grammar."""
+        return check_phase(state, orders_from_objects(board, objects))
+
+    def text_cases(self, path: Any, rules: str | None = None) -> list[Any]:
+        """The outcomes of a DATC plain-text case file's cases."""
+        return run_text_cases(path, rules)
+
+    def adjudicate(self, board: Board, state: GameState, sheet: Sheet) -> Any:
+        """The phase's results and next position (a PhaseResult)."""
+        return adjudicate(board, state, sheet.orders)
+
+    def history_entry(self, state: GameState, sheet: Sheet, result: Any) -> dict[str, Any]:
+        """The orders as written and their outcomes."""
+        return history_entry(result, sheet)
+
+    def report_json(self, board: Board, state: GameState, sheet: Sheet, result: Any) -> dict[str, Any]:
+        """Every order's outcome and reason, dislodged units, centre changes, next phase, winner."""
+        return result_json(board, result, sheet)
+
+    def report_text(self, board: Board, state: GameState, sheet: Sheet, result: Any) -> str:
+        """The judge's report as a game master mails it."""
+        return result_text(board, result, sheet)
+
+    def position_text(self, board: Board, state: GameState) -> str:
+        """Each power's centres and units, dislodged units, neutral centres."""
+        return position_text(board, state)
+
+    def legal_orders(self, board: Board, state: GameState, power: str | None) -> dict[str, Any]:
+        """Each unit's legal orders (or the builds and removals) per power, and the adjustments due."""
+        powers = [board.power_names.lookup(power, "power")] if power else list(board.powers)
+        due = {p: adjustment_due(state, p) for p in powers} if state.phase.type == "Adjustment" else {}
+        return {"phase": phase_json(state.phase), "powers": {p: legal_orders(board, state, p) for p in powers},
+                "adjustments": due}
+
+    def play_by(self, board: Board, state: GameState, *texts: str | None, what: str = "rules") -> None:
+        """Play by rule options (adjudicator/games/diplomacy/rulebook.py), each text over the rules in force."""
+        state.set_rules(board, *texts, what=what)
+
+    def picture(self, board: Board, state: GameState, results: Any) -> Any:
+        """The position as a picture in layers, with a phase's orders drawn when given."""
+        from adjudicator.games.diplomacy.picture.draw import diplomacy_picture  # (an extra's parts: loaded when drawn)
+        return diplomacy_picture(board, state, results)
+
+
+RULES = DiplomacyRules()

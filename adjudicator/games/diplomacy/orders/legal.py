@@ -1,0 +1,188 @@
+"""Every legal order of every unit (or build and removal) of a power in the current phase.
+
+Candidates are generated from the board's graphs and kept only when the validator accepts them, so this
+list and the judge never disagree. What costs (which armies a convoy could carry where, and which fleets
+lie on those routes) is found once per position and shared by every unit and power, and candidates are
+generated only where they can be legal, so a full board (75 units) answers in a fraction of a second.
+Where the rules require a convoyed move to name its path (DATC 4.A.6 `required`), each destination is offered
+along one shortest path, not along every path (their number grows exponentially with the fleets).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, split_location
+from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, buildable_units
+from adjudicator.games.diplomacy.judge.retreat import retreat_options
+from adjudicator.games.diplomacy.orders.model import Order, UnitRef
+from adjudicator.games.diplomacy.orders.validate import Illegal, movement_command
+from adjudicator.games.diplomacy.state import GameState, Unit
+
+
+def _ref(unit: Unit) -> UnitRef:
+    return UnitRef(unit.type, unit.province, unit.coast, unit.power)
+
+
+@dataclass
+class _Position:
+    """What every unit's list needs of one movement position, computed once."""
+
+    board: Board
+    state: GameState
+    season: str
+    fleets: frozenset[str]  # fleets on open sea or an archipelago: the only ones that convoy
+    moves: dict[str, list[str]] = field(default_factory=dict)  # unit province -> locations it moves to directly
+    by_convoy: dict[str, list[str]] = field(default_factory=dict)  # army province -> provinces a convoy reaches
+    reach: dict[str, set[str]] = field(default_factory=dict)  # unit province -> provinces it could move to
+    convoys: dict[str, list[Order]] = field(default_factory=dict)  # fleet province -> its legal convoy orders
+
+    def legal(self, unit: Unit, order: Order) -> bool:
+        """The validator's verdict (the judge's own rules)."""
+        try:
+            movement_command(self.board, self.state, unit, order, self.fleets)
+        except Illegal:
+            return False
+        return True
+
+
+def _convoy_candidates(board: Board, fleets: frozenset[str], origin: str) -> set[str]:
+    """Provinces beside the fleets reachable from `origin` over fleet-held water: a superset of a convoy's
+    destinations (the board decides each one)."""
+    frontier = [f for f in board.water_adj[origin] if f in fleets]
+    seen = set(frontier)
+    found: set[str] = set()
+    while frontier:
+        sea = frontier.pop()
+        for nxt in board.water_adj[sea]:
+            found.add(nxt)
+            if nxt in fleets and nxt not in seen:
+                seen.add(nxt)
+                frontier.append(nxt)
+    found.discard(origin)
+    return found - fleets
+
+
+def _position(board: Board, state: GameState) -> _Position:
+    season = state.phase.season
+    fleets = frozenset(board.season(season).convoy_spaces.intersection(  # (as the validator's)
+        u.province for u in state.units.values() if u.type == FLEET))
+    pos = _Position(board, state, season, fleets)
+    for unit in state.units.values():
+        graph = board.army_moves(season) if unit.type == ARMY else board.fleet_moves(season)
+        pos.moves[unit.province] = sorted(graph.successors(unit.location)) if unit.location in graph else []
+        reach = {split_location(loc)[0] for loc in pos.moves[unit.province]}
+        if unit.type == ARMY and fleets and board.convoy_origin_ok(unit.province, season):
+            dests = sorted(d for d in _convoy_candidates(board, fleets, unit.province)
+                           if board.convoy_route_exists(unit.province, d, season, fleets))
+            pos.by_convoy[unit.province] = dests
+            reach.update(dests)
+            for dest in dests:  # the fleets on this army's routes, found once for every fleet that asks
+                me = _ref(unit)
+                for sea in sorted(board.convoy_fleets_on_routes(unit.province, dest, season, fleets)):
+                    fleet = state.units.get(sea)
+                    if fleet is None:
+                        continue
+                    order = Order("convoy", _ref(fleet), target=me, dest=dest)
+                    if pos.legal(fleet, order):
+                        pos.convoys.setdefault(sea, []).append(order)
+        pos.reach[unit.province] = reach
+    return pos
+
+
+# One position is asked about once per power (and again by the next request for the same position): the
+# last few are kept, keyed by everything the lists depend on. Bounded; built outside the lock.
+_CACHE: dict[tuple, _Position] = {}
+_CACHE_SIZE = 4
+_LOCK = threading.Lock()
+
+
+def _position_for(board: Board, state: GameState) -> _Position:
+    key = (id(board), state.phase, frozenset(state.units.values()), state.rule_options(board))
+    with _LOCK:
+        pos = _CACHE.get(key)
+    if pos is not None and pos.board is board:
+        return pos
+    pos = _position(board, state)
+    with _LOCK:
+        while len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = pos
+    return pos
+
+
+def _movement_orders(pos: _Position, unit: Unit) -> list[Order]:
+    board, state, season = pos.board, pos.state, pos.season
+    me = _ref(unit)
+    candidates = [Order("hold", me)]
+    for loc in pos.moves[unit.province]:
+        province, coast = split_location(loc)
+        candidates.append(Order("move", me, dest=province, dest_coast=coast))
+    path_required = state.rule_options(board).convoy_path == "required"  # DATC 4.A.6: the move names its seas
+    for dest in pos.by_convoy.get(unit.province, ()):
+        path = _shortest_path(board, pos.fleets, unit.province, dest) if path_required else ()
+        candidates.append(Order("move", me, dest=dest, via_convoy=True, path=path))
+    support_into = [p for p in board.provinces if p != unit.province
+                    and board.can_support_into(unit.type, unit.location, p, season)]
+    for other in state.units.values():
+        if other.province == unit.province:
+            continue
+        target = _ref(other)
+        if other.province in support_into:
+            candidates.append(Order("support", me, target=target))
+        could = pos.reach[other.province]
+        for dest in support_into:
+            if dest != other.province and dest in could:
+                candidates.append(Order("support", me, target=target, dest=dest))
+    legal = [order for order in candidates if pos.legal(unit, order)]
+    return legal + pos.convoys.get(unit.province, [])
+
+
+def _shortest_path(board: Board, fleets: frozenset[str], origin: str, dest: str) -> tuple[str, ...]:
+    """The fewest fleet-held seas a convoy from `origin` to `dest` steps through (ties: the first by name),
+    as a move must name them under DATC 4.A.6 `required`; () when none leads there."""
+    before: dict[str, str] = {}
+    layer = [sea for sea in sorted(board.water_adj.get(origin, ())) if sea in fleets]
+    seen = set(layer)
+    while layer:
+        for sea in layer:
+            if dest in board.water_adj.get(sea, ()):
+                path = [sea]
+                while path[-1] in before:
+                    path.append(before[path[-1]])
+                return tuple(reversed(path))
+        following = []
+        for sea in layer:
+            for there in sorted(board.water_adj.get(sea, ())):
+                if there in fleets and there not in seen:
+                    seen.add(there)
+                    before[there] = sea
+                    following.append(there)
+        layer = following
+    return ()
+
+
+def legal_orders(board: Board, state: GameState, power: str) -> dict[str, list[str]]:
+    """Legal orders keyed by unit (`A par`), or by `builds` / `removals` in an adjustment phase."""
+    kind = state.phase.type
+    out: dict[str, list[str]] = {}
+    if kind == "Movement":
+        pos = _position_for(board, state)
+        for unit in state.units_of(power):
+            out[f"{unit.type} {unit.location}"] = [o.describe() for o in _movement_orders(pos, unit)]
+    elif kind == "Retreat":
+        occupied = set(state.units)
+        for d in sorted(state.dislodged.values(), key=lambda d: d.unit.location):
+            if d.unit.power != power:
+                continue
+            options = retreat_options(board, state.phase.season, d, occupied, state.contested, state.rule_options(board))
+            name = f"{d.unit.type} {d.unit.location}"
+            out[name] = [f"{name} R {loc}" for loc in options] + [f"Disband {name}"]
+    else:
+        due = adjustment_due(state, power)
+        if due > 0:
+            out["builds"] = [f"Build {u.type} {u.location}" for u in buildable_units(board, state, power)] + ["Waive"]
+        elif due < 0:
+            out["removals"] = [f"Remove {u.type} {u.location}" for u in state.units_of(power)]
+    return out
