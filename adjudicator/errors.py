@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
+
+from adjudicator.refusals import Kind, Refusal
 
 
 @dataclass
-class AdjudicatorError(Exception):
-    """An input problem a user can fix: what is wrong, where, and what would be valid."""
+class AdjudicatorError(Refusal):
+    """An input problem a user can fix: what is wrong, where, and what would be valid (a refusal of its class's
+    kind: a shell may say what it is where it was met)."""
 
+    kind: ClassVar[Kind] = Kind.BAD_INPUT
     message: str
     file: str | None = None
     line: int | None = None
@@ -46,6 +51,8 @@ class AdjudicatorError(Exception):
 class VariantError(AdjudicatorError):
     """A variant file that is not a valid board."""
 
+    kind: ClassVar[Kind] = Kind.REFUSED
+
 
 class OrderError(AdjudicatorError):
     """Order text that cannot be read."""
@@ -53,6 +60,8 @@ class OrderError(AdjudicatorError):
 
 class StateError(AdjudicatorError):
     """A game state that breaks the rules (two units in one space, a fleet on land...)."""
+
+    kind: ClassVar[Kind] = Kind.REFUSED
 
 
 class CaseFileError(AdjudicatorError):

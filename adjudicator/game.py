@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.outcome import OrderResult
+from adjudicator.refusals import Kind
 from adjudicator.sheets import Sheet, read_items
 
 GAMES = {
@@ -33,6 +34,8 @@ RULE_OPTIONS = "rule-options"  # DATC chapter 4 answers as data (adjudicator/gam
 
 class NotAvailable(AdjudicatorError):
     """A capability the game does not have (legal-order lists, pictures)."""
+
+    kind: ClassVar[Kind] = Kind.REFUSED
 
 
 @dataclass
