@@ -47,7 +47,7 @@ class Refused(Refusal):
         self.extra = {k: v for k, v in extra.items() if v is not None}
 
     @classmethod
-    def of(cls, exc: Any, title: str, prefix: str = "", kind: Kind | None = None, located: bool = True) -> "Refused":
+    def of(cls, exc: Any, title: str, prefix: str = "", kind: Kind | None = None, located: bool = True) -> Any:
         """The answer to an input error (an AdjudicatorError): its kind unless `kind` says what it is here, its
         pointer under `prefix`; `located`: also its line, column and suggestions (the suggestions in the
         detail too), else the message and pointer alone."""

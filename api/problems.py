@@ -8,7 +8,6 @@ from typing import Any
 from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
-from adjudicator.errors import AdjudicatorError
 from adjudicator.refusals import Kind, Refused
 
 PROBLEM_TYPE = "https://github.com/arctic-adjudicator/problems/"
@@ -33,12 +32,6 @@ def problem_response(status: int, title: str, detail: str, **extra: Any) -> Resp
     slug = title.lower().replace(" ", "-")
     body = {"type": PROBLEM_TYPE + slug, "title": title, "status": status, "detail": detail, **extra}
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
-
-
-def from_adjudicator_error(exc: AdjudicatorError, title: str, prefix: str = "", kind: Kind | None = None) -> Problem:
-    """A Problem from an input error, keeping where it is (pointer, line, column) and the suggestions; its kind
-    the error's unless `kind` says what it is here."""
-    return Problem.of(exc, title, prefix, kind)  # type: ignore[return-value]
 
 
 def install(app: Flask) -> None:

@@ -23,7 +23,7 @@ from adjudicator.pictures import Busy, Failed, Job, Pictures, cost, spaces_of
 from adjudicator.refusals import Kind
 from adjudicator.sheets import Sheet
 from adjudicator.turn import Turn, play_turn, sheet_refusal
-from api.problems import Problem, from_adjudicator_error
+from api.problems import Problem
 from api.schema_errors import in_words, pointer_of
 from api.schemas import SCHEMAS, openapi_document
 
@@ -165,7 +165,7 @@ def _turn(board: Any, state: Any, orders: Any, lenient: bool) -> Turn:
     try:
         return play_turn(board, state, sheet)
     except AdjudicatorError as exc:
-        raise from_adjudicator_error(exc, "State breaks the rules", "/state", Kind.REFUSED) from None
+        raise Problem.of(exc, "State breaks the rules", "/state", Kind.REFUSED) from None
 
 
 @bp.post("/v1/adjudicate")
@@ -203,7 +203,7 @@ def legal():
     try:
         data = _capability(rules.legal_orders, board, state, body.get("power"))
     except (UnknownName, AmbiguousName) as exc:
-        raise from_adjudicator_error(exc, "Bad request", "/power", Kind.BAD_INPUT) from None
+        raise Problem.of(exc, "Bad request", "/power", Kind.BAD_INPUT) from None
     return jsonify(data)
 
 
@@ -290,7 +290,7 @@ def datc():
         cases = parse_cases(body["text"], "<request>")
         rulebook_from_text(body.get("rules"), what="rules")
     except CaseFileError as exc:
-        raise from_adjudicator_error(exc, "Malformed case file", "/text", Kind.BAD_INPUT) from None
+        raise Problem.of(exc, "Malformed case file", "/text", Kind.BAD_INPUT) from None
     except AdjudicatorError as exc:
         raise Problem(Kind.BAD_INPUT, "Bad request", exc.message, pointer="/rules") from None
     limit = current_app.config["MAX_CASES"]
