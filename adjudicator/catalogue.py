@@ -10,7 +10,7 @@ import functools
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from adjudicator.errors import AdjudicatorError, BoardWarning, VariantError
 from adjudicator.game import get_rules
@@ -230,13 +230,13 @@ class BoardProblems(VariantError):
 class BoardTooLarge(VariantError):
     """An inline board over the size limits."""
 
-    kind: ClassVar[Kind] = Kind.TOO_LARGE
+    kind = Kind.TOO_LARGE
 
 
 class UnknownVariant(AdjudicatorError):
     """A name that is not a shipped variant's (with the closest names)."""
 
-    kind: ClassVar[Kind] = Kind.NOT_FOUND
+    kind = Kind.NOT_FOUND
 
 
 def _where(problem: dict[str, Any]) -> str:

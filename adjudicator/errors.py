@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from adjudicator.refusals import Kind, Refusal
 
@@ -13,7 +12,7 @@ class AdjudicatorError(Refusal):
     """An input problem a user can fix: what is wrong, where, and what would be valid (a refusal of its class's
     kind: a shell may say what it is where it was met)."""
 
-    kind: ClassVar[Kind] = Kind.BAD_INPUT
+    kind = Kind.BAD_INPUT
     message: str
     file: str | None = None
     line: int | None = None
@@ -51,7 +50,7 @@ class AdjudicatorError(Refusal):
 class VariantError(AdjudicatorError):
     """A variant file that is not a valid board."""
 
-    kind: ClassVar[Kind] = Kind.REFUSED
+    kind = Kind.REFUSED
 
 
 class OrderError(AdjudicatorError):
@@ -61,7 +60,7 @@ class OrderError(AdjudicatorError):
 class StateError(AdjudicatorError):
     """A game state that breaks the rules (two units in one space, a fleet on land...)."""
 
-    kind: ClassVar[Kind] = Kind.REFUSED
+    kind = Kind.REFUSED
 
 
 class CaseFileError(AdjudicatorError):

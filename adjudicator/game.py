@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.outcome import OrderResult
@@ -35,7 +35,7 @@ RULE_OPTIONS = "rule-options"  # DATC chapter 4 answers as data (adjudicator/gam
 class NotAvailable(AdjudicatorError):
     """A capability the game does not have (legal-order lists, pictures)."""
 
-    kind: ClassVar[Kind] = Kind.REFUSED
+    kind = Kind.REFUSED
 
 
 @dataclass

@@ -11,7 +11,7 @@ becomes a report line.
 from __future__ import annotations
 
 import enum
-from typing import Any, ClassVar
+from typing import Any
 
 
 class Kind(enum.Enum):
@@ -64,7 +64,7 @@ class StepRefused(Refusal):
     """A game's step the rules do not allow, by a short code and why: its resolver drops the working copy and
     reports the refusal in its place, so it changes nothing."""
 
-    kind: ClassVar[Kind] = Kind.REFUSED
+    kind = Kind.REFUSED
 
     def __init__(self, code: str, message: str):
         super().__init__(message)

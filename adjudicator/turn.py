@@ -5,7 +5,7 @@ The same road for every game: `rules_of(board)` reads the sheet, judges it and w
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import GameRules, rules_of
@@ -18,7 +18,7 @@ class SheetRefused(AdjudicatorError):
     """A sheet that is not judged: orders for another kind of phase (refused whole), or, when strict, the lines
     that are not orders (`problems`); or a game master's slip (slips.py)."""
 
-    kind: ClassVar[Kind] = Kind.REFUSED
+    kind = Kind.REFUSED
     problems: list[SheetProblem] = field(default_factory=list)
 
     @property

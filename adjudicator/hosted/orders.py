@@ -10,7 +10,7 @@ another power's move is `ok` until the phase is judged).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from adjudicator.game import rules_of
 from adjudicator.refusals import Kind, Refusal
@@ -25,7 +25,7 @@ _REFUSED = {"illegal", "void", "ignored"}
 class Refused(Refusal):
     """A submission that cannot be judged as a whole (orders for another kind of phase, or a refused sheet)."""
 
-    kind: ClassVar[Kind] = Kind.REFUSED
+    kind = Kind.REFUSED
     reason: str
     problems: list[dict[str, Any]]
 
