@@ -57,7 +57,8 @@ def _no_token_in_the_query() -> None:
     server's access log leaves every query out (api/server.py), so it is not kept either."""
     if any(tokens.PREFIX in value for values in request.args.listvalues() for value in values) or any(
             key.lower() in ("token", "access_token") for key in request.args):
-        raise Problem(Kind.BAD_INPUT, "Bad request", "a token goes in the `Authorization: Bearer <token>` header, never in the "
+        raise Problem(Kind.BAD_INPUT, "Bad request",
+                      "a token goes in the `Authorization: Bearer <token>` header, never in the "
                       "URL (URLs are kept in logs and histories): this request was refused, and this service does "
                       "not log queries")
 
@@ -160,7 +161,8 @@ def _phase_query() -> int | None:
         return None
     number = text.phase_number(written)
     if number is None:
-        raise Problem(Kind.BAD_INPUT, "Bad request", f"phase_no must be a phase number (1, 2, 3... in ASCII digits), not "
+        raise Problem(Kind.BAD_INPUT, "Bad request",
+                      f"phase_no must be a phase number (1, 2, 3... in ASCII digits), not "
                       f"{written[:20]!r}", pointer="phase_no")
     return number
 
@@ -264,7 +266,8 @@ def phases(game_id: str):
 def _phase_no(written: str) -> int:
     number = text.phase_number(written)
     if number is None:
-        raise Problem(Kind.NOT_FOUND, "Not found", f"no phase {written[:20]!r}: phases are numbered 1, 2, 3... in ASCII digits")
+        raise Problem(Kind.NOT_FOUND, "Not found",
+                      f"no phase {written[:20]!r}: phases are numbered 1, 2, 3... in ASCII digits")
     return number
 
 
@@ -326,7 +329,8 @@ def move_deadline(game_id: str):
     caller = _caller(game_id)
     body = _body("DeadlineRequest", later=_PHASE)
     if ("at" in body) == ("in_seconds" in body):
-        raise Problem(Kind.BAD_INPUT, "Bad request", "give exactly one of `at` (an ISO 8601 time with its zone, or null for no "
+        raise Problem(Kind.BAD_INPUT, "Bad request",
+                      "give exactly one of `at` (an ISO 8601 time with its zone, or null for no "
                       "deadline) and `in_seconds` (from now)", pointer="")
     at = service().clock() + body["in_seconds"] if "in_seconds" in body else _timestamp(body["at"])
     return _json(_run(service().move_deadline, caller, at, phase_no=body.get("phase_no")))
@@ -342,7 +346,8 @@ def _timestamp(written: str | None) -> float | None:
             return moment.timestamp()
     except (ValueError, OverflowError):  # not a time, or one the platform cannot count (year 1 in UTC+14)
         pass
-    raise Problem(Kind.BAD_INPUT, "Bad request", f"`at` must be an ISO 8601 time with its zone, such as 2030-01-31T18:00:00Z, "
+    raise Problem(Kind.BAD_INPUT, "Bad request",
+                  f"`at` must be an ISO 8601 time with its zone, such as 2030-01-31T18:00:00Z, "
                   f"not {written!r}", pointer="/at")
 
 

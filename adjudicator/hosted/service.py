@@ -163,7 +163,8 @@ class Service:
         for power, label in labels.items():
             if power not in powers:
                 shown = text.printable(power, "a label's power", "/labels", self.limits.max_label)
-                raise HostedError(Kind.BAD_INPUT, "Bad request", f"{shown!r} has no seat in this game; seats: {', '.join(powers)}",
+                raise HostedError(Kind.BAD_INPUT, "Bad request",
+                                  f"{shown!r} has no seat in this game; seats: {', '.join(powers)}",
                                   pointer=f"/labels/{shown}")
             labels[power] = text.printable(label, f"the label of {power}", f"/labels/{power}", self.limits.max_label)
         name = (f"{board.title} game" if name is None
@@ -185,7 +186,8 @@ class Service:
             counted = session.execute(update(Counter).values(value=Counter.value + 1).where(
                 Counter.name == "games", Counter.value < self.limits.max_games))
             if counted.rowcount != 1:
-                raise HostedError(Kind.FULL, "Storage full", f"this service holds its limit of {self.limits.max_games} games")
+                raise HostedError(Kind.FULL, "Storage full",
+                                  f"this service holds its limit of {self.limits.max_games} games")
             session.add(game)
             session.flush()
             for i, power in enumerate(powers):
@@ -201,16 +203,19 @@ class Service:
         players = rules_of(board).players(board, state)
         if not asked:
             if not players:
-                raise HostedError(Kind.BAD_INPUT, "Bad request", f"{board.title} names no players before its set-up: give "
+                raise HostedError(Kind.BAD_INPUT, "Bad request",
+                                  f"{board.title} names no players before its set-up: give "
                                   "`seats`, the players' names", pointer="/seats")
             return players
         asked = [text.printable(s, f"seat {i + 1}", f"/seats/{i}", 100) for i, s in enumerate(asked)]
         if len(set(asked)) != len(asked) or len(asked) > 32:
-            raise HostedError(Kind.BAD_INPUT, "Bad request", "`seats` must be at most 32 different names of 1-100 characters",
+            raise HostedError(Kind.BAD_INPUT, "Bad request",
+                              "`seats` must be at most 32 different names of 1-100 characters",
                               pointer="/seats")
         unknown = [s for s in asked if players and s not in players]
         if unknown:
-            raise HostedError(Kind.BAD_INPUT, "Bad request", f"{', '.join(unknown)}: not a power of {board.title}; powers: "
+            raise HostedError(Kind.BAD_INPUT, "Bad request",
+                              f"{', '.join(unknown)}: not a power of {board.title}; powers: "
                               f"{', '.join(players)}", pointer="/seats")
         return list(asked)
 
@@ -228,11 +233,13 @@ class Service:
     # --- who is asking -------------------------------------------------------------------------------------
     def authenticate(self, game_id: str, token: str | None, opened: Opened | None = None, limit: Any = None,
                      share: bool = False) -> Caller:
-        """The caller a token names (401 without one, 404 unknown game, 403 a token that is not this game's), read
-        in `opened`'s transaction (else one of its own), after `limit(session)` (the rate limit, counted in the
-        same transaction); `share`: the game's row stays locked FOR SHARE (a write follows)."""
+        """The caller a token names (refused: unauthenticated without one, not found for an unknown game,
+        forbidden for a token that is not this game's), read in `opened`'s transaction (else one of its own),
+        after `limit(session)` (the rate limit, counted in the same transaction); `share`: the game's row stays
+        locked FOR SHARE (a write follows)."""
         if not token:
-            raise HostedError(Kind.UNAUTHENTICATED, "Unauthorized", "send the game's token as `Authorization: Bearer <token>`")
+            raise HostedError(Kind.UNAUTHENTICATED, "Unauthorized",
+                              "send the game's token as `Authorization: Bearer <token>`")
         if not text.game_id(game_id):  # no database sees an id that cannot be one
             raise HostedError(Kind.NOT_FOUND, "Not found", "no such game: a game id is letters, digits, '_' and '-'")
         if opened is None:
@@ -275,13 +282,13 @@ class Service:
 
     @staticmethod
     def require_gm(caller: Caller) -> None:
-        """403 unless the caller is the game master."""
+        """Forbidden unless the caller is the game master."""
         if not caller.gm:
             raise HostedError(Kind.FORBIDDEN, "Forbidden", "only the game master may do this")
 
     @staticmethod
     def require_seat(caller: Caller) -> None:
-        """403 unless the caller holds a power's seat."""
+        """Forbidden unless the caller holds a power's seat."""
         if caller.gm:
             raise HostedError(Kind.FORBIDDEN, "Forbidden", "only a power's token has orders and readiness")
 
@@ -346,7 +353,8 @@ class Service:
         stateless judge gives it on arrival."""
         seat, given_by = self._submitter(caller, power, ready)
         if len(lines) > self.limits.max_orders:
-            raise HostedError(Kind.TOO_LARGE, "Request too large", f"{len(lines)} orders; at most {self.limits.max_orders}",
+            raise HostedError(Kind.TOO_LARGE, "Request too large",
+                              f"{len(lines)} orders; at most {self.limits.max_orders}",
                               pointer="/orders")
         items = (text.order_item(str(x), i, self.limits.max_order_length) for i, x in enumerate(lines, 1))
         lines = [line for line in items if line]  # stripped; blank items dropped
@@ -363,13 +371,15 @@ class Service:
         _check_phase(game, phase_no)
         board, state = self.positions.get(game)
         if seat == GM and lines and not rules_of(board).game_steps:
-            raise HostedError(Kind.REFUSED, "No game-master steps", f"{board.title} has no steps of the game master's own: "
+            raise HostedError(Kind.REFUSED, "No game-master steps",
+                              f"{board.title} has no steps of the game master's own: "
                               'every order is a power\'s; to give a power\'s orders send {"power": "<power>", '
                               '"orders": [...]}', pointer="/orders")
         try:
             statuses = judge_submission(board, state, seat, lines) if lines else []
         except Refused as exc:
-            raise HostedError(Kind.REFUSED, "Orders refused", exc.reason, pointer="/orders", errors=exc.problems) from None
+            raise HostedError(Kind.REFUSED, "Orders refused",
+                              exc.reason, pointer="/orders", errors=exc.problems) from None
         row = {"game_id": caller.game_id, "power": seat, "phase_no": game.phase_no, "orders": lines,
                "statuses": statuses, "given_by": given_by, "updated_at": self.clock(), "ready": bool(ready)}
         row["ready"] = bool(session.execute(_submission_upsert(self.store.sqlite, ready is None), row).scalar_one())
@@ -385,10 +395,12 @@ class Service:
         if power is None or power == caller.power:
             return caller.seat_key, None
         if not caller.gm:
-            raise HostedError(Kind.FORBIDDEN, "Forbidden", f"a power's token orders for its own power only, not for {power!r}",
+            raise HostedError(Kind.FORBIDDEN, "Forbidden",
+                              f"a power's token orders for its own power only, not for {power!r}",
                               pointer="/power")
         if ready is not None:
-            raise HostedError(Kind.BAD_INPUT, "Bad request", "readiness is the power's own: the game master judges the phase "
+            raise HostedError(Kind.BAD_INPUT, "Bad request",
+                              "readiness is the power's own: the game master judges the phase "
                               "with POST .../adjudicate", pointer="/ready")
         return power, GAME_MASTER
 
@@ -449,7 +461,7 @@ class Service:
     # --- adjudication --------------------------------------------------------------------------------------
     def adjudicate(self, caller: Caller, *, phase_no: int | None) -> dict[str, Any]:
         """The game master judges phase `phase_no` now, which must be the current one (so a repeated call is a
-        409, never a second judgement)."""
+        conflict, never a second judgement)."""
         self.require_gm(caller)
         with self.store.transaction() as session:
             game = self._game(session, caller.game_id, lock=True)
@@ -516,7 +528,8 @@ class Service:
         not every power that must act is. Two reads (the game, then its seats and pending orders together) and
         four writes: the game moved on, the submissions cleared, the phase recorded, the webhook queued."""
         if game.phase_no >= self.limits.max_phases:
-            raise HostedError(Kind.CONFLICT, "Game too long", f"a hosted game is judged at most {self.limits.max_phases} times")
+            raise HostedError(Kind.CONFLICT, "Game too long",
+                              f"a hosted game is judged at most {self.limits.max_phases} times")
         seats, subs = _seats_and_orders(session, game)
         board, state = _board_state(game)
         actors = self._actors(board, state, seats)
@@ -541,7 +554,8 @@ class Service:
             state=after, phase_no=game.phase_no + 1, phase_name=next_name, status=status, phase_started_at=now,
             deadline_at=now + phase_seconds if phase_seconds and not winner else None))
         if moved.rowcount != 1:  # the compare-and-set: someone else moved the game on (cannot under the lock)
-            raise HostedError(Kind.CONFLICT, "Already judged", f"phase {game.phase_no + 1} was judged by another request")
+            raise HostedError(Kind.CONFLICT, "Already judged",
+                              f"phase {game.phase_no + 1} was judged by another request")
         conn.execute(delete(Submission).where(Submission.game_id == game.id))
         record = PhaseRecord(game_id=game.id, phase_no=game.phase_no + 1, name=game.phase_name, trigger=trigger,
                              orders={_shown(p): v for p, v in orders.items()}, given_by=given_by,
@@ -574,7 +588,7 @@ class Service:
 
     def picture_job(self, caller: Caller, phase_no: int, fmt: str, width: int) -> tuple[Job, int]:
         """The picture of a phase as a job to draw (the board before it, its orders drawn) and its board's number
-        of spaces (what the picture costs); 422 for games that draw no pictures."""
+        of spaces (what the picture costs); refused for games that draw no pictures."""
         game, record = self._record(caller, phase_no)
         board, _ = _position(game, record.state_before)
         if PICTURES not in rules_of(board).capabilities:
@@ -639,7 +653,8 @@ class Service:
         self.require_gm(caller)
         now = self.clock()
         if at is not None and not now < at <= now + MAX_DEADLINE_SECONDS:
-            raise HostedError(Kind.BAD_INPUT, "Bad request", "the deadline must be in the future and at most a year away "
+            raise HostedError(Kind.BAD_INPUT, "Bad request",
+                              "the deadline must be in the future and at most a year away "
                               "(to judge the phase now, POST /v1/games/{id}/adjudicate)", pointer="/at")
         with self.store.transaction() as session:
             game = self._game(session, caller.game_id, lock=True)
@@ -675,17 +690,19 @@ def _submission_upsert(sqlite: bool, keep_ready: bool) -> Any:
 
 
 def _check_phase(game: Game, phase_no: int | None, pointer: str = "/phase_no") -> None:
-    """A phase-bound write names the phase it is for, and it must be the current one: 400 when it names none,
-    409 when another, each naming the current phase. Called on the game's row as the write's own transaction
-    holds it locked, so no judgement can move the phase between this check and the write; "none means the
-    current one" would let a replayed request act on a later phase."""
+    """A phase-bound write names the phase it is for, and it must be the current one: bad input when it names
+    none, a conflict when another, each naming the current phase. Called on the game's row as the write's own
+    transaction holds it locked, so no judgement can move the phase between this check and the write; "none
+    means the current one" would let a replayed request act on a later phase."""
     current, name = game.phase_no + 1, game.phase_name
     where = {"pointer": pointer, "current_phase_no": current, "current_phase": name}
     if phase_no is None:
-        raise HostedError(Kind.BAD_INPUT, "Bad request", f"`phase_no` is missing: say which phase this is for (the game is at "
+        raise HostedError(Kind.BAD_INPUT, "Bad request",
+                          f"`phase_no` is missing: say which phase this is for (the game is at "
                           f"phase {current}, {name}: send {current} to act on it)", **where)
     if phase_no != current:
-        raise HostedError(Kind.CONFLICT, "Phase changed", f"this is for phase {phase_no}, which is not the current one: the "
+        raise HostedError(Kind.CONFLICT, "Phase changed",
+                          f"this is for phase {phase_no}, which is not the current one: the "
                           f"game is at phase {current} ({name})", **where)
 
 

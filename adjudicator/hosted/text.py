@@ -61,7 +61,8 @@ def _checked(value: str, what: str, pointer: str, limit: int, allow_tab: bool, l
     if bad is not None:
         at, why = bad
         hint = line_hint if value[at] in LINE_BREAKS and line_hint else "only printable text is taken"
-        raise HostedError(Kind.BAD_INPUT, "Bad request", f"{what} holds {why} at character {at + 1}: {hint}", pointer=pointer)
+        raise HostedError(Kind.BAD_INPUT, "Bad request",
+                          f"{what} holds {why} at character {at + 1}: {hint}", pointer=pointer)
     return value.strip()
 
 
@@ -113,7 +114,8 @@ def _spelled(path: Any) -> str:
 def _refuse(value: str, what: str, where: str) -> None:
     at, ch = next((at, ch) for at, ch in enumerate(value) if ch == "\x00" or "\ud800" <= ch <= "\udfff")
     why = "a NUL (U+0000)" if ch == "\x00" else f"a lone surrogate (U+{ord(ch):04X}), which is not a character,"
-    raise HostedError(Kind.BAD_INPUT, "Bad request", f"{what} holds {why} at character {at + 1}: no database stores it; "
+    raise HostedError(Kind.BAD_INPUT, "Bad request",
+                      f"{what} holds {why} at character {at + 1}: no database stores it; "
                       "send text without it", pointer=where)
 
 
