@@ -431,7 +431,7 @@ def games_tick(database: str | None) -> None:
     from adjudicator.loglines import escape_to_stderr
 
     try:
-        require("server", "adjudicator games tick")
+        require("server", "adjudicator games tick", ("sqlalchemy", "alembic"))  # hosted games, not the HTTP parts
         from adjudicator.hosted.tick import run  # (the server extra: loaded only for hosted games)
 
         escape_to_stderr()  # a webhook receiver's or a player's words in a log line stay one line

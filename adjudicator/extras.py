@@ -12,7 +12,7 @@ PACKAGE = "arctic-adjudicator"
 MODULES: dict[str, tuple[str, ...]] = {
     "server": ("flask", "jsonschema", "gunicorn", "gevent", "sqlalchemy", "alembic"),
     "postgres": ("psycopg",),
-    "fast-pictures": ("skia",),
+    "fast-pictures": ("skia",),  # never required: without it resvg draws the pictures (render/raster.py)
 }
 
 
@@ -25,9 +25,10 @@ def install_command(extra: str) -> str:
     return f'pip install "{PACKAGE}[{extra}]"'
 
 
-def require(extra: str, feature: str) -> None:
-    """Raise MissingExtra, naming `feature` and the pip command, unless every module of `extra` imports."""
-    for module in MODULES[extra]:
+def require(extra: str, feature: str, modules: tuple[str, ...] | None = None) -> None:
+    """Raise MissingExtra, naming `feature` and the pip command, unless every module of `extra` imports (or
+    the ones of it named, those the feature uses)."""
+    for module in MODULES[extra] if modules is None else modules:
         try:
             importlib.import_module(module)
         except ImportError as exc:

@@ -55,9 +55,9 @@ def main() -> None:
     for extra in [None, *args.extras]:
         target = str(ROOT) if extra is None else f"{ROOT}[{extra}]"
         with tempfile.TemporaryDirectory(prefix="install-size-") as work:
-            rows.append(("pip install ." if extra is None else f'pip install ".[{extra}]"', installed(target, Path(work))))
-        base = rows[0][1]
-        name, size = rows[-1]
+            name = "pip install ." if extra is None else f'pip install ".[{extra}]"'
+            rows.append((name, installed(target, Path(work))))
+        base, size = rows[0][1], rows[-1][1]
         share = "" if extra is None else f"  (the extra: +{(size - base) / MIB:.0f} MiB)"
         print(f"{name:<40} {size / MIB:6.0f} MiB{share}", flush=True)
 

@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument("--pictures", type=int, default=5)
     args = parser.parse_args()
     if raster.skia_module() is None:
-        raise SystemExit("Skia cannot be loaded here (the fast-pictures extra, and libGL and libEGL): nothing to compare")
+        raise SystemExit("Skia cannot be loaded here (the fast-pictures extra, libGL and libEGL): nothing to compare")
     board = load_variant("standard")
     rules = rules_of(board)
     state = rules.initial_state(board)

@@ -70,6 +70,17 @@ def test_games_tick_on_postgresql_without_psycopg_names_the_postgres_extra(monke
     assert "needs the postgres extra (psycopg cannot be imported" in _one_line_error(result, "postgres")
 
 
+def test_games_tick_needs_no_http_part(tmp_path):
+    """A cron job's tick loads hosted games' storage only: without Flask, gunicorn or gevent it reaches its
+    own check of the database (here: a file that does not exist)."""
+    script = ("import sys; sys.modules.update(dict.fromkeys(('flask', 'jsonschema', 'gunicorn', 'gevent'), None)); "
+              "from adjudicator.cli import main; main()")
+    url = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    done = subprocess.run([sys.executable, "-c", script, "games", "tick", "--database", url], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "does not exist, and tick creates no database" in done.stdout, done
+
+
 def test_a_store_on_postgresql_without_psycopg_is_a_missing_extra(monkeypatch):
     from adjudicator.extras import MissingExtra
     from adjudicator.hosted.storage import Store, normalise_url
