@@ -8,6 +8,7 @@ import click
 
 from adjudicator import __version__
 from adjudicator.errors import AdjudicatorError
+from adjudicator.extras import MissingExtra, require, require_driver
 from adjudicator.refusals import Kind, Refusal
 
 # The one table from a refusal's kind to the command's exit status (tests/test_refusal_tables.py: every kind has
@@ -415,7 +416,14 @@ def render(game: str, results_path: str | None, output: str, force: bool, width:
                    "or its worker restarted.")
 def serve(host: str, port: int, workers: int, worker_class: str, threads: int, connections: int, timeout: int) -> None:
     """Serve the JSON API with gunicorn (a production WSGI server), with request limits and timeouts."""
-    from api.server import serve as run
+    try:
+        require("server", "adjudicator serve")
+        from adjudicator.hosted.storage import database_url  # (the server extra: loaded only to serve)
+
+        require_driver(database_url())  # a PostgreSQL URL fails here, not at the first hosted request
+    except MissingExtra as exc:
+        fail(exc)
+    from api.server import serve as run  # (the server extra: loaded only to serve)
 
     run(host=host, port=port, workers=workers, threads=threads, timeout=timeout, worker_class=worker_class,
         connections=connections)
@@ -431,12 +439,17 @@ def games() -> None:
 def games_tick(database: str | None) -> None:
     """Judge every hosted phase past its deadline, send due webhooks and wait for them (run it from cron). It
     never creates a database: one it cannot find or reach is one line and exit status 2."""
-    from adjudicator.hosted.tick import run
     from adjudicator.loglines import escape_to_stderr
 
-    escape_to_stderr()  # a webhook receiver's or a player's words in a log line stay one line
-    stopped = run(database, click.echo)
-    sys.exit(0 if stopped is None else EXIT_STATUS[stopped])
+    try:
+        require("server", "adjudicator games tick", ("sqlalchemy", "alembic"))  # hosted games, not the HTTP parts
+        from adjudicator.hosted.tick import run  # (the server extra: loaded only for hosted games)
+
+        escape_to_stderr()  # a webhook receiver's or a player's words in a log line stay one line
+        stopped = run(database, click.echo)
+        sys.exit(0 if stopped is None else EXIT_STATUS[stopped])
+    except MissingExtra as exc:  # the server extra, or a PostgreSQL URL without the postgres extra
+        fail(exc)
 
 
 @main.group()

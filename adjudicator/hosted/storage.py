@@ -30,6 +30,8 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
+from adjudicator.extras import require_driver
+
 DEFAULT_SQLITE = "adjudicator-games.sqlite3"
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _LOCK_ID = 0x61646A18  # the PostgreSQL advisory lock that serialises migrations between processes
@@ -123,6 +125,7 @@ class Store:
             # No ping before each use (a round trip per check-out): connections are renewed after RECYCLE_SECONDS,
             # and one PostgreSQL closed (a restart, an idle timeout) fails its request, which the API retries
             # once (SQLAlchemy drops the pool's older connections with it).
+            require_driver(url)  # psycopg is the postgres extra: its absence is one line, not a traceback
             self.engine = create_engine(url, pool_recycle=self.RECYCLE_SECONDS, pool_size=5, max_overflow=10,
                                         hide_parameters=True,
                                         connect_args={"connect_timeout": 10})  # an unreachable server: an error

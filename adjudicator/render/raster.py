@@ -2,9 +2,9 @@
 compressed as it is drawn, so a picture's memory is a strip whatever its width (a 4000 px picture holds one
 4000 x 300 strip, not its 70 MB of pixels).
 
-skia-python needs the system's libGL and libEGL on Linux (Debian: `apt-get install libgl1 libegl1`); where they
-are missing, the whole SVG is rasterised by resvg (resvg-py, self-contained) instead: the same picture, drawn
-more slowly and in one piece.
+skia-python is the fast-pictures extra, and needs the system's libGL and libEGL on Linux (Debian: `apt-get
+install libgl1 libegl1`); where it is not installed or they are missing, the whole SVG is rasterised by resvg
+(resvg-py, self-contained, in the base install) instead: the same picture, drawn more slowly and in one piece.
 
 The board's own layers are the same in every picture of a board and season: the first of them is kept drawn
 (at widths up to KEEP_WIDTH, a few pictures' worth) and the others kept read, so a phase's picture reads and
@@ -52,7 +52,7 @@ def skia_module() -> Any:
     global _SKIA
     if _SKIA is False:
         try:
-            import skia
+            import skia  # (the fast-pictures extra: loaded when a picture is drawn; resvg without it)
         except ImportError:  # e.g. "libEGL.so.1: cannot open shared object file"
             skia = None
         _SKIA = skia
@@ -79,7 +79,7 @@ def png_from_svg(svg: str, width: int) -> bytes:
 
 
 def _png_by_resvg(svg: str, width: int) -> bytes:
-    import resvg_py
+    import resvg_py  # (loaded only where Skia is not installed or cannot load)
 
     with _LOCK:  # one picture's pixels at a time, as with Skia
         return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, background="#FFFFFF",
@@ -119,7 +119,7 @@ def png_from_picture(picture: Picture, width: int) -> bytes:
 
 
 def _parse(svg: str) -> Any:
-    import skia
+    import skia  # (the fast-pictures extra: only on Skia's road, skia_module() found it)
 
     data = skia.Data.MakeWithCopy(svg.encode("utf-8"))
     stream = skia.MemoryStream(data)  # both held until the document is read: the stream does not own them
@@ -132,7 +132,7 @@ def _parse(svg: str) -> Any:
 
 def _draw_whole(dom: Any, picture: Picture, width: int) -> np.ndarray:
     """A document drawn on white at a width: its pixels (RGBA rows), copied under each later picture."""
-    import skia
+    import skia  # (the fast-pictures extra: only on Skia's road, skia_module() found it)
 
     scale = width / picture.width
     height = max(1, round(picture.height * scale))
@@ -146,7 +146,7 @@ def _draw_whole(dom: Any, picture: Picture, width: int) -> np.ndarray:
 
 def _surface(width: int, rows: int) -> tuple[Any, np.ndarray]:
     """A Skia surface and its pixels (RGBA, its own memory: read where they are drawn, no copy)."""
-    import skia
+    import skia  # (the fast-pictures extra: only on Skia's road, skia_module() found it)
 
     surface = skia.Surface.MakeRaster(skia.ImageInfo.Make(width, rows, skia.kRGBA_8888_ColorType,
                                                           skia.kPremul_AlphaType))  # opaque: premultiplied is plain
@@ -157,7 +157,7 @@ def _surface(width: int, rows: int) -> tuple[Any, np.ndarray]:
 
 def _png(doms: list[Any], base: Any, w0: float, h0: float, width: int) -> bytes:
     """The documents drawn in order over a white ground (or over the kept board layer's pixels), strip by strip."""
-    import skia
+    import skia  # (the fast-pictures extra: only on Skia's road, skia_module() found it)
 
     scale = width / w0
     height = max(1, round(h0 * scale))
