@@ -1,0 +1,168 @@
+"""Pictures drawn from the read orders and their outcomes, never from order text read back: a convoyed move
+written with its seas is drawn along them, with the fleets' convoy marks, on every road (the judge's results in
+process, a report given as JSON, the API, a hosted game's stored phase); a report's entries are read by the
+board's own order reader, bound to their power; the picture code holds no regular expression."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_hosted import make_api
+
+from adjudicator.catalogue import load_variant
+from adjudicator.cli import main
+from adjudicator.game import rules_of
+from adjudicator.games.diplomacy.orders.sheet import orders_from_lists
+from adjudicator.games.diplomacy.phase import adjudicate
+from adjudicator.games.diplomacy.picture import geometry
+from adjudicator.games.diplomacy.picture.draw import power_colours
+from adjudicator.games.diplomacy.state_file import state_from_data
+from api import create_app
+
+NS = "{http://www.w3.org/2000/svg}"
+PICTURE_CODE = Path(__file__).parent.parent / "adjudicator" / "games" / "diplomacy" / "picture"
+POSITION = {"variant": "standard", "phase": "Fall 1901 Movement",
+            "units": {"England": ["F nth", "F eng", "A yor"], "France": ["A bel"], "Germany": ["A hol"]}}
+CONVOY = {"England": ["F nth C A yor - pic", "F eng C A yor - pic", "A yor - nth - eng - pic"],
+          "France": ["A bel S A yor - pic"], "Germany": ["A hol H"]}
+
+
+@pytest.fixture(scope="module")
+def standard():
+    return load_variant("standard")
+
+
+@pytest.fixture(scope="module")
+def convoyed(standard):
+    state = state_from_data(POSITION, board=standard)
+    return state, adjudicate(standard, state, orders_from_lists(standard, CONVOY).orders)
+
+
+def svg_of(board, state, results) -> str:
+    return rules_of(board).render(board, state, results, "svg", 1000)
+
+
+def elements(svg: str | bytes) -> dict[str, ET.Element]:
+    return {e.attrib["id"]: e for e in ET.fromstring(svg).iter() if "id" in e.attrib}
+
+
+def points(d: str) -> list[tuple[float, float]]:
+    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return list(zip(nums[::2], nums[1::2]))
+
+
+def distance_to(p, line) -> float:
+    best = math.inf
+    for (ax, ay), (bx, by) in zip(line, line[1:]):
+        dx, dy = bx - ax, by - ay
+        t = max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / ((dx * dx + dy * dy) or 1)))
+        best = min(best, math.hypot(ax + t * dx - p[0], ay + t * dy - p[1]))
+    return best
+
+
+def shaft(ids, key) -> list[tuple[float, float]]:
+    return points(list(ids[key].iter(f"{NS}path"))[1].attrib["d"])  # the casing, then the coloured line
+
+
+def spot(board, location):
+    geo = geometry(board)
+    return geo.location.get(location) or geo.anchor[location]
+
+
+def check_the_convoy_path_is_drawn(board, ids) -> None:
+    """The army's arrow runs through both seas it names; each fleet has its convoy mark, round the fleet; the
+    support ends on the arrow."""
+    line = shaft(ids, "order-3-move")
+    for sea in ("nth", "eng"):
+        assert distance_to(spot(board, sea), line) < 1.0, sea
+    assert distance_to(spot(board, "pic"), line) < 40 and distance_to(spot(board, "yor"), line) < 40
+    for n, sea in ((1, "nth"), (2, "eng")):
+        ring = ids[f"order-{n}-convoy"].find(f"{NS}circle")
+        assert ring is not None, n
+        assert math.dist((float(ring.attrib["cx"]), float(ring.attrib["cy"])), spot(board, sea)) < 0.1
+    support = shaft(ids, "order-4-support")
+    assert distance_to(support[-1], line) < 6.0
+
+
+def test_a_convoy_with_its_seas_is_judged_and_drawn_from_the_judges_results(standard, convoyed):
+    state, result = convoyed
+    assert [r.status for r in result.report][:3] == ["succeeds"] * 3
+    check_the_convoy_path_is_drawn(standard, elements(svg_of(standard, state, result)))
+
+
+def test_a_report_given_as_json_draws_the_same_picture_as_the_judges_results(standard, convoyed):
+    state, result = convoyed
+    report = json.loads(json.dumps(result.to_json()))
+    assert report["orders"][2]["understood_as"] == "A yor - nth - eng - pic via convoy"
+    drawn = svg_of(standard, state, report)
+    check_the_convoy_path_is_drawn(standard, elements(drawn))
+    assert drawn == svg_of(standard, state, result)
+
+
+def test_report_entries_are_read_by_the_boards_reader_bound_to_their_power(standard):
+    state = state_from_data({"variant": "standard", "phase": "Spring 1901 Movement",
+                             "units": {"England": ["A yor"], "France": ["A par"]}}, board=standard)
+    entries = [  # names and a word order the board's reader knows, no private grammar does
+        {"power": "England", "status": "succeeds", "understood_as": "Army Yorkshire -> London",
+         "unit": {"type": "A", "location": "yor"}},
+        {"power": "France", "status": "fails", "understood_as": "par - bur", "unit": {"type": "A", "location": "par"}},
+        {"power": "France", "status": "succeeds", "understood_as": "A par - nowhere"},  # unreadable: left out
+        {"power": "France", "status": "succeeds", "understood_as": 7}]
+    ids = elements(svg_of(standard, state, {"orders": entries}))
+    assert sorted(k for k in ids if re.fullmatch(r"order-\d+-\w+", k)) == ["order-1-move", "order-2-move"]
+    colours = power_colours(standard)
+    assert list(ids["order-1-move"].iter(f"{NS}path"))[1].attrib["stroke"] == colours["England"]
+    assert "order-2-move-failed" in ids
+
+
+def test_the_picture_code_reads_no_text_with_a_regular_expression():
+    for source in sorted(PICTURE_CODE.glob("*.py")):
+        text = source.read_text()
+        assert not re.search(r"^\s*(import re\b|from re import)", text, re.M), source.name
+
+
+def test_the_command_line_draws_the_convoy_path_from_a_report(tmp_path, standard):
+    runner = CliRunner()
+    game, sheet, report, picture = (tmp_path / n for n in ("g.yaml", "o.txt", "r.json", "p.svg"))
+    game.write_text(json.dumps(POSITION))
+    sheet.write_text("".join(f"{p}:\n" + "".join(f"  {o}\n" for o in os) for p, os in CONVOY.items()))
+    judged = runner.invoke(main, ["adjudicate", str(game), str(sheet), "--json"])
+    assert judged.exit_code == 0, judged.output
+    report.write_text(judged.output)
+    drawn = runner.invoke(main, ["render", str(game), "--orders", str(report), "-o", str(picture)])
+    assert drawn.exit_code == 0, drawn.output
+    check_the_convoy_path_is_drawn(standard, elements(picture.read_text()))
+
+
+def test_the_api_draws_the_convoy_path_from_orders_and_from_results(standard):
+    client = create_app({"ADJUDICATOR_PICTURE_PROCESSES": 0}).test_client()
+    state = client.post("/v1/start", json={"variant": "standard"}).get_json() | {
+        "phase": POSITION["phase"], "units": POSITION["units"]}
+    judged = client.post("/v1/adjudicate", json={"state": state, "orders": CONVOY}).get_json()
+    by_orders = client.post("/v1/render", json={"state": state, "orders": CONVOY, "format": "svg"})
+    by_results = client.post("/v1/render", json={"state": state, "results": judged, "format": "svg"})
+    assert by_orders.status_code == by_results.status_code == 200, by_orders.data[:300]
+    check_the_convoy_path_is_drawn(standard, elements(by_orders.data))
+    assert by_orders.data == by_results.data
+    bad = [{"power": "England", "status": "succeeds", "understood_as": "A yor - nth - nowhere"}]
+    unreadable = client.post("/v1/render", json={"state": state, "results": bad, "format": "svg"})
+    assert unreadable.status_code == 200 and b'id="order-' not in unreadable.data  # left out, not a 500
+
+
+def test_a_hosted_phase_is_drawn_from_its_stored_orders(tmp_path, standard):
+    api = make_api(f"sqlite:///{tmp_path / 'g.sqlite3'}", ADJUDICATOR_PICTURE_PROCESSES=0)
+    created = api.create(variant="standard", state=POSITION)
+    gid, gm, tokens = created["id"], created["game_master_token"], created["tokens"]
+    for power, lines in CONVOY.items():
+        api.submit(gid, tokens[power], lines)
+    api.judge(gid, gm)
+    picture = api.call("get", "/v1/games/{game_id}/phases/{phase_no}/picture", gm, game_id=gid, phase_no=1,
+                       query="?format=svg")
+    assert picture.status_code == 200, picture.get_data(as_text=True)[:300]
+    check_the_convoy_path_is_drawn(standard, elements(picture.data))
