@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sqlite3
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -161,14 +162,31 @@ def test_the_api_draws_the_convoy_path_from_orders_and_from_results(standard):
     assert unreadable.status_code == 200 and b'id="order-' not in unreadable.data  # left out, not a 500
 
 
-def test_a_hosted_phase_is_drawn_from_its_stored_orders(tmp_path, standard):
-    api = make_api(f"sqlite:///{tmp_path / 'g.sqlite3'}", ADJUDICATOR_PICTURE_PROCESSES=0)
+def test_a_hosted_phase_is_drawn_from_its_stored_orders_not_its_reports_text(tmp_path, standard):
+    database = tmp_path / "g.sqlite3"
+    api = make_api(f"sqlite:///{database}", ADJUDICATOR_PICTURE_PROCESSES=0)
     created = api.create(variant="standard", state=POSITION)
     gid, gm, tokens = created["id"], created["game_master_token"], created["tokens"]
     for power, lines in CONVOY.items():
         api.submit(gid, tokens[power], lines)
     api.judge(gid, gm)
-    picture = api.call("get", "/v1/games/{game_id}/phases/{phase_no}/picture", gm, game_id=gid, phase_no=1,
+
+    def picture() -> bytes:
+        got = api.call("get", "/v1/games/{game_id}/phases/{phase_no}/picture", gm, game_id=gid, phase_no=1,
                        query="?format=svg")
-    assert picture.status_code == 200, picture.get_data(as_text=True)[:300]
-    check_the_convoy_path_is_drawn(standard, elements(picture.data))
+        assert got.status_code == 200, got.get_data(as_text=True)[:300]
+        return got.data
+
+    drawn = picture()
+    check_the_convoy_path_is_drawn(standard, elements(drawn))
+    with sqlite3.connect(database) as db:
+        stored, report = (json.loads(v) for v in db.execute("SELECT drawn, report FROM hosted_phases").fetchone())
+        assert stored["drawn_orders"][2]["path"] == ["nth", "eng"]  # the read order, kept as data
+        report["orders"][2]["understood_as"] = "A yor - pic via convoy"  # the report's text says otherwise...
+        db.execute("UPDATE hosted_phases SET report = ?", (json.dumps(report),))
+    assert picture() == drawn  # ...and is not what the picture is drawn from
+    with sqlite3.connect(database) as db:  # a phase judged before the orders were kept: drawn from its report
+        db.execute("UPDATE hosted_phases SET drawn = NULL")
+    assert "order-3-move" in elements(picture()) and picture() != drawn
+    phase = api.call("get", "/v1/games/{game_id}/phases/{phase_no}", gm, game_id=gid, phase_no=1).get_json()
+    assert "drawn" not in phase and "drawn_orders" not in json.dumps(phase)  # the public JSON is as it was
