@@ -93,7 +93,7 @@ def as_drawing(board: Board, results: Any) -> Drawing:
         return results
     if isinstance(results, PhaseResult):
         return drawing_of(board, results)
-    if isinstance(results, dict) and "drawn_orders" in results:
+    if isinstance(results, dict) and "drawn_orders" in results and "orders" not in results:
         return Drawing.from_json(board, results)
     return drawing_from_report(board, results)
 
