@@ -190,3 +190,51 @@ def test_a_hosted_phase_is_drawn_from_its_stored_orders_not_its_reports_text(tmp
     assert "order-3-move" in elements(picture()) and picture() != drawn
     phase = api.call("get", "/v1/games/{game_id}/phases/{phase_no}", gm, game_id=gid, phase_no=1).get_json()
     assert "drawn" not in phase and "drawn_orders" not in json.dumps(phase)  # the public JSON is as it was
+
+
+def _phases(standard):
+    """Phases whose pictures hold every kind of order and mark: a Fall movement with convoys, supports, holds
+    and an illegal order; a retreat; an adjustment in civil disorder; the Arctic's ice disbanding units."""
+    arctic = load_variant("arctic")
+    fall = state_from_data(POSITION, board=standard)
+    spring = state_from_data({"variant": "standard", "phase": "Spring 1902 Movement",
+                              "units": {"France": ["A bur", "A par"], "Germany": ["A mun", "A ruh", "A bel"]}},
+                             board=standard)
+    moves = {"Germany": ["A mun - bur", "A ruh S A mun - bur", "A bel S A mun - bur"], "France": ["A bur H", "A par S A bur"]}
+    retreat = adjudicate(standard, spring, orders_from_lists(standard, moves).orders).next_state
+    adjustment = state_from_data({"variant": "standard", "phase": "Fall 1901 Adjustment", "centres": {"France": ["par"]},
+                                  "units": {"France": ["A par", "A bur", "F bre"]}}, board=standard)
+    summer = state_from_data({"variant": "arctic", "phase": "Summer 2011 Movement",
+                              "centres": {"USA": ["Jun", "Anc", "Brw"]}, "units": {"USA": ["A Bea", "A Anc", "F Jun"]}},
+                             board=arctic)
+    return [(standard, fall, CONVOY | {"Germany": ["A hol S A yor - lon"]}, "support-illegal\""),
+            (standard, spring, moves, 'id="order-1-move"'), (standard, retreat, {"France": ["A bur R gas"]},
+                                                            'id="order-1-retreat"'),
+            (standard, adjustment, {}, 'id="civil-disorder-'), (arctic, summer, {"USA": ["A Bea H"]},
+                                                                 'id="ice-disbanded-Bea"')]
+
+
+def test_every_road_draws_the_same_picture(standard):
+    """The judge's results, their drawing as data (what the API and a hosted phase pass) and the report as JSON
+    (what a user gives) draw byte-identical pictures."""
+    for board, state, orders, drawn in _phases(standard):
+        result = adjudicate(board, state, orders_from_lists(board, orders).orders)
+        rules = rules_of(board)
+        pictures = {svg_of(board, state, result), svg_of(board, state, json.loads(json.dumps(result.to_json()))),
+                    svg_of(board, state, json.loads(json.dumps(rules.drawn(board, state, None, result))))}
+        assert len(pictures) == 1, (state.phase, orders)
+        assert drawn in pictures.pop(), (state.phase, drawn)
+
+
+def test_a_drawing_given_as_data_is_checked_not_trusted(standard):
+    state = state_from_data({"variant": "standard", "phase": "Spring 1901 Movement",
+                             "units": {"France": ["A par"], "England": ["F lon"]}}, board=standard)
+    good = {"kind": "move", "power": "France", "status": "succeeds", "origin": "par", "unit_type": "A", "dest": "bur",
+            "number": 4, "path": []}
+    drawing = {"drawn_orders": [5, {"kind": "move", "status": 3}, good | {"dest": "nowhere"}, good | {"number": "1"},
+                                good | {"kind": "fly"}, good | {"path": ["nth", 7]}, good],
+               "marks": [{"kind": "destroyed", "location": "lon"}, {"kind": "ice-disbanded", "location": "nowhere"},
+                         {"kind": "blessed", "location": "lon"}, "x"]}
+    ids = elements(svg_of(standard, state, drawing))
+    assert sorted(k for k in ids if k.startswith(("order-", "destroyed-", "ice-", "blessed"))) == [
+        "destroyed-lon", "order-4-move"]
