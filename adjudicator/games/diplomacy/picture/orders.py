@@ -21,6 +21,7 @@ from adjudicator.render.svg import circle, group, ident, num, path, points, poly
 STYLE = MapStyle()
 UNIT = STYLE.unit * PX  # half a unit's width
 MOVE_WIDTH, SUPPORT_WIDTH = 3.4, 2.6
+Drawn = tuple[str, Callable[[], list[Point]]]  # an order's SVG, and where its failure cross may go (the best first)
 CONVOY_RING = UNIT + 5  # the dotted ring round a fleet a convoyed move passes through
 
 
@@ -130,7 +131,7 @@ class OrderPainter:
                 return x, y
         return candidates[0]
 
-    def _move(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
+    def _move(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
         if not (o.origin and o.dest):
             return None
         start = self.dislodged_spot(o.origin) if o.kind == "retreat" else self.spot(o.origin)
@@ -170,7 +171,7 @@ class OrderPainter:
             return self.spot(target_dest), False
         return self.spot(target), False
 
-    def _support(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
+    def _support(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
         if not (o.origin and o.target):
             return None
         start = self.spot(o.origin)
@@ -190,7 +191,7 @@ class OrderPainter:
                    circle(*end, ring, fill="none", stroke=fill, stroke_width=SUPPORT_WIDTH, stroke_dasharray="7 4"))
         return svg, lambda: [a.at(t) for t in (0.3, 0.2, 0.4, 0.5)]  # near the supporter, away from the move it backs
 
-    def _convoy(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
+    def _convoy(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
         if not (o.origin and o.target and o.target_dest):
             return None
         start = self.spot(o.origin)
@@ -208,7 +209,7 @@ class OrderPainter:
             fill=fill, stroke=edge, stroke_width=1.3)
         return svg, lambda: [a.at(t) for t in (0.3, 0.2, 0.4)]
 
-    def _hold(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
+    def _hold(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
         if not o.origin:
             return None
         x, y = self.spot(o.origin)
@@ -217,7 +218,7 @@ class OrderPainter:
                circle(x, y, r, fill="none", stroke=fill, stroke_width=2.6))
         return svg, lambda: [(x + r, y - r)]
 
-    def _build(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
+    def _build(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
         if not o.origin:
             return None
         x, y = self.spot(o.origin)
@@ -227,7 +228,7 @@ class OrderPainter:
                path(f"M{num(x + UNIT + 2)} {num(y - UNIT - 6)} h8 m-4 -4 v8", stroke=edge, stroke_width=2.2))
         return svg, lambda: [(x + UNIT, y + UNIT)]
 
-    def _disband(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
+    def _disband(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
         if not o.origin:
             return None
         on_dislodged = split_location(o.origin)[0] in self.dislodged

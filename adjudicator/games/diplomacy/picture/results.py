@@ -12,7 +12,7 @@ is read by the board's own order reader, bound to the entry's power, and an entr
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError
@@ -104,7 +104,8 @@ def drawing_of(board: Board, result: PhaseResult) -> Drawing:
     or removed in civil disorder (a removal the judge made for a power that ordered none)."""
     report = result.report
     orders = tuple(d for n, r in enumerate(report, 1) if (d := drawn_order(board, r, n)) is not None)
-    units = [("ice-disbanded", u) for u in result.disbanded_by_terrain] + [("destroyed", u) for u in result.destroyed]
+    units: list[tuple[str, Any]] = [("ice-disbanded", u) for u in result.disbanded_by_terrain]
+    units += [("destroyed", u) for u in result.destroyed]
     units += [("dislodged", d.unit) for d in result.dislodged]
     units += [("civil-disorder", r.unit) for r in report
               if r.status == DEFAULT and r.order is None and r.unit is not None and r.unit in result.removed]
@@ -115,7 +116,7 @@ def drawing_of(board: Board, result: PhaseResult) -> Drawing:
 def drawn_order(board: Board, result: OrderResult, number: int) -> DrawnOrder | None:
     """One result as drawn (None for an ignored order, a unit without one, a waive, or a place not on the board):
     the unit it moved, the place it went, the unit it supported or convoyed, the seas it named."""
-    order = result.order
+    order: Any = result.order  # (read as the board's orders are: unit, target, dest, dest_coast, path)
     if result.status == IGNORED or order is None:
         return None
     kind = kind_of(order)
@@ -138,13 +139,13 @@ def drawn_order(board: Board, result: OrderResult, number: int) -> DrawnOrder | 
 
 
 # ----- a report given as JSON ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass
 class _ReportUnit:
-    """A report entry's `unit`, as given."""
+    """A report entry's `unit`, as given (its type "" when not given)."""
 
-    type: str | None
+    type: str
     location: str
-    power: str | None = field(default=None)
+    power: str
 
 
 def drawing_from_report(board: Board, results: Any) -> Drawing:
@@ -199,9 +200,10 @@ def _result_of(board: Board, entry: dict) -> OrderResult | None:
     order = _read(board, entry.get("understood_as"), power)
     if order is None:
         return None
-    unit = entry.get("unit") if isinstance(entry.get("unit"), dict) else {}
+    given_unit = entry.get("unit")
+    unit: dict[str, Any] = given_unit if isinstance(given_unit, dict) else {}
     location = unit.get("location")
-    given = _ReportUnit(str(unit.get("type") or "") or None, str(location), power) if location else None
+    given = _ReportUnit(str(unit.get("type") or ""), str(location), power or "") if location else None
     return OrderResult(power, str(entry.get("order", "")), status, "", unit=given, order=order)
 
 
@@ -229,9 +231,8 @@ def _drawn_from_json(data: Any) -> DrawnOrder | None:
     path = data.get("path") or []
     if not (isinstance(path, list) and all(isinstance(p, str) for p in path)):
         return None
-    return DrawnOrder(data["kind"], *(data.get(k) for k in ("power", "status", "origin", "unit_type", "dest",
-                                                            "target", "target_dest")),
-                      number=data["number"], path=tuple(path))
+    return DrawnOrder(data["kind"], data.get("power"), data["status"], data.get("origin"), data.get("unit_type"),
+                      data.get("dest"), data.get("target"), data.get("target_dest"), data["number"], tuple(path))
 
 
 def _mark_from_json(data: Any) -> Mark | None:
