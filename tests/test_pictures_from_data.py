@@ -200,10 +200,12 @@ def _phases(standard):
     spring = state_from_data({"variant": "standard", "phase": "Spring 1902 Movement",
                               "units": {"France": ["A bur", "A par"], "Germany": ["A mun", "A ruh", "A bel"]}},
                              board=standard)
-    moves = {"Germany": ["A mun - bur", "A ruh S A mun - bur", "A bel S A mun - bur"], "France": ["A bur H", "A par S A bur"]}
+    moves = {"Germany": ["A mun - bur", "A ruh S A mun - bur", "A bel S A mun - bur"],
+             "France": ["A bur H", "A par S A bur"]}
     retreat = adjudicate(standard, spring, orders_from_lists(standard, moves).orders).next_state
-    adjustment = state_from_data({"variant": "standard", "phase": "Fall 1901 Adjustment", "centres": {"France": ["par"]},
-                                  "units": {"France": ["A par", "A bur", "F bre"]}}, board=standard)
+    adjustment = state_from_data({"variant": "standard", "phase": "Fall 1901 Adjustment",
+                                  "centres": {"France": ["par"]}, "units": {"France": ["A par", "A bur", "F bre"]}},
+                                 board=standard)
     summer = state_from_data({"variant": "arctic", "phase": "Summer 2011 Movement",
                               "centres": {"USA": ["Jun", "Anc", "Brw"]}, "units": {"USA": ["A Bea", "A Anc", "F Jun"]}},
                              board=arctic)

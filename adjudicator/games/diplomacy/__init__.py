@@ -145,7 +145,7 @@ class DiplomacyRules(GameRules):
 
     def drawn(self, board: Board, state: GameState, sheet: Sheet, result: Any) -> dict[str, Any]:
         """The phase's read orders and outcomes as its picture draws them (picture/results.py's Drawing)."""
-        from adjudicator.games.diplomacy.picture.results import drawing_of  # (an extra's parts: loaded when drawn)
+        from adjudicator.games.diplomacy.picture.results import drawing_of  # (the picture: loaded when first used)
         return drawing_of(board, result).to_json()
 
     def report_text(self, board: Board, state: GameState, sheet: Sheet, result: Any) -> str:

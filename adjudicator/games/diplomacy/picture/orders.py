@@ -198,9 +198,9 @@ class OrderPainter:
         if split_location(o.origin)[0] in self.seas.get(split_location(o.target)[0], ()):
             # the army's arrow runs through this fleet: a dotted ring round the fleet marks its convoy
             ring = CONVOY_RING
-            svg = "".join(circle(*start, ring, fill="none", stroke=colour, stroke_width=width, stroke_dasharray="0.1 5.5",
-                                 stroke_linecap="round") for colour, width in ((edge, SUPPORT_WIDTH + 2.4),
-                                                                               (fill, SUPPORT_WIDTH)))
+            svg = "".join(circle(*start, ring, fill="none", stroke=colour, stroke_width=width,
+                                 stroke_dasharray="0.1 5.5", stroke_linecap="round")
+                          for colour, width in ((edge, SUPPORT_WIDTH + 2.4), (fill, SUPPORT_WIDTH)))
             return svg, lambda: [(start[0] + ring, start[1] - ring), (start[0] - ring, start[1] - ring)]
         end, _ = self._towards(o.target, o.target_dest)
         a = arrow(start, end, start=[Disc(*start, UNIT * 1.05)], end=[Disc(*end, 3.0)], bend=0.0, head=0)
