@@ -174,6 +174,11 @@ class GameRules:
         data["notes"] = list(sheet.notes)
         return data
 
+    def drawn(self, board: Any, state: Any, sheet: Sheet, result: Any) -> Any:
+        """The turn's orders and outcomes as its picture draws them, JSON-ready (`render` takes it as `results`; a
+        hosted phase keeps it to draw the phase later); None for a game whose pictures draw no turn."""
+        return None
+
     def report_text(self, board: Any, state: Any, sheet: Sheet, result: Any) -> str:
         """The turn's report as a game master mails it."""
         from adjudicator.turn_report import game_result_text

@@ -12,7 +12,8 @@ with Retry-After), so pictures queue, never pile up. A child that takes longer t
 (`Failed`) and another started for the next picture. The children run at a lower priority (NICENESS), so on a
 busy machine the workers' judging and `/healthz` go first.
 
-A job is data (a shipped variant's name or an inline board, a position as game-file data, a report as JSON),
+A job is data (a shipped variant's name or an inline board, a position as game-file data, the phase to draw as
+`Turn.drawn` gives it or a report as JSON),
 read again in the child. Its board's drawing (the computed geometry, `adjudicator.games.diplomacy.picture.stored`) is looked up
 in the child (in its memory, beside the board, in the operator's folder) and on the shelves the caller gives
 (a hosted game's database), which the child asks the caller for; a drawing the child computes is put on them.
@@ -46,7 +47,7 @@ class Job:
     variant: str | None  # a shipped variant's name (when `board` is None)
     board: dict[str, Any] | None  # an inline board's data
     state: dict[str, Any]  # the position, as game-file data (its `variant` names the board)
-    results: Any  # the phase's report to draw, or None
+    results: Any  # the phase to draw (`Turn.drawn`'s data, or a report as JSON), or None
     fmt: str  # png | svg
     width: int  # pixels (png)
 

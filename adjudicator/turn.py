@@ -46,6 +46,10 @@ class Turn:
         """The report as JSON-ready data (without the next state)."""
         return self.rules.report_json(self.board, self.state, self.sheet, self.result)
 
+    def drawn(self) -> Any:
+        """The turn as its picture draws it, JSON-ready (None for a game whose pictures draw no turn)."""
+        return self.rules.drawn(self.board, self.state, self.sheet, self.result)
+
     def report_text(self) -> str:
         """The report as a game master mails it."""
         return self.rules.report_text(self.board, self.state, self.sheet, self.result)

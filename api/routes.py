@@ -220,7 +220,7 @@ def render():
         raise Problem(Kind.REFUSED, "Not available", f"board pictures are not drawn for {board.title}")
     results = body.get("results")
     if results is None and body.get("orders") is not None:
-        results = _turn(board, state, body["orders"], body.get("lenient", True)).report_json()
+        results = _turn(board, state, body["orders"], body.get("lenient", True)).drawn()  # the read orders, as data
     fmt, width = body.get("format", "png"), int(body.get("width", 1000))
     rate_picture([client_key(request.remote_addr)], width, spaces_of(board))
     data = body["state"]

@@ -86,6 +86,8 @@ class PhaseRecord(Base):
     history: Mapped[Any] = mapped_column(JSON, nullable=True)  # the game file's history entry of this phase
     adjudicated_at: Mapped[float] = mapped_column(Float)
     given_by: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)  # who gave each key's orders
+    drawn: Mapped[Any] = mapped_column(JSON, nullable=True)  # the phase as its picture draws it (`Turn.drawn`;
+    # None: judged before migration 0006, or a game whose pictures draw no turn)
 
 
 class Delivery(Base):

@@ -560,7 +560,8 @@ class Service:
         record = PhaseRecord(game_id=game.id, phase_no=game.phase_no + 1, name=game.phase_name, trigger=trigger,
                              orders={_shown(p): v for p, v in orders.items()}, given_by=given_by,
                              report=report, report_text=turn.report_text(), state_before=game.state,
-                             state_after=after, history=history[-1] if history else None, adjudicated_at=now)
+                             state_after=after, history=history[-1] if history else None, adjudicated_at=now,
+                             drawn=turn.drawn())
         conn.execute(insert(PhaseRecord).values(_columns(record)))
         _before_commit(session, game, record, next_name, status, now)
         return self._phase_json(record, full=False) | {"next_phase": next_name, "status": status}
@@ -587,14 +588,15 @@ class Service:
                 + "\n")
 
     def picture_job(self, caller: Caller, phase_no: int, fmt: str, width: int) -> tuple[Job, int]:
-        """The picture of a phase as a job to draw (the board before it, its orders drawn) and its board's number
-        of spaces (what the picture costs); refused for games that draw no pictures."""
+        """The picture of a phase as a job to draw (the board before it, its orders drawn from the read orders kept
+        with it; a phase judged before they were kept, from its report) and its board's number of spaces (what
+        the picture costs); refused for games that draw no pictures."""
         game, record = self._record(caller, phase_no)
         board, _ = _position(game, record.state_before)
         if PICTURES not in rules_of(board).capabilities:
             raise HostedError(Kind.REFUSED, "Not available", f"board pictures are not drawn for {board.title}")
-        job = Job(game.variant if game.board is None else None, game.board, record.state_before, record.report,
-                  fmt, width)
+        job = Job(game.variant if game.board is None else None, game.board, record.state_before,
+                  record.report if record.drawn is None else record.drawn, fmt, width)
         return job, spaces_of(board)
 
     def _record(self, caller: Caller, phase_no: int) -> tuple[Game, PhaseRecord]:

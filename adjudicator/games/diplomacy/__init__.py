@@ -143,6 +143,11 @@ class DiplomacyRules(GameRules):
         """Every order's outcome and reason, dislodged units, centre changes, next phase, winner."""
         return result_json(board, result, sheet)
 
+    def drawn(self, board: Board, state: GameState, sheet: Sheet, result: Any) -> dict[str, Any]:
+        """The phase's read orders and outcomes as its picture draws them (picture/results.py's Drawing)."""
+        from adjudicator.games.diplomacy.picture.results import drawing_of  # (the picture: loaded when first used)
+        return drawing_of(board, result).to_json()
+
     def report_text(self, board: Board, state: GameState, sheet: Sheet, result: Any) -> str:
         """The judge's report as a game master mails it."""
         return result_text(board, result, sheet)

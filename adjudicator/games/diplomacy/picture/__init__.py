@@ -3,9 +3,10 @@
     rules_of(board).render(board, state, results, "svg" | "png", width) -> str | bytes
 
 Every game draws its own picture (`GameRules.picture`, a `svg.Picture` of layers) and `GameRules.render` writes it
-out or rasterises it (`raster.py`); a Diplomacy position is drawn by `draw.py`. `results` is a phase's report
-as JSON: the `orders` list of `PhaseResult.to_json()` (or that whole dict, as `adjudicator adjudicate --json`
-prints it, whose `disbanded_by_terrain`, `destroyed` and `dislodged` lists are marked too).
+out or rasterises it (`raster.py`); a Diplomacy position is drawn by `draw.py`. `results` is what to draw of
+a phase (`results.py`): the judge's `PhaseResult`, its `Drawing` as data (`rules.drawn`: what the API and a
+hosted phase pass), or a report as JSON given by a user (`adjudicator adjudicate --json`'s output or its
+`orders` list), whose entries are read by the board's order reader.
 
 The board data gives each space a position (latitude, longitude) and no outline. The positions are projected
 (azimuthal equidistant: about the centre the variant's `drawing:` section names, or about the North Pole when

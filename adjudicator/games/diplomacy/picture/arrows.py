@@ -5,6 +5,7 @@ room kept for its head; short moves keep a visible shaft by bending less and shr
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 Point = tuple[float, float]
@@ -61,7 +62,7 @@ def length(line: list[Point]) -> float:
     return sum(math.dist(a, b) for a, b in zip(line, line[1:]))
 
 
-def _cut_start(line: list[Point], shapes: list[Shape]) -> list[Point]:
+def _cut_start(line: list[Point], shapes: Sequence[Shape]) -> list[Point]:
     """The polyline from where it first leaves every shape (its start lies inside them). A line leaves its
     shapes within a few samples: walking from its start beats testing every sample at once."""
     for i, pt in enumerate(line):
@@ -73,7 +74,7 @@ def _cut_start(line: list[Point], shapes: list[Shape]) -> list[Point]:
     return line[-1:]
 
 
-def _edge(inside: Point, outside: Point, shapes: list[Shape]) -> Point:
+def _edge(inside: Point, outside: Point, shapes: Sequence[Shape]) -> Point:
     """The point between two samples where the line leaves the last of the shapes that hold its first end."""
     (ax, ay), (bx, by) = inside, outside
     dx, dy = bx - ax, by - ay
@@ -91,7 +92,7 @@ def _edge(inside: Point, outside: Point, shapes: list[Shape]) -> Point:
     return (ax + t * dx, ay + t * dy)
 
 
-def cut(line: list[Point], start: list[Shape], end: list[Shape]) -> list[Point]:
+def cut(line: list[Point], start: Sequence[Shape], end: Sequence[Shape]) -> list[Point]:
     """The polyline without its ends inside `start` (at its start) and `end` (at its end)."""
     line = _cut_start(line, start)
     return list(reversed(_cut_start(list(reversed(line)), end)))
@@ -127,7 +128,7 @@ class Arrow:
 
 
 
-def arrow(p: Point, q: Point, *, start: list[Shape], end: list[Shape], avoid_end: list[Shape] = (),
+def arrow(p: Point, q: Point, *, start: Sequence[Shape], end: Sequence[Shape], avoid_end: Sequence[Shape] = (),
           label: Box | None = None, bend: float = 0.12, head: float = 10.0, width: float = 3.0,
           minimum: float = 14.0) -> Arrow:
     """An arrow from p to q: it starts outside `start`, and its tip stops outside `end` and `avoid_end` (labels

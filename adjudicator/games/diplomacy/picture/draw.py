@@ -27,7 +27,7 @@ from adjudicator.games.diplomacy.picture.orders import (
     line_svg,
 )
 from adjudicator.render.palette import assign_colours
-from adjudicator.games.diplomacy.picture.results import parse_marks, parse_results
+from adjudicator.games.diplomacy.picture.results import as_drawing
 from adjudicator.render.style import (
     CASING,
     FAILED,
@@ -49,7 +49,7 @@ def power_colours(board: Board) -> dict[str, str]:
 
 
 def diplomacy_picture(board: Board, state: GameState, results: Any = None) -> Picture:
-    """The position (and the report's orders, when given) as a picture in layers."""
+    """The position (and a phase's orders, when given: `results.as_drawing` takes them) as a picture in layers."""
     layers = board_layers(board, state.phase.season)
     geo = layers.geo
     colours = power_colours(board)
@@ -68,7 +68,8 @@ def diplomacy_picture(board: Board, state: GameState, results: Any = None) -> Pi
 
     dislodged = {split_location(d.unit.location)[0] for d in state.dislodged.values()}
     painter = OrderPainter(spot, dislodged_spot, layers, colour, dislodged)
-    painter.draw(parse_results(board, results), parse_marks(board, results))
+    drawing = as_drawing(board, results)
+    painter.draw(list(drawing.orders), list(drawing.marks))
 
     owned, empty = _centre_templates(layers)
     centres = [owned[pid].format(colour(state.owners[pid])) if pid in state.owners else empty[pid]

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from adjudicator.games.diplomacy.board import ARMY, split_location
-from adjudicator.games.diplomacy.picture.arrows import Arrow, Disc, arrow
+from adjudicator.games.diplomacy.picture.arrows import Arrow, Disc, Point, arrow
 from adjudicator.games.diplomacy.picture.board_layers import BoardLayers
 from adjudicator.games.diplomacy.picture.results import DrawnOrder, Mark
 from adjudicator.render.style import ARMY_SHAPE, CASING, FADED, FAILED, FEATURE, FLEET_SHAPE, PX, MapStyle
@@ -21,6 +21,8 @@ from adjudicator.render.svg import circle, group, ident, num, path, points, poly
 STYLE = MapStyle()
 UNIT = STYLE.unit * PX  # half a unit's width
 MOVE_WIDTH, SUPPORT_WIDTH = 3.4, 2.6
+Drawn = tuple[str, Callable[[], list[Point]]]  # an order's SVG, and where its failure cross may go (the best first)
+CONVOY_RING = UNIT + 5  # the dotted ring round a fleet a convoyed move passes through
 
 
 BADGE = {"ice-disbanded": FEATURE["canal"], "civil-disorder": "#5E5E5E"}
@@ -50,7 +52,15 @@ def faded(colour: str) -> str:
 def line_svg(line: list[tuple[float, float]], colour: str, width: float, dash: str | None = None,
              casing: str = CASING) -> str:
     """A line in a power's colour over a dark casing (a yellow line shows on white ice, a white one on land)."""
-    d = points(line)
+    return _stroked(points(line), colour, width, dash, casing)
+
+
+def legs_svg(legs: list[list[Point]], colour: str, width: float, casing: str = CASING) -> str:
+    """Lines drawn as one, with gaps between them (a convoyed move's legs, broken at each fleet's ring)."""
+    return _stroked(" ".join(points(leg) for leg in legs), colour, width, None, casing)
+
+
+def _stroked(d: str, colour: str, width: float, dash: str | None, casing: str) -> str:
     cap = "round" if dash and dash.startswith("0.1") else "butt"
     style = (f' fill="none" stroke-linecap="{cap}" stroke-linejoin="round"'
              + (f' stroke-dasharray="{dash}"' if dash else ""))  # written out: a picture draws dozens
@@ -60,10 +70,14 @@ def line_svg(line: list[tuple[float, float]], colour: str, width: float, dash: s
 
 def arrow_svg(a: Arrow, colour: str, width: float, casing: str = CASING) -> str:
     """An arrow: its shaft and its head, cased."""
-    out = line_svg(a.shaft, colour, width, casing=casing)
-    if a.head:
-        out += path(polygon(a.head), fill=colour, stroke=casing, stroke_width=1.3, stroke_linejoin="round")
-    return out
+    return line_svg(a.shaft, colour, width, casing=casing) + head_svg(a, colour, casing)
+
+
+def head_svg(a: Arrow, colour: str, casing: str = CASING) -> str:
+    """An arrow's head, cased (nothing when it has none)."""
+    if not a.head:
+        return ""
+    return path(polygon(a.head), fill=colour, stroke=casing, stroke_width=1.3, stroke_linejoin="round")
 
 
 @dataclass
@@ -80,6 +94,7 @@ class OrderPainter:
     marks: list[str] = field(default_factory=list)  # failure crosses and what befell units: on top
     used: list[str] = field(default_factory=list)  # legend keys
     moves: dict[str, Arrow] = field(default_factory=dict)  # by the moving unit's province
+    seas: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the seas a drawn move passes, by its province
 
     def _use(self, key: str) -> None:
         if key not in self.used:
@@ -116,19 +131,33 @@ class OrderPainter:
                 return x, y
         return candidates[0]
 
-    def _move(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
+    def _move(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
         if not (o.origin and o.dest):
             return None
         start = self.dislodged_spot(o.origin) if o.kind == "retreat" else self.spot(o.origin)
         dest = split_location(o.dest)[0] if o.unit_type == ARMY else o.dest  # armies ignore coasts
         end = self.spot(dest)
-        a = arrow(start, end, start=[Disc(*start, UNIT * 1.05)], end=[Disc(*end, UNIT * 0.95)],
-                  avoid_end=self.layers.labels_near(*end),
-                  label=self.layers.label_boxes.get(split_location(dest)[0]), bend=0.14, head=13.0, width=MOVE_WIDTH)
+        legs: list[Arrow] = []
+        if o.path:  # a convoyed move naming its seas: a leg to each fleet's ring, the last one to the place
+            seas = [self.spot(sea) for sea in o.path]
+            spots, rings = [start, *seas], [Disc(*start, UNIT * 1.05), *(Disc(*p, CONVOY_RING) for p in seas)]
+            legs = [arrow(p, q, start=[dp], end=[dq], bend=0.0, head=0)
+                    for p, q, dp, dq in zip(spots, spots[1:], rings, rings[1:])]
+            start, leaving, bend = seas[-1], rings[-1], 0.0
+        else:
+            leaving, bend = Disc(*start, UNIT * 1.05), 0.14
+        a = arrow(start, end, start=[leaving], end=[Disc(*end, UNIT * 0.95)], avoid_end=self.layers.labels_near(*end),
+                  label=self.layers.label_boxes.get(split_location(dest)[0]), bend=bend, head=13.0, width=MOVE_WIDTH)
+        width = MOVE_WIDTH if o.kind == "move" else 2.6
+        if legs:
+            svg = legs_svg([leg.shaft for leg in legs] + [a.shaft], fill, width, edge) + head_svg(a, fill, edge)
+            a = Arrow([pt for leg in [*legs, a] for pt in leg.shaft], a.head)  # the whole line: where supports end
+        else:
+            svg = arrow_svg(a, fill, width, edge)
         if o.kind == "move":
             self.moves[split_location(o.origin)[0]] = a
-        width = MOVE_WIDTH if o.kind == "move" else 2.6
-        return arrow_svg(a, fill, width, edge), lambda: [a.at(t) for t in (0.5, 0.35, 0.65, 0.25, 0.75)]
+            self.seas[split_location(o.origin)[0]] = tuple(split_location(sea)[0] for sea in o.path)
+        return svg, lambda: [a.at(t) for t in (0.5, 0.35, 0.65, 0.25, 0.75)]
 
     _retreat = _move
 
@@ -142,7 +171,7 @@ class OrderPainter:
             return self.spot(target_dest), False
         return self.spot(target), False
 
-    def _support(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
+    def _support(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
         if not (o.origin and o.target):
             return None
         start = self.spot(o.origin)
@@ -162,10 +191,17 @@ class OrderPainter:
                    circle(*end, ring, fill="none", stroke=fill, stroke_width=SUPPORT_WIDTH, stroke_dasharray="7 4"))
         return svg, lambda: [a.at(t) for t in (0.3, 0.2, 0.4, 0.5)]  # near the supporter, away from the move it backs
 
-    def _convoy(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
+    def _convoy(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
         if not (o.origin and o.target and o.target_dest):
             return None
         start = self.spot(o.origin)
+        if split_location(o.origin)[0] in self.seas.get(split_location(o.target)[0], ()):
+            # the army's arrow runs through this fleet: a dotted ring round the fleet marks its convoy
+            ring = CONVOY_RING
+            svg = "".join(circle(*start, ring, fill="none", stroke=colour, stroke_width=width,
+                                 stroke_dasharray="0.1 5.5", stroke_linecap="round")
+                          for colour, width in ((edge, SUPPORT_WIDTH + 2.4), (fill, SUPPORT_WIDTH)))
+            return svg, lambda: [(start[0] + ring, start[1] - ring), (start[0] - ring, start[1] - ring)]
         end, _ = self._towards(o.target, o.target_dest)
         a = arrow(start, end, start=[Disc(*start, UNIT * 1.05)], end=[Disc(*end, 3.0)], bend=0.0, head=0)
         svg = line_svg(a.shaft, fill, SUPPORT_WIDTH, "0.1 5.5", edge) + path(
@@ -173,7 +209,7 @@ class OrderPainter:
             fill=fill, stroke=edge, stroke_width=1.3)
         return svg, lambda: [a.at(t) for t in (0.3, 0.2, 0.4)]
 
-    def _hold(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
+    def _hold(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
         if not o.origin:
             return None
         x, y = self.spot(o.origin)
@@ -182,7 +218,7 @@ class OrderPainter:
                circle(x, y, r, fill="none", stroke=fill, stroke_width=2.6))
         return svg, lambda: [(x + r, y - r)]
 
-    def _build(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
+    def _build(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
         if not o.origin:
             return None
         x, y = self.spot(o.origin)
@@ -192,7 +228,7 @@ class OrderPainter:
                path(f"M{num(x + UNIT + 2)} {num(y - UNIT - 6)} h8 m-4 -4 v8", stroke=edge, stroke_width=2.2))
         return svg, lambda: [(x + UNIT, y + UNIT)]
 
-    def _disband(self, o: DrawnOrder, fill: str, edge: str) -> tuple[str, list] | None:
+    def _disband(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
         if not o.origin:
             return None
         on_dislodged = split_location(o.origin)[0] in self.dislodged
