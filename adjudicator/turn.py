@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError
-from adjudicator.game import GameRules, rules_of
+from adjudicator.game import AnyRules, rules_of
 from adjudicator.sheets import Sheet
 
 
@@ -20,10 +20,10 @@ class SheetRefused(AdjudicatorError):
 class Turn:
     """A judged turn: the sheet it was read from, the game's result, and the next state (history included)."""
 
-    rules: GameRules
+    rules: AnyRules
     board: Any
     state: Any
-    sheet: Sheet
+    sheet: Sheet[Any]
     result: Any
 
     @property
@@ -40,12 +40,12 @@ class Turn:
         return self.rules.report_text(self.board, self.state, self.sheet, self.result)
 
 
-def read_sheet(board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
+def read_sheet(board: Any, state: Any, text: str, file: str | None = None) -> Sheet[Any]:
     """The sheet as the board's game reads it: orders and located problems."""
     return rules_of(board).read_sheet(board, state, text, file)
 
 
-def check_sheet(sheet: Sheet, strict: bool, file: str | None = None) -> None:
+def check_sheet(sheet: Sheet[Any], strict: bool, file: str | None = None) -> None:
     """Refuse a sheet that must not be judged (SheetRefused): wrong phase always, any problem when strict."""
     if sheet.refusal:
         raise SheetRefused(sheet.refusal, file=file)
@@ -55,7 +55,7 @@ def check_sheet(sheet: Sheet, strict: bool, file: str | None = None) -> None:
                            file=file, line=first.line or None, column=first.column, suggestions=first.suggestions)
 
 
-def play_turn(board: Any, state: Any, sheet: Sheet, strict: bool = False, file: str | None = None) -> Turn:
+def play_turn(board: Any, state: Any, sheet: Sheet[Any], strict: bool = False, file: str | None = None) -> Turn:
     """Judge a read sheet (after `check_sheet`); the next state's history gains this turn."""
     check_sheet(sheet, strict, file)
     rules = rules_of(board)
