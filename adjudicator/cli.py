@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import NoReturn
 
 import click
 
@@ -10,7 +11,7 @@ from adjudicator import __version__
 from adjudicator.errors import AdjudicatorError
 
 
-def fail(exc: AdjudicatorError) -> None:
+def fail(exc: AdjudicatorError) -> NoReturn:
     """Print an input error plainly and exit with status 2."""
     click.echo(f"error: {exc}", err=True)
     sys.exit(2)
@@ -217,7 +218,7 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
     try:
         sheet = read_sheet(board, state, text, where)
         if orders is not None:  # (the slips first that say most: a repeated sheet also holds another phase's orders)
-            if not same_sheet:
+            if not same_sheet and digest is not None:  # (it is: the sheet came from a file)
                 slips.check_not_repeated(board, state, digest, where)
             slips.check_board_fits(board, sheet, where)
             check_sheet(sheet, strict, where)
