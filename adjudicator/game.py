@@ -157,17 +157,18 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         return False
 
     # --- order sheets ------------------------------------------------------------------------------------
-    def read_sheet(self, board: BoardT, state: StateT, text: str, file: str | None = None) -> Sheet[OrderT]:
-        """Orders and located problems from sheet text: a bad line is reported, the others are read."""
+    def read_sheet(self, board: BoardT, state: StateT | None, text: str, file: str | None = None) -> Sheet[OrderT]:
+        """Orders and located problems from sheet text: a bad line is reported, the others are read (`state`
+        None: read without a position, as `/v1/orders/parse` does and the check for another board's sheet)."""
         raise NotImplementedError
 
-    def read_order_lists(self, board: BoardT, state: StateT, orders: dict[str, list[str]]) -> Sheet[OrderT]:
+    def read_order_lists(self, board: BoardT, state: StateT | None, orders: dict[str, list[str]]) -> Sheet[OrderT]:
         """Orders given as lists per power or player (the API's second form; key '' for the steps that are no
         seat's, a game master's), in that order: each item read alone as one order of its key, never joined into
         sheet text with another (`sheets.read_items`); each problem points at its item (`/Red/1`)."""
         return read_items(orders, lambda seat, text, number: self.read_item(board, state, seat, text, number))
 
-    def read_item(self, board: BoardT, state: StateT, seat: str, text: str, number: int) -> OrderT:
+    def read_item(self, board: BoardT, state: StateT | None, seat: str, text: str, number: int) -> OrderT:
         """One list item as one order of `seat` ('': a step that is no seat's); an OrderError when it is not one
         order, or is another seat's or the game master's."""
         raise NotImplementedError
@@ -184,7 +185,7 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
             fields = plain(dataclasses.asdict(record))
         return {"kind": type(order).__name__, "text": str(getattr(order, "text", "") or order), **fields}
 
-    def read_order_objects(self, board: BoardT, state: StateT, objects: list[Any]) -> Sheet[OrderT]:
+    def read_order_objects(self, board: BoardT, state: StateT | None, objects: list[Any]) -> Sheet[OrderT]:
         """Orders given as data (objects, no text), each bad object a problem located by a JSON pointer."""
         raise NotAvailable(f"orders as objects are read for Diplomacy variants, not for {board.title}; "
                            "send the orders as text")

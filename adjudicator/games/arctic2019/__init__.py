@@ -51,11 +51,11 @@ class Arctic2019Rules(GameRules[Board, State, Step, GameResult]):
         """The state as plain data, in a fixed order."""
         return _state.state_to_data(board, state)
 
-    def read_sheet(self, board: Board, state: State, text: str, file: str | None = None) -> Sheet[Step]:
+    def read_sheet(self, board: Board, state: State | None, text: str, file: str | None = None) -> Sheet[Step]:
         """The sheet's steps, and every piece that is not one as a problem (line, column, reason, suggestions)."""
         return read_bounded(lambda: _orders.read_sheet(board, text, file), text, budget=False)  # it bounds its own
 
-    def read_order_lists(self, board: Board, state: State, orders: dict[str, list[str]]) -> Sheet[Step]:
+    def read_order_lists(self, board: Board, state: State | None, orders: dict[str, list[str]]) -> Sheet[Step]:
         """Steps given as lists per country or player; a problem's line is the step's place in its list."""
         return _orders.read_order_lists(board, orders)
 

@@ -93,18 +93,18 @@ class ArcticRaceRules(GameRules[_board.RaceBoard, _state.RaceState, _orders.Step
             return "game over"
         return f"round {state.round}, {state.to_play} to play"
 
-    def read_sheet(self, board: _board.RaceBoard, state: _state.RaceState, text: str,
+    def read_sheet(self, board: _board.RaceBoard, state: _state.RaceState | None, text: str,
                    file: str | None = None) -> Sheet[_orders.Step]:
         """The sheet's steps; every unreadable piece is a located problem and the others are read."""
         sheet = read_bounded(lambda: Sheet(*_orders.read_steps(board, text, file), text=text), text)
         return self._for_phase(state, sheet)
 
-    def read_order_lists(self, board: _board.RaceBoard, state: _state.RaceState,
+    def read_order_lists(self, board: _board.RaceBoard, state: _state.RaceState | None,
                          orders: dict[str, list[str]]) -> Sheet[_orders.Step]:
         """Turns as lists per player, each item one turn of its player ('': the game master's set-up steps)."""
         return self._for_phase(state, read_items(orders, lambda seat, text, n: _orders.read_item(board, seat, text, n)))
 
-    def _for_phase(self, state: _state.RaceState, sheet: Sheet[_orders.Step]) -> Sheet[_orders.Step]:
+    def _for_phase(self, state: _state.RaceState | None, sheet: Sheet[_orders.Step]) -> Sheet[_orders.Step]:
         """A sheet for another phase of the game is refused whole, naming it."""
         steps = sheet.orders
         setup = [s for s in steps if isinstance(s, _orders.SetupPart)]

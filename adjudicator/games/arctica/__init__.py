@@ -50,7 +50,8 @@ class ArcticaRules(GameRules[_board.Board, _state.State, Order, GameResult]):
             return f"round {state.round}, end of round ({', '.join(state.end_steps)} done)"
         return f"round {state.round}, turn {state.turn}, {state.leader or state.players[0]} is the Leader"
 
-    def read_sheet(self, board: _board.Board, state: _state.State, text: str, file: str | None = None) -> Sheet[Order]:
+    def read_sheet(self, board: _board.Board, state: _state.State | None, text: str,
+                   file: str | None = None) -> Sheet[Order]:
         """The sheet's orders and steps; every unreadable piece is a located problem and the rest is read."""
         def read() -> Sheet[Order]:
             orders, problems = read_sheet(board, text, file)
@@ -58,7 +59,8 @@ class ArcticaRules(GameRules[_board.Board, _state.State, Order, GameResult]):
 
         return read_bounded(read, text)
 
-    def read_order_lists(self, board: _board.Board, state: _state.State, orders: dict[str, list[str]]) -> Sheet[Order]:
+    def read_order_lists(self, board: _board.Board, state: _state.State | None,
+                         orders: dict[str, list[str]]) -> Sheet[Order]:
         """Orders as lists per player, each item one order of its player ('': the game master's steps)."""
         return read_order_lists(board, orders)
 

@@ -110,11 +110,11 @@ class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
         unit = state.units.get(target.province) if target is not None else None
         return unit is not None and unit.power == seat
 
-    def read_sheet(self, board: Board, state: GameState, text: str, file: str | None = None) -> Sheet[Order]:
+    def read_sheet(self, board: Board, state: GameState | None, text: str, file: str | None = None) -> Sheet[Order]:
         """Orders and located problems; orders for another kind of phase are reported as such."""
         return check_phase(state, read_sheet(board, text, file=file, state=state))
 
-    def read_order_lists(self, board: Board, state: GameState, orders: dict[str, list[str]]) -> Sheet[Order]:
+    def read_order_lists(self, board: Board, state: GameState | None, orders: dict[str, list[str]]) -> Sheet[Order]:
         """Orders given as lists of strings per power."""
         return check_phase(state, orders_from_lists(board, orders, state=state))
 
@@ -126,7 +126,7 @@ class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
                 "destination": (order.dest + (f"/{order.dest_coast}" if order.dest_coast else "")) if order.dest else None,
                 "via_convoy": order.via_convoy, "canonical": order.describe()}
 
-    def read_order_objects(self, board: Board, state: GameState, objects: list[Any]) -> Sheet[Order]:
+    def read_order_objects(self, board: Board, state: GameState | None, objects: list[Any]) -> Sheet[Order]:
         """Orders as objects {power, kind, unit, target, destination, coast, via_convoy}: no text, no grammar."""
         return check_phase(state, orders_from_objects(board, objects))
 
