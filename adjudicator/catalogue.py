@@ -47,7 +47,7 @@ def variant_summaries() -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-def _summary(name: str, data: dict) -> dict[str, Any]:
+def _summary(name: str, data: dict[str, Any]) -> dict[str, Any]:
     """One variant's line in the catalogue: what a player choosing a board wants to know."""
     rules = str(data.get("rules", "diplomacy"))
     summary: dict[str, Any] = {"name": str(data.get("name", name)), "title": str(data.get("title", name)),
@@ -65,7 +65,8 @@ def _summary(name: str, data: dict) -> dict[str, Any]:
     provinces = data.get("provinces")
     if rules == "diplomacy" and isinstance(provinces, list):
         centres = sum(1 for p in provinces if isinstance(p, dict) and p.get("centre"))
-        options = data.get("options") if isinstance(data.get("options"), dict) else {}
+        given = data.get("options")
+        options = given if isinstance(given, dict) else {}
         victory = options.get("victory", data.get("victory"))
         start = (data.get("calendar") or {}).get("start") or {}
         summary.update({

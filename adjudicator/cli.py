@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import NoReturn
 
 import click
 
@@ -21,7 +22,7 @@ EXIT_STATUS: dict[Kind, int] = {
 }
 
 
-def fail(exc: Refusal) -> None:
+def fail(exc: Refusal) -> NoReturn:
     """Print a refusal plainly and exit with its kind's status (EXIT_STATUS)."""
     click.echo(f"error: {exc}", err=True)
     sys.exit(EXIT_STATUS[exc.kind])
@@ -228,7 +229,7 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
     try:
         sheet = read_sheet(board, state, text, where)
         if orders is not None:  # (the slips first that say most: a repeated sheet also holds another phase's orders)
-            if not same_sheet:
+            if not same_sheet and digest is not None:  # (it is: the sheet came from a file)
                 slips.check_not_repeated(board, state, digest, where)
             slips.check_board_fits(board, sheet, where)
             check_sheet(sheet, strict, where)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
 
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.outcome import OrderResult
 from adjudicator.refusals import Kind
-from adjudicator.sheets import Sheet, read_items
+from adjudicator.render.svg import Picture
+from adjudicator.sheets import OrderT, Sheet, read_items
+from adjudicator.verdict import CaseOutcome
 
 GAMES = {
     "diplomacy": "adjudicator.games.diplomacy",
@@ -38,6 +41,37 @@ class NotAvailable(AdjudicatorError):
     kind = Kind.REFUSED
 
 
+class BoardLike(Protocol):
+    """What the shells read of any game's board: its variant's name, its title, the rules it is played by."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def rules(self) -> str: ...
+
+
+class Judged(Protocol):
+    """What judging a turn gives, in every game: a report line per order or step, the next state, and the
+    report as JSON-ready data."""
+
+    @property
+    def report(self) -> list[OrderResult]: ...
+
+    @property
+    def next_state(self) -> Any: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+BoardT = TypeVar("BoardT", bound=BoardLike)  # the game's board
+StateT = TypeVar("StateT")  # the game's position
+ResultT = TypeVar("ResultT", bound=Judged)  # what judging a turn gives (a GameResult, Diplomacy's PhaseResult)
+
+
 @dataclass
 class GameResult:
     """One resolved turn (or step sequence) of a game: a report line per order or step, and the next state."""
@@ -52,24 +86,25 @@ class GameResult:
         return {"orders": [r.to_json() for r in self.report], "trace": list(self.trace), "summary": self.summary}
 
 
-class GameRules:
-    """What every game provides; the defaults serve games whose turns are a `GameResult`."""
+class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
+    """What every game provides, on its own board, state, order and result types; the defaults serve games
+    whose turns are a `GameResult`."""
 
     name: str = ""
     capabilities: frozenset[str] = frozenset()
     game_steps: bool = True  # whether the game has steps that are no seat's (`melt`, `end of turn`): a GM's
 
     # --- boards and states -------------------------------------------------------------------------------
-    def load_board(self, data: dict, source: str | None) -> Any:
+    def load_board(self, data: dict[str, Any], source: str | None) -> BoardT:
         """Board (with `name`, `title`, `rules` attributes) from the variant file's data."""
         raise NotImplementedError
 
-    def initial_state(self, board: Any) -> Any:
+    def initial_state(self, board: BoardT) -> StateT:
         """A starting position."""
         raise NotImplementedError
 
-    def new_game(self, board: Any, seed: int | None = None, setup_text: str | None = None,
-                 file: str | None = None) -> Any:
+    def new_game(self, board: BoardT, seed: int | None = None, setup_text: str | None = None,
+                 file: str | None = None) -> StateT:
         """A new game (`adjudicator new`): a game with random set-up shuffles by `seed`, or lays out the table a
         set-up sheet describes; a game without either refuses them with a clear error."""
         if seed is not None or setup_text is not None:
@@ -78,15 +113,15 @@ class GameRules:
                                f"(it is for games set up by shuffling, such as arctic-race)")
         return self.initial_state(board)
 
-    def state_from_data(self, board: Any, data: dict, file: str | None) -> Any:
+    def state_from_data(self, board: BoardT, data: dict[str, Any], file: str | None) -> StateT:
         """A state from game-file data (without `variant`); a StateError names the line or JSON pointer."""
         raise NotImplementedError
 
-    def state_to_data(self, board: Any, state: Any) -> dict:
+    def state_to_data(self, board: BoardT, state: StateT) -> dict[str, Any]:
         """The state as plain data (the game file's structure without `variant`)."""
         raise NotImplementedError
 
-    def check_board(self, data: dict, source: str) -> list[AdjudicatorError]:
+    def check_board(self, data: dict[str, Any], source: str) -> list[AdjudicatorError]:
         """Every problem of a variant file's data, each with its line (`adjudicator variant check`)."""
         try:
             self.load_board(data, source)
@@ -94,119 +129,122 @@ class GameRules:
             return [exc]
         return []
 
-    def board_json(self, board: Any) -> dict:
+    def board_json(self, board: BoardT) -> dict[str, Any]:
         """The board as JSON for `GET /v1/variants/{name}`."""
         from adjudicator.yamlio import plain
 
         return {"name": board.name, "title": board.title, "rules": board.rules, "data": plain(getattr(board, "raw", {}))}
 
-    def phase_name(self, state: Any) -> str | None:
+    def phase_name(self, state: StateT) -> str | None:
         """The current phase or turn in words, when the game has one."""
         return None
 
-    def players(self, board: Any, state: Any) -> list[str]:
+    def players(self, board: BoardT, state: StateT) -> list[str]:
         """The powers or players who hold a seat at the table (the board's powers, else the state's players)."""
         return list(getattr(board, "powers", None) or getattr(state, "players", None) or [])
 
-    def actors(self, board: Any, state: Any) -> list[str]:
+    def actors(self, board: BoardT, state: StateT) -> list[str]:
         """Who must act in the current phase, in the order their orders are judged: by default the state's turn
         order when it keeps one (`turn_order`), else every player."""
         order = getattr(state, "turn_order", None)
         return list(order) if order else self.players(board, state)
 
-    def submission_state(self, board: Any, state: Any, seat: str) -> Any:
+    def submission_state(self, board: BoardT, state: StateT, seat: str) -> StateT:
         """The position one seat's orders are checked against when they arrive alone (hosted games): the current
         one, unless the game takes turns, when it is that seat's turn."""
         return state
 
-    def void_known_on_arrival(self, board: Any, state: Any, seat: str, order: Any) -> bool:
+    def void_known_on_arrival(self, board: BoardT, state: StateT, seat: str, order: OrderT) -> bool:
         """Whether an order of one seat's, judged alone when it arrives (hosted games) and found `void`, is void
         whatever the other seats order; by default not: their orders are secret, so it is shown as `ok`."""
         return False
 
     # --- order sheets ------------------------------------------------------------------------------------
-    def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
-        """Orders and located problems from sheet text: a bad line is reported, the others are read."""
+    def read_sheet(self, board: BoardT, state: StateT | None, text: str, file: str | None = None) -> Sheet[OrderT]:
+        """Orders and located problems from sheet text: a bad line is reported, the others are read (`state`
+        None: read without a position, as `/v1/orders/parse` does and the check for another board's sheet)."""
         raise NotImplementedError
 
-    def read_order_lists(self, board: Any, state: Any, orders: dict[str, list[str]]) -> Sheet:
+    def read_order_lists(self, board: BoardT, state: StateT | None, orders: dict[str, list[str]]) -> Sheet[OrderT]:
         """Orders given as lists per power or player (the API's second form; key '' for the steps that are no
         seat's, a game master's), in that order: each item read alone as one order of its key, never joined into
         sheet text with another (`sheets.read_items`); each problem points at its item (`/Red/1`)."""
         return read_items(orders, lambda seat, text, number: self.read_item(board, state, seat, text, number))
 
-    def read_item(self, board: Any, state: Any, seat: str, text: str, number: int) -> Any:
+    def read_item(self, board: BoardT, state: StateT | None, seat: str, text: str, number: int) -> OrderT:
         """One list item as one order of `seat` ('': a step that is no seat's); an OrderError when it is not one
         order, or is another seat's or the game master's."""
         raise NotImplementedError
 
-    def order_json(self, order: Any) -> dict[str, Any]:
+    def order_json(self, order: OrderT) -> dict[str, Any]:
         """A read order or step as JSON: its kind, its text and its fields."""
         import dataclasses
 
         from adjudicator.yamlio import plain
 
-        fields = plain(dataclasses.asdict(order)) if dataclasses.is_dataclass(order) else {}
+        record: object = order
+        fields: dict[str, Any] = {}
+        if dataclasses.is_dataclass(record) and not isinstance(record, type):  # (an instance: `asdict` takes no class)
+            fields = plain(dataclasses.asdict(record))
         return {"kind": type(order).__name__, "text": str(getattr(order, "text", "") or order), **fields}
 
-    def read_order_objects(self, board: Any, state: Any, objects: list[Any]) -> Sheet:
+    def read_order_objects(self, board: BoardT, state: StateT | None, objects: list[Any]) -> Sheet[OrderT]:
         """Orders given as data (objects, no text), each bad object a problem located by a JSON pointer."""
         raise NotAvailable(f"orders as objects are read for Diplomacy variants, not for {board.title}; "
                            "send the orders as text")
 
-    def text_cases(self, path: Any, rules: str | None = None) -> list[Any]:
+    def text_cases(self, path: str | Path, rules: str | None = None) -> list[CaseOutcome]:
         """The outcomes of a DATC plain-text case file's cases (games with TEXT_CASES)."""
         raise NotAvailable(f"{path}: DATC plain-text case files are Diplomacy's; {self.name} cases are YAML")
 
     # --- judging -----------------------------------------------------------------------------------------
-    def adjudicate(self, board: Any, state: Any, sheet: Sheet) -> Any:
+    def adjudicate(self, board: BoardT, state: StateT, sheet: Sheet[OrderT]) -> ResultT:
         """Resolve the sheet's orders (refused steps change nothing); the result has `next_state`."""
         raise NotImplementedError
 
-    def history_entry(self, state: Any, sheet: Sheet, result: Any) -> dict[str, Any]:
+    def history_entry(self, state: StateT, sheet: Sheet[OrderT], result: ResultT) -> dict[str, Any]:
         """What the game file's history keeps of a turn."""
         return {"orders": sheet.text, "results": [r.to_json() for r in result.report]}
 
-    def report_json(self, board: Any, state: Any, sheet: Sheet, result: Any) -> dict[str, Any]:
+    def report_json(self, board: BoardT, state: StateT, sheet: Sheet[OrderT], result: ResultT) -> dict[str, Any]:
         """The turn's report as JSON-ready data (without the next state)."""
         data = result.to_json()
         data["sheet_problems"] = [p.to_json() for p in sheet.problems]
         data["notes"] = list(sheet.notes)
         return data
 
-    def drawn(self, board: Any, state: Any, sheet: Sheet, result: Any) -> Any:
+    def drawn(self, board: BoardT, state: StateT, sheet: Sheet[OrderT], result: ResultT) -> Any:
         """The turn's orders and outcomes as its picture draws them, JSON-ready (`render` takes it as `results`; a
         hosted phase keeps it to draw the phase later); None for a game whose pictures draw no turn."""
         return None
 
-    def report_text(self, board: Any, state: Any, sheet: Sheet, result: Any) -> str:
+    def report_text(self, board: BoardT, state: StateT, sheet: Sheet[OrderT], result: ResultT) -> str:
         """The turn's report as a game master mails it."""
         from adjudicator.turn_report import game_result_text
 
         return game_result_text(board, result, sheet)
 
-    def position_text(self, board: Any, state: Any) -> str:
+    def position_text(self, board: BoardT, state: StateT) -> str:
         """`adjudicator show`: the position in text."""
         from adjudicator.yamldump import dump_yaml
 
         return f"{board.title}\n\n" + dump_yaml({"variant": board.name, **self.state_to_data(board, state)})
 
     # --- optional capabilities ---------------------------------------------------------------------------
-    def play_by(self, board: Any, state: Any, *texts: str | None, what: str = "rules") -> None:
+    def play_by(self, board: BoardT, state: StateT, *texts: str | None, what: str = "rules") -> None:
         """Play the game by rule options (`1971`, `2000, 4.A.2: szykman`), each text over the rules in force."""
         if any(t is not None for t in texts):
             raise NotAvailable(f"{what}: rule options are Diplomacy's; {board.title} has none")
 
-    def legal_orders(self, board: Any, state: Any, power: str | None) -> dict[str, Any]:
+    def legal_orders(self, board: BoardT, state: StateT, power: str | None) -> dict[str, Any]:
         """Every legal order of each unit of a power (or of all), for bots that offer buttons."""
         raise NotAvailable(f"legal-order lists are not available for {board.title}; see its rules file")
 
-    def picture(self, board: Any, state: Any, results: Any) -> Any:
-        """The board as a picture (`adjudicator.render.svg.Picture`), with a turn's report drawn when given (games
-        with PICTURES)."""
+    def picture(self, board: BoardT, state: StateT, results: Any) -> Picture:
+        """The board as a picture, with a turn's report drawn when given (games with PICTURES)."""
         raise NotAvailable(f"board pictures are not drawn for {board.title}")
 
-    def render(self, board: Any, state: Any, results: Any, fmt: str, width: int) -> bytes | str:
+    def render(self, board: BoardT, state: StateT, results: Any, fmt: str, width: int) -> bytes | str:
         """The board picture: SVG text, or PNG bytes `width` pixels wide (the SVG rasterised)."""
         if fmt not in ("png", "svg"):
             raise NotAvailable(f"unknown picture format {fmt!r}; use png or svg")
@@ -218,13 +256,18 @@ class GameRules:
         return png_from_picture(picture, width)
 
 
-def get_rules(name: str, source: str | None = None) -> GameRules:
+# The rules of some game, for a shell that serves every game (which one is known only at run time).
+AnyRules = GameRules[Any, Any, Any, Any]
+
+
+def get_rules(name: str, source: str | None = None) -> AnyRules:
     """The rules of a game named by a variant's `rules:` key."""
     if name not in GAMES:
         raise VariantError(f"unknown rules {name!r}; known: {', '.join(GAMES)}", file=source)
-    return importlib.import_module(GAMES[name]).RULES
+    rules: AnyRules = importlib.import_module(GAMES[name]).RULES
+    return rules
 
 
-def rules_of(board: Any) -> GameRules:
+def rules_of(board: object) -> AnyRules:
     """The rules a loaded board is played by."""
     return get_rules(getattr(board, "rules", "diplomacy"))

@@ -40,10 +40,10 @@ class GameCase:
     file: str
     line: int | None
     orders: str
-    prestate: dict | None = None
-    poststate: dict = field(default_factory=dict)
-    results: list[dict] = field(default_factory=list)
-    problems: list[dict] = field(default_factory=list)  # expected unreadable lines: {line, reason}
+    prestate: dict[str, Any] | None = None
+    poststate: dict[str, Any] = field(default_factory=dict)
+    results: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[dict[str, Any]] = field(default_factory=list)  # expected unreadable lines: {line, reason}
     refusal: str | None = None  # expected: the sheet is refused as a whole, with a reason holding this text
     rules: tuple[str, ...] = ()  # rule options (Diplomacy boards): the file's `rules:`, then the case's
 

@@ -29,7 +29,7 @@ def alternatives(spellings: list[str]) -> str:
 
     The spellings are laid out as a prefix tree, so matching costs the length of the name, not the number of
     names (a board of 10,000 spaces has more than 20,000 spellings)."""
-    trie: dict = {}
+    trie: dict[str, Any] = {}
     for spelling in set(spellings):
         node = trie
         for word_index, word in enumerate(spelling.lower().split()):
@@ -39,7 +39,7 @@ def alternatives(spellings: list[str]) -> str:
                 node = node.setdefault(ch, {})
         node[""] = {}  # a spelling ends here
 
-    def pattern(node: dict) -> str:
+    def pattern(node: dict[str, Any]) -> str:
         branches = [(r"\s+" if ch == " " else re.escape(ch)) + pattern(child) for ch, child in sorted(node.items()) if ch]
         if not branches:
             return ""
@@ -80,7 +80,7 @@ def _listed(items: list[str], word: str) -> str:
 class GrammarParser:
     """A compiled grammar with per-variant name terminals and readable errors."""
 
-    def __init__(self, grammar: str, terminals: dict[str, str], transformer: Transformer,
+    def __init__(self, grammar: str, terminals: dict[str, str], transformer: Transformer[Any, Any],
                  names: dict[str, NameIndex], words: dict[str, str], what: str = "order", skip: str | None = None,
                  fast: bool = False):
         """`terminals`: name -> Lark definition appended to the grammar; `names`: terminal -> the NameIndex used
@@ -118,7 +118,8 @@ class GrammarParser:
             raise error(exc.message, file=file, line=line, suggestions=exc.suggestions,
                         column=(exc.column or 1) + column_offset) from None
 
-    def _explain(self, exc: UnexpectedInput, text: str, line, file, offset, error) -> AdjudicatorError:
+    def _explain(self, exc: UnexpectedInput, text: str, line: int | None, file: str | None, offset: int,
+                 error: Callable[..., AdjudicatorError]) -> AdjudicatorError:
         column = getattr(exc, "column", None)
         at_end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
         if at_end or column is None or column < 1:
@@ -126,7 +127,9 @@ class GrammarParser:
         allowed = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
         expected = sorted({self.words.get(t, t.lower()) for t in allowed if not t.startswith("__")})
         if self.skip is not None and isinstance(exc, UnexpectedCharacters):
-            column += self.skip.match(text, column - 1).end() - (column - 1)
+            skipped = self.skip.match(text, column - 1)
+            if skipped is not None:
+                column += skipped.end() - (column - 1)
         word_match = re.match(r"[\w.'’-]+", text[column - 1:])
         word = word_match.group(0) if word_match else text[column - 1:column]
         where = {"file": file, "line": line, "column": column + offset}

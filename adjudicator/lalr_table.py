@@ -23,7 +23,7 @@ from lark.parsers.lalr_analysis import LALR_Analyzer, Shift
 END = "$END"
 
 # callback(names of the rule's symbols, values of its children) -> the value of the rule
-Callback = Callable[[Sequence[str], list], Any]
+Callback = Callable[[Sequence[str], list[Any]], Any]
 
 
 class UnexpectedTerminal(Exception):
@@ -59,7 +59,7 @@ class LalrTable:
             if len(code) != 1 or code in rule_names or code == END:
                 raise ValueError(f"terminal {name} is {code!r}: each terminal must be one character, no rule's name")
         analyzer = LALR_Analyzer(ParserConf(lark.rules, {}, [start]))
-        analyzer.compute_lalr()
+        analyzer.compute_lalr()  # type: ignore[no-untyped-call]  # (Lark's analyser is not annotated)
         table = analyzer.parse_table
         inlined = {str(r.origin.name) for r in lark.rules if r.origin.name.startswith("_")}
         rules: dict[Any, _Rule] = {}
@@ -84,13 +84,13 @@ class LalrTable:
         """The start rule's value for these terminal codes (one character each), or UnexpectedTerminal."""
         table = self.states
         states = [self.start]
-        values: list = []
+        values: list[Any] = []
         for i, code in enumerate([*codes, END]):
             while True:
                 action = table[states[-1]].get(code)
                 if action is None:
                     raise self._unexpected(states[-1], i if code != END else None, code)
-                if type(action) is int:  # shift
+                if isinstance(action, int):  # shift
                     states.append(action)
                     values.append(i)
                     break
@@ -100,7 +100,7 @@ class LalrTable:
                     del values[-size:], states[-size:]
                 else:
                     children = []
-                names = action.names
+                names: Sequence[str] = action.names
                 if action.splices:
                     names, children = _spliced(names, children)
                 value = (names, children) if action.callback is None else action.callback(names, children)
@@ -134,7 +134,7 @@ class LalrTable:
             action = self.states[states[-1]].get(code)
             if action is None:
                 return None
-            if type(action) is int:
+            if isinstance(action, int):
                 states.append(action)
                 return states
             if action.size:
@@ -149,10 +149,10 @@ class LalrTable:
         return UnexpectedTerminal(index, self.terminal_of.get(code, code), expected)
 
 
-def _spliced(names: Sequence[str], children: list) -> tuple[list[str], list]:
+def _spliced(names: Sequence[str], children: list[Any]) -> tuple[list[str], list[Any]]:
     """The children of a rule with its inlined children's own children in their place."""
     out_names: list[str] = []
-    out: list = []
+    out: list[Any] = []
     for name, child in zip(names, children):
         if name.startswith("_"):
             out_names.extend(child[0])

@@ -18,7 +18,7 @@ def escaped(text: str) -> str:
     return UNSAFE.sub(escape_match, text)
 
 
-def escape_match(match: re.Match) -> str:
+def escape_match(match: re.Match[str]) -> str:
     """The escape of one unsafe character."""
     ch = match.group()
     if ch == "\\":

@@ -193,7 +193,8 @@ class _Child:
                     for shelf in shelves:
                         shelf.put(message[1], message[2])
                 elif kind == "done":
-                    return message[1]
+                    drawn: bytes | str = message[1]
+                    return drawn
                 else:
                     raise Failed(message[1], lost=False)
         except (BrokenPipeError, OSError) as exc:
@@ -204,7 +205,8 @@ class _Child:
     def stop(self) -> None:
         """End the child (its standard input closed: it stops when it reads the end; killed if it does not)."""
         with contextlib.suppress(OSError):
-            self.proc.stdin.close()
+            if self.proc.stdin is not None:  # (always: it is a pipe)
+                self.proc.stdin.close()
         try:
             self.proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
@@ -283,7 +285,7 @@ def child_main() -> None:
             return
         try:
             with using_shelves([shelf]):
-                answer: tuple = ("done", draw_job(message[1]))
+                answer: tuple[str, Any] = ("done", draw_job(message[1]))
         except Exception as exc:  # a picture that cannot be drawn is told to the parent, the child goes on
             answer = ("failed", f"the picture could not be drawn: {type(exc).__name__}: {exc}")
         _send(out, answer)

@@ -15,11 +15,13 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from adjudicator.errors import OrderError
 from adjudicator.names import suggestion_budget
 
+
+OrderT = TypeVar("OrderT")  # what a game reads an order or step into
 
 SHOWN_TEXT = 120  # characters of a bad line quoted in a text report
 
@@ -50,10 +52,10 @@ class SheetProblem:
         """The problem as the OrderError a strict reading raises."""
         return OrderError(self.reason, file=file, line=self.line, column=self.column, suggestions=self.suggestions)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        data = {"line": self.line, "column": self.column, "text": self.text, "reason": self.reason,
-                "suggestions": self.suggestions}
+        data: dict[str, Any] = {"line": self.line, "column": self.column, "text": self.text, "reason": self.reason,
+                                "suggestions": self.suggestions}
         if self.pointer is not None:
             data["pointer"] = self.pointer
         if self.power is not None:
@@ -62,13 +64,13 @@ class SheetProblem:
 
 
 @dataclass
-class Sheet:
+class Sheet(Generic[OrderT]):
     """The orders read from a sheet, the lines that were not orders, and notes on how names were read.
 
     `refusal` is set when the sheet as a whole cannot be judged (orders for another kind of phase): a shell
     reports it and writes nothing, lenient or not."""
 
-    orders: list[Any] = field(default_factory=list)
+    orders: list[OrderT] = field(default_factory=list)
     problems: list[SheetProblem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     text: str = ""
@@ -95,7 +97,7 @@ MAX_LINES = 10_000  # lines read from one sheet (a 10,000-space board with a uni
 MAX_SUGGESTED = 50  # "did you mean" searches made for one sheet; later problems are reported without
 
 
-def read_bounded(read: Callable[[], Sheet], text: str, budget: bool = True) -> Sheet:
+def read_bounded(read: Callable[[], Sheet[OrderT]], text: str, budget: bool = True) -> Sheet[OrderT]:
     """Run a game's sheet reader within the limits every sheet has: at most MAX_LINES lines (a longer sheet is
     refused whole), and "did you mean" for the first MAX_SUGGESTED searches (the sheet's notes then say so);
     `budget` False for a reader that counts its problems itself."""
@@ -135,13 +137,13 @@ def one_order_problem(text: str) -> tuple[int, str] | None:
     return None
 
 
-def read_items(orders: Mapping[str, Sequence[Any]], read: Callable[[str, str, int], Any],
-               add: Callable[[Sheet, str, int, str, Any], None] | None = None) -> Sheet:
+def read_items(orders: Mapping[str, Sequence[Any]], read: Callable[[str, str, int], OrderT],
+               add: Callable[[Sheet[OrderT], str, int, str, OrderT], None] | None = None) -> Sheet[OrderT]:
     """Orders given as lists per seat: each item read alone by `read(seat, text, number)` as one order of that
     seat (an OrderError when it is not); an item that is not one order on one line, or that `read` refuses, is
     a problem on its line (its place in the list, from 1) pointing at it (`/Red/0`). `add(sheet, seat, number,
     text, order)` puts a read order in the sheet (by default at the end)."""
-    sheet = Sheet()
+    sheet: Sheet[OrderT] = Sheet()
     count = sum(len(items) for items in orders.values())
     if count > MAX_LINES:
         sheet.refusal = f"{count:,} orders were sent; at most {MAX_LINES:,} are read: send them in parts"

@@ -42,7 +42,7 @@ def check_not_repeated(board: Any, state: Any, digest: str, file: str | None) ->
                            file=file)
 
 
-def check_board_fits(board: Any, sheet: Sheet, file: str | None) -> None:
+def check_board_fits(board: Any, sheet: Sheet[Any], file: str | None) -> None:
     """Refuse a sheet whose order lines mostly name places or powers the board does not have, naming the board
     (and the shipped board it reads as, when one does)."""
     unknown = [p for p in sheet.problems if p.unknown_name]
@@ -57,7 +57,7 @@ def check_board_fits(board: Any, sheet: Sheet, file: str | None) -> None:
                        file=file, line=unknown[0].line)
 
 
-def check_something_read(board: Any, state: Any, sheet: Sheet, file: str | None) -> None:
+def check_something_read(board: Any, state: Any, sheet: Sheet[Any], file: str | None) -> None:
     """Refuse a sheet from which no order was read (an empty file, or nothing but unreadable lines)."""
     if sheet.orders or sheet.refusal:
         return

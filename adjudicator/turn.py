@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError
-from adjudicator.game import GameRules, rules_of
+from adjudicator.game import AnyRules, rules_of
 from adjudicator.refusals import Kind
 from adjudicator.sheets import Sheet, SheetProblem
 
@@ -31,10 +31,10 @@ class SheetRefused(AdjudicatorError):
 class Turn:
     """A judged turn: the sheet it was read from, the game's result, and the next state (history included)."""
 
-    rules: GameRules
+    rules: AnyRules
     board: Any
     state: Any
-    sheet: Sheet
+    sheet: Sheet[Any]
     result: Any
 
     @property
@@ -55,12 +55,12 @@ class Turn:
         return self.rules.report_text(self.board, self.state, self.sheet, self.result)
 
 
-def read_sheet(board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
+def read_sheet(board: Any, state: Any, text: str, file: str | None = None) -> Sheet[Any]:
     """The sheet as the board's game reads it: orders and located problems."""
     return rules_of(board).read_sheet(board, state, text, file)
 
 
-def sheet_refusal(sheet: Sheet, strict: bool, file: str | None = None) -> SheetRefused | None:
+def sheet_refusal(sheet: Sheet[Any], strict: bool, file: str | None = None) -> SheetRefused | None:
     """The sheet policy of every shell (CLI, API, hosted games): a sheet the game refuses as a whole (orders for
     another kind of phase, too many lines: `Sheet.refusal`) is never judged; otherwise each line that is not an
     order is reported line by line and the others are judged, unless `strict`, when any such line refuses it."""
@@ -74,14 +74,14 @@ def sheet_refusal(sheet: Sheet, strict: bool, file: str | None = None) -> SheetR
     return None
 
 
-def check_sheet(sheet: Sheet, strict: bool, file: str | None = None) -> None:
+def check_sheet(sheet: Sheet[Any], strict: bool, file: str | None = None) -> None:
     """Refuse (SheetRefused) a sheet the policy (`sheet_refusal`) does not judge."""
     refusal = sheet_refusal(sheet, strict, file)
     if refusal is not None:
         raise refusal
 
 
-def play_turn(board: Any, state: Any, sheet: Sheet, strict: bool = False, file: str | None = None) -> Turn:
+def play_turn(board: Any, state: Any, sheet: Sheet[Any], strict: bool = False, file: str | None = None) -> Turn:
     """Judge a read sheet (after `check_sheet`); the next state's history gains this turn."""
     check_sheet(sheet, strict, file)
     rules = rules_of(board)

@@ -10,7 +10,7 @@ MARK = {"succeeds": "ok", "fails": "FAILS", "void": "void", "illegal": "ILLEGAL"
         "default": "default"}
 
 
-def problem_lines(sheet: Sheet | None) -> list[str]:
+def problem_lines(sheet: Sheet[Any] | None) -> list[str]:
     """The sheet's unread lines and its notes, as report lines."""
     lines: list[str] = []
     if sheet and sheet.problems:
@@ -22,7 +22,8 @@ def problem_lines(sheet: Sheet | None) -> list[str]:
     return lines
 
 
-def game_result_text(board: Any, result: Any, sheet: Sheet | None = None, summary: list[str] | None = None) -> str:
+def game_result_text(board: Any, result: Any, sheet: Sheet[Any] | None = None,
+                     summary: list[str] | None = None) -> str:
     """The report of a game's turn: each order or step with its outcome and reason, then the trace, then the
     game's `summary` lines (by default its result's summary, in words)."""
     lines = [f"{board.title}", "=" * len(board.title), "", *problem_lines(sheet)]

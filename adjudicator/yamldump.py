@@ -11,12 +11,12 @@ class _Dumper(yaml.SafeDumper):
     """Flow style for short lists and mappings of scalars, block style for everything else."""
 
 
-def _list(dumper: yaml.SafeDumper, value: list) -> yaml.Node:
+def _list(dumper: yaml.SafeDumper, value: list[Any]) -> yaml.Node:
     flow = all(isinstance(v, (str, int)) for v in value)
     return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
 
 
-def _dict(dumper: yaml.SafeDumper, value: dict) -> yaml.Node:
+def _dict(dumper: yaml.SafeDumper, value: dict[Any, Any]) -> yaml.Node:
     flow = all(isinstance(v, (str, int)) for v in value.values()) and len(str(value)) < 60
     return dumper.represent_mapping("tag:yaml.org,2002:map", value.items(), flow_style=flow)
 

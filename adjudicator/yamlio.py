@@ -17,13 +17,13 @@ class LineStr(str):
     line: int | None = None
 
 
-class LineDict(dict):
+class LineDict(dict[Any, Any]):
     """A mapping from a YAML file that knows its line."""
 
     line: int | None = None
 
 
-class LineList(list):
+class LineList(list[Any]):
     """A sequence from a YAML file that knows its line."""
 
     line: int | None = None

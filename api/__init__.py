@@ -6,6 +6,7 @@ import io
 from typing import Any
 
 from flask import Flask, request
+from flask.json.provider import DefaultJSONProvider
 
 from adjudicator.refusals import Kind
 from api import problems
@@ -24,6 +25,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, MAX_CASES=500, MAX_JSON_DEPTH=MAX_JSON_DEPTH, JSON_SORT_KEYS=False)
     app.config.update(config or {})
+    assert isinstance(app.json, DefaultJSONProvider)  # (Flask's own, which sorts keys unless told not to)
     app.json.sort_keys = False
     problems.install(app)
     app.before_request(_whole_body)

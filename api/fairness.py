@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -38,14 +38,17 @@ def outside_gate(path: str) -> bool:
 
 _BELOW_IO = -1  # libev priority: a waiting connection resumes after the loop's I/O watchers (priority 0)
 
-WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+WSGIApp = Callable[[MutableMapping[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
 def yield_to_ready() -> None:
     """Wait one turn of the event loop, after every connection it finds ready has had its turn."""
     hub = gevent.get_hub()
-    with hub.loop.timer(0, priority=_BELOW_IO) as timer:
+    timer = hub.loop.timer(0, priority=_BELOW_IO)
+    try:
         hub.wait(timer)
+    finally:
+        timer.close()
 
 
 class ArrivalGate:
@@ -113,14 +116,14 @@ class GatedApp:
         self.body_limit = body_limit
         self.gate = ArrivalGate()
 
-    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+    def __call__(self, environ: MutableMapping[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
         if outside_gate(environ.get("PATH_INFO", "")):
             return self._collect(environ, start_response)
         _read_body_first(environ, self.body_limit)
         with self.gate.turn():
             return self._collect(environ, start_response)
 
-    def _collect(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+    def _collect(self, environ: MutableMapping[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
         result = self.app(environ, start_response)
         try:
             return list(result)
@@ -130,7 +133,7 @@ class GatedApp:
                 close()
 
 
-def _read_body_first(environ: dict[str, Any], limit: int) -> None:
+def _read_body_first(environ: MutableMapping[str, Any], limit: int) -> None:
     """Read the body into memory (at most `limit` + 1 bytes: a longer one is refused whole by the app, as
     before). A declared length past the limit is left unread: the app refuses it (413) without reading."""
     stream = environ.get("wsgi.input")

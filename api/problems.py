@@ -46,13 +46,14 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
-        titles = {413: "Request too large", 405: "Method not allowed", 404: "Not found", 415: "Unsupported media type"}
+        titles: dict[int | None, str] = {413: "Request too large", 405: "Method not allowed", 404: "Not found", 415: "Unsupported media type"}
         detail = exc.description or exc.name
         if exc.code == 413:
             detail = f"the request body is larger than the limit of {app.config.get('MAX_CONTENT_LENGTH')} bytes"
         response = problem_response(exc.code or 500, titles.get(exc.code, exc.name), detail)
-        if exc.code == 405 and getattr(exc, "valid_methods", None):
-            response.headers["Allow"] = ", ".join(exc.valid_methods)
+        allowed = getattr(exc, "valid_methods", None)  # (a MethodNotAllowed's)
+        if exc.code == 405 and allowed:
+            response.headers["Allow"] = ", ".join(allowed)
         return response
 
     @app.errorhandler(Exception)

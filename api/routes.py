@@ -90,7 +90,7 @@ def _sheet(board: Any, state: Any, orders: Any, lenient: bool) -> Sheet:
     """The orders of a request read by the board's game; refused (400/422) as the sheet contract says."""
     rules = rules_of(board)
     if orders is None:
-        sheet = Sheet()
+        sheet: Sheet[Any] = Sheet()
     elif isinstance(orders, str):
         sheet = rules.read_sheet(board, state, orders)
     elif isinstance(orders, list):  # orders as data: no text read

@@ -31,7 +31,8 @@ def in_words(error: ValidationError, components: dict[str, Any]) -> str:
 
 
 def _what_is_wrong(error: ValidationError, components: dict[str, Any]) -> str:
-    kind, expected, value = error.validator, error.validator_value, error.instance
+    kind, value = error.validator, error.instance
+    expected: Any = error.validator_value  # (the schema's value for that keyword: any JSON)
     if kind in ("oneOf", "anyOf"):
         if all(isinstance(s, dict) and set(s) == {"required"} for s in expected):  # `variant` or `board`
             return f"the field {_or([f'`{n}`' for s in expected for n in s['required']])} is missing"
@@ -46,7 +47,8 @@ def _what_is_wrong(error: ValidationError, components: dict[str, Any]) -> str:
         return f"the field {_or([f'`{m}`' for m in missing])} is missing" if len(missing) == 1 else \
             f"the fields {', '.join(f'`{m}`' for m in missing)} are missing"
     if kind == "additionalProperties":
-        known = sorted(error.schema.get("properties", {}))
+        schema: Any = error.schema  # (a mapping here: it has `additionalProperties`)
+        known = sorted(schema.get("properties", {}))
         extra = sorted(k for k in value if k not in known) if isinstance(value, dict) else []
         return (f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(f'`{k}`' for k in extra)}; "
                 f"the fields are {', '.join(f'`{k}`' for k in known)}")

@@ -263,7 +263,7 @@ _ORDER_STATUS = {
                    "understood_as": _STR},
     "required": ["line", "order", "status"],
 }
-_PHASE_SUMMARY = {
+_PHASE_SUMMARY: dict[str, Any] = {
     "type": "object",
     "properties": {"phase_no": _INT, "phase": _STR, "trigger": {"enum": ["gm", "ready", "deadline"]},
                    "adjudicated_at": _STR, "next_phase": _STR, "status": _STR},

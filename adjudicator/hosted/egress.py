@@ -154,7 +154,7 @@ def _literal_allowed(name: str, egress: Egress) -> bool:
     except (socket.gaierror, UnicodeError):
         named_local = name in _LOOPBACK_NAMES or name.endswith(".localhost")  # RFC 6761: always loopback
         return not named_local or name in egress.hosts
-    return all(egress.allows(name, _address(info[4][0])) for info in infos)
+    return all(egress.allows(name, _address(str(info[4][0]))) for info in infos)
 
 
 @dataclass(frozen=True)
@@ -184,7 +184,7 @@ def post(url: str, body: bytes, headers: dict[str, str], egress: Egress, timeout
     try:
         port = parts.port or (443 if https else 80)
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        addresses = [_address(info[4][0]) for info in infos]
+        addresses = [_address(str(info[4][0])) for info in infos]
     except (OSError, UnicodeError, ValueError) as exc:
         return Answer(None, NO_PUBLIC_ADDRESS, f"{host}: lookup failed: {exc}")
     refused = [str(a) for a in addresses if not egress.allows(host, a)]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, ClassVar
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, Table, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -16,6 +16,8 @@ def iso(t: float) -> str:
 
 class Base(DeclarativeBase):
     """The declarative base of the hosted-games tables."""
+
+    __table__: ClassVar[Table]  # (each model maps one table: its Core statements take it as a Table)
 
 
 class Game(Base):

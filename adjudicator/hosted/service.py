@@ -13,9 +13,10 @@ import functools
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, delete, insert, literal_column, null, select, union_all, update
+from sqlalchemy import (BindParameter, CursorResult, bindparam, delete, insert, literal_column, null, select, union_all,
+                        update)
 from sqlalchemy.orm import Session
 
 from adjudicator.errors import AdjudicatorError
@@ -183,8 +184,8 @@ class Service:
                     webhook_secret=secrets.token_urlsafe(32), created_at=now, phase_started_at=now)
         with self.store.transaction() as session:
             # One counter row, not a count of every game: the cost does not grow with the games stored.
-            counted = session.execute(update(Counter).values(value=Counter.value + 1).where(
-                Counter.name == "games", Counter.value < self.limits.max_games))
+            counted = cast(CursorResult[Any], session.execute(update(Counter).values(value=Counter.value + 1).where(
+                Counter.name == "games", Counter.value < self.limits.max_games)))  # (an UPDATE's: it counts rows)
             if counted.rowcount != 1:
                 raise HostedError(Kind.FULL, "Storage full",
                                   f"this service holds its limit of {self.limits.max_games} games")
@@ -671,7 +672,7 @@ class Service:
 @functools.lru_cache(maxsize=2)
 def _game_and_seat_query(share: bool) -> Any:
     """The game and the seat whose token hash is `digest`, and whether `digest` is the game master's."""
-    digest = bindparam("digest")
+    digest: BindParameter[Any] = bindparam("digest")
     query = (select(Game, Seat.power, Game.gm_token_hash == digest)
              .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.token_hash == digest))
              .where(Game.id == bindparam("game_id")).limit(1).execution_options(populate_existing=True))
@@ -716,9 +717,9 @@ def _shown(seat: str) -> str:
 def _seats_and_orders(session: Any, game: Game) -> tuple[list[str], dict[str, Any]]:
     """A game's seats in their order and its pending submissions of the current phase, by seat key: one
     statement (the submissions first, so that their columns' types read the rows)."""
-    pending = select(Submission.power, Submission.orders, Submission.ready, Submission.given_by,
-                     literal_column("-1").label("position")).where(Submission.game_id == game.id,
-                                                                   Submission.phase_no == game.phase_no)
+    pending: Any = select(Submission.power, Submission.orders, Submission.ready, Submission.given_by,  # (a union's
+                          literal_column("-1").label("position")).where(  # member: its row type is the union's)
+        Submission.game_id == game.id, Submission.phase_no == game.phase_no)
     seats = select(Seat.power, null(), null(), null(), Seat.position).where(Seat.game_id == game.id)
     rows = session.connection().execute(union_all(pending, seats)).all()
     return ([r.power for r in sorted((r for r in rows if r.position >= 0), key=lambda r: r.position)],

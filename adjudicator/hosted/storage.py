@@ -218,6 +218,7 @@ class WriterTurns:
     def give(self, info: dict) -> None:
         """End this connection's turn (once, whichever of commit and rollback comes)."""
         if info.pop("writer_turn", False):
+            assert self._fd is not None  # (opened when the turn was taken)
             fcntl.flock(self._fd, fcntl.LOCK_UN)
             self._lock.release()
 

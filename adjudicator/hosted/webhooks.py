@@ -37,9 +37,9 @@ import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import and_, insert, or_, select, update
+from sqlalchemy import CursorResult, and_, insert, or_, select, update
 
 from adjudicator.hosted.egress import Answer, Egress, post, receiver
 from adjudicator.hosted.models import Delivery, DeliveryAttempt, Game, PhaseRecord, iso
@@ -416,8 +416,8 @@ class Deliverer:
             values = {"last_error": error[:500],
                       "next_attempt_at": None if last else settled + self.policy.delay(claim.number)}
         with self.store.transaction() as session:
-            moved = session.execute(update(Delivery).where(Delivery.id == claim.id, Delivery.claim == claim.claim)
-                                    .values(claim=None, **values))
+            moved = cast(CursorResult[Any], session.execute(  # (an UPDATE's result: it counts its rows)
+                update(Delivery).where(Delivery.id == claim.id, Delivery.claim == claim.claim).values(claim=None, **values)))
             if moved.rowcount != 1:
                 return
             session.add(DeliveryAttempt(delivery_id=claim.id, number=claim.number, at=claim.started,

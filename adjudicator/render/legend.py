@@ -25,7 +25,7 @@ class Entry:
 
     key: str
     label: str
-    symbol: Callable[[float, float], str]
+    symbol: Callable[..., str]  # symbol(x, y); (`...`: a lambda binds its colour as a default argument)
     symbol_width: float = 22.0
     note: str = ""
     strong: bool = False

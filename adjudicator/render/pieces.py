@@ -25,7 +25,7 @@ def ink_on(fill: str) -> str:
 def token(x: float, y: float, r: float, fill: str, label: str = "", element_id: str | None = None,
           **attrs: object) -> str:
     """A disc in a seat's colour with up to a few letters on it."""
-    disc = circle(x, y, r, fill=fill, stroke=CASING, stroke_width=1.3, **attrs)
+    disc = circle(x, y, r, None, fill=fill, stroke=CASING, stroke_width=1.3, **attrs)
     words = text(x, y, label, r * (1.15 if len(label) <= 1 else 0.9), face="bold", fill=ink_on(fill),
                  anchor="middle") if label else ""
     return group(element_id, [disc, words])

@@ -14,10 +14,12 @@ narrower than asked), so its time is bounded whatever the board."""
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 import threading
 import zlib
+from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
@@ -92,7 +94,7 @@ def png_from_picture(picture: Picture, width: int) -> bytes:
     width = fitted_width(width, picture.width, picture.height)
     if skia_module() is None:
         return _png_by_resvg(picture.svg(), width)
-    runs: list[tuple[tuple | None, list[Layer]]] = []
+    runs: list[tuple[tuple[Hashable, ...] | None, list[Layer]]] = []
     for layer in picture.layers:  # consecutive layers of the same kind (kept or not) are read as one document
         kind = layer.key is not None
         if runs and (runs[-1][0] is not None) == kind:
@@ -103,18 +105,21 @@ def png_from_picture(picture: Picture, width: int) -> bytes:
     def text(run: list[Layer]) -> str:
         return document(picture.width, picture.height, picture.defs, [layer.svg for layer in run])
 
+    def parse(run: list[Layer]) -> Any:
+        return _parse(text(run))
+
     with _LOCK:
         base = None
         if runs and runs[0][0] is not None and width <= KEEP_WIDTH:
-            key = (tuple(layer.key for layer in runs[0][1]), width)
-            base = _drawn.get(key, lambda: _draw_whole(_parse(text(runs[0][1])), picture, width))
+            kept_key = (tuple(layer.key for layer in runs[0][1]), width)
+            base = _drawn.get(kept_key, lambda: _draw_whole(_parse(text(runs[0][1])), picture, width))
             runs = runs[1:]
         doms = []
         for key, run in runs:
             if key is None:
                 doms.append(_parse(text(run)))
             else:
-                doms.append(_read.get(tuple(layer.key for layer in run), lambda run=run: _parse(text(run))))
+                doms.append(_read.get(tuple(layer.key for layer in run), functools.partial(parse, run)))
         return _png(doms, base, picture.width, picture.height, width)
 
 
@@ -141,7 +146,8 @@ def _draw_whole(dom: Any, picture: Picture, width: int) -> np.ndarray:
         canvas.clear(skia.ColorWHITE)
         canvas.scale(scale, scale)
         dom.render(canvas)
-    return pixels.copy()
+    drawn: np.ndarray = pixels.copy()
+    return drawn
 
 
 def _surface(width: int, rows: int) -> tuple[Any, np.ndarray]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from xml.sax.saxutils import quoteattr
 
@@ -22,7 +22,7 @@ def num(v: float) -> str:
 _SPECIAL = frozenset('<>&"\'')
 
 
-def escape(text: str) -> str:
+def escape(text: object) -> str:
     """Text made safe inside an attribute value or an element."""
     text = str(text)
     return quoteattr(text)[1:-1] if not _SPECIAL.isdisjoint(text) else text
@@ -91,7 +91,7 @@ class Layer:
     (the board's own layers), which the rasteriser may keep drawn or read."""
 
     svg: str
-    key: tuple | None = None
+    key: tuple[Hashable, ...] | None = None
 
 
 @dataclass

@@ -34,7 +34,7 @@ class _Face:
     cmap: dict[int, str]
     advances: Any
     glyphs: Any
-    outlines: dict[str, list]
+    outlines: dict[str, list[Any]]
 
 
 @functools.lru_cache(maxsize=len(FACES))
@@ -45,7 +45,7 @@ def _face(face: str) -> _Face:
     return _Face(float(font["head"].unitsPerEm), font.getBestCmap(), font["hmtx"].metrics, font.getGlyphSet(), {})
 
 
-def _glyph(face: _Face, char: str) -> tuple[float, list]:
+def _glyph(face: _Face, char: str) -> tuple[float, list[Any]]:
     """A character's advance and outline (pen operations) in font units; a missing character is a box."""
     name = face.cmap.get(ord(char)) or face.cmap.get(ord("?"), ".notdef")
     outline = face.outlines.get(name)
@@ -65,7 +65,7 @@ def text_width(text: str, size: float, face: str = "regular") -> float:
     f = _face(face)
     with _LOCK:
         total = sum(f.advances[f.cmap.get(ord(c)) or f.cmap.get(ord("?"), ".notdef")][0] for c in text)
-    return total * size / f.upm
+    return float(total * size / f.upm)
 
 
 _COMMAND = {"moveTo": "M", "lineTo": "L", "curveTo": "C"}
@@ -91,7 +91,7 @@ def text_path(text: str, size: float, face: str = "regular") -> str:
     return "".join(out)
 
 
-def _quadratic(x: float, k: float, pts: tuple) -> str:
+def _quadratic(x: float, k: float, pts: tuple[Any, ...]) -> str:
     """A TrueType quadratic spline as SVG Q commands: between two off-curve points lies an implied on-curve one
     (their midpoint). A last point of None marks a closed contour of off-curve points only."""
     closed = pts[-1] is None

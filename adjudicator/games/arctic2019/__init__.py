@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.game import PICTURES, GameResult, GameRules
+from adjudicator.render.svg import Picture
 from adjudicator.sheets import Sheet, read_bounded
 
 from . import board as _board
@@ -21,15 +22,16 @@ from . import resolve as _resolve
 from . import state as _state
 from .board import Board
 from .state import State
+from .steps import Step
 
 
-class Arctic2019Rules(GameRules):
+class Arctic2019Rules(GameRules[Board, State, Step, GameResult]):
     """The GameRules of 2019: The ARCTIC."""
 
     name = "arctic2019"
     capabilities = frozenset({PICTURES})
 
-    def load_board(self, data: dict, source: str | None) -> Board:
+    def load_board(self, data: dict[str, Any], source: str | None) -> Board:
         """The board from the variant file's data (VariantError with the YAML line)."""
         return _board.load_board(data, source)
 
@@ -41,7 +43,7 @@ class Arctic2019Rules(GameRules):
         """The Arctic countries in the order of phase 6, by name (China moves by itself)."""
         return [board.country_name(c) for c in board.arctic_countries]
 
-    def state_from_data(self, board: Board, data: dict, file: str | None) -> State:
+    def state_from_data(self, board: Board, data: dict[str, Any], file: str | None) -> State:
         """A state from game-file data (StateError with line and pointer)."""
         return _state.state_from_data(board, data, file)
 
@@ -49,19 +51,19 @@ class Arctic2019Rules(GameRules):
         """The state as plain data, in a fixed order."""
         return _state.state_to_data(board, state)
 
-    def read_sheet(self, board: Board, state: Any, text: str, file: str | None = None) -> Sheet:
+    def read_sheet(self, board: Board, state: State | None, text: str, file: str | None = None) -> Sheet[Step]:
         """The sheet's steps, and every piece that is not one as a problem (line, column, reason, suggestions)."""
         return read_bounded(lambda: _orders.read_sheet(board, text, file), text, budget=False)  # it bounds its own
 
-    def read_order_lists(self, board: Board, state: Any, orders: dict[str, list[str]]) -> Sheet:
+    def read_order_lists(self, board: Board, state: State | None, orders: dict[str, list[str]]) -> Sheet[Step]:
         """Steps given as lists per country or player; a problem's line is the step's place in its list."""
         return _orders.read_order_lists(board, orders)
 
-    def adjudicate(self, board: Board, state: State, sheet: Sheet) -> GameResult:
+    def adjudicate(self, board: Board, state: State, sheet: Sheet[Step]) -> GameResult:
         """Resolve the steps in order; refused steps change nothing."""
         return _resolve.adjudicate(board, state, sheet.orders)
 
-    def picture(self, board: Board, state: State, results: Any) -> Any:
+    def picture(self, board: Board, state: State, results: Any) -> Picture:
         """The board and its pieces as a picture in layers (`picture.py`)."""
         from .picture import arctic2019_picture
 
@@ -72,7 +74,7 @@ class Arctic2019Rules(GameRules):
         """`turn 2, law A`, or the game's end."""
         return f"the game is over (turn {state.turn})" if state.ended else f"turn {state.turn}, law {state.law}"
 
-    def report_text(self, board: Board, state: State, sheet: Sheet, result: GameResult) -> str:
+    def report_text(self, board: Board, state: State, sheet: Sheet[Step], result: GameResult) -> str:
         """Each step with its outcome, what happened, then the turn and law that come next."""
         from adjudicator.turn_report import game_result_text
 

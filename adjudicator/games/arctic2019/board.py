@@ -247,7 +247,7 @@ def _sector(entry: Any, countries: dict, ring_cost: dict, source: str | None) ->
 
 
 def _graph(data: dict, sectors: dict[str, Sector], source: str | None) -> nx.Graph:
-    graph = nx.Graph()
+    graph: nx.Graph[str] = nx.Graph()
     for s in sectors.values():
         graph.add_node(s.id, kind=s.kind)
     raw = data.get("adjacency")
@@ -286,7 +286,8 @@ def _check_north(sectors: dict[str, Sector], graph: nx.Graph, source: str | None
             if n not in sectors or graph.edges.get((s.id, n), {}).get("kind") != "side":
                 raise _fail(f"sector {s.id}: north neighbour {n} must be a side neighbour (B10)", source, nodes[s.id])
     for s in sectors.values():  # China's automatic move must reach the pole, without a loop
-        seen, here = [], s.id
+        seen: list[str] = []
+        here = s.id
         while not sectors[here].is_polar:
             if here in seen:
                 raise _fail(f"sector {s.id}: going north loops ({' -> '.join(seen + [here])})", source, nodes[s.id])
@@ -297,7 +298,7 @@ def _check_north(sectors: dict[str, Sector], graph: nx.Graph, source: str | None
 def _check_rulebook(data: dict, sectors: dict[str, Sector], source: str | None) -> dict:
     """The counts the rulebook states (the file's `rulebook` block) must be the board's."""
     book = data.get("rulebook") or {}
-    found = {
+    found: dict[str, Any] = {
         "deposits": Counter(s.deposit for s in sectors.values() if s.deposit),
         "law_b": Counter(s.law_b for s in sectors.values() if s.law_b),
         "ship_symbol_sectors": Counter(s.symbol_country for s in sectors.values() if s.symbol_country),

@@ -11,7 +11,7 @@ from adjudicator.refusals import StepRefused
 from .board import Board
 from .fleet import Fleet
 from .state import State
-from .steps import Keep
+from .steps import Keep, Step
 
 
 class Refused(StepRefused):
@@ -20,6 +20,17 @@ class Refused(StepRefused):
     def __init__(self, code: str, message: str, **cause: Any):
         super().__init__(code, message)
         self.cause = {"refusal": code, **cause}
+
+
+# The refusal of a country's step that names no country (the sheet reader gives every such step its country).
+NO_COUNTRY = ("no_country", "whose step is this? a step needs its country, e.g. 'USA: move 1 ship from ALA to CHS'")
+
+
+def country_of(step: Step) -> str:
+    """The country a country's step is for; one without is refused, not guessed."""
+    if step.country is None:
+        raise Refused(*NO_COUNTRY)
+    return step.country
 
 
 @dataclass

@@ -10,7 +10,7 @@ from .context import Context
 from .state import State, controller, law_b_controller, merged, non_coastal, sea_control_now
 
 
-def in_conflict(board: Board, state: State, a: str, b: str, sector: str | None = None) -> bool:
+def in_conflict(board: Board, state: State, a: str | None, b: str | None, sector: str | None = None) -> bool:
     """Whether two countries are in conflict: either declared it, one is China, or they meet at the pole."""
     if a == b or a is None or b is None:
         return False

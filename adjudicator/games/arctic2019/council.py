@@ -3,6 +3,8 @@ control and settles platforms), and the end of the game."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from adjudicator.outcome import SUCCEEDS
 
 from .context import Context, ships_text
@@ -21,7 +23,7 @@ def end_turn(ctx: Context, step: EndTurn) -> Outcome:
     if j and not state.norway_in_eu and state.norway_eu_support >= 2:
         notes += join(ctx, j)
     notes += council_vote(ctx)
-    cause = {"law": state.law}
+    cause: dict[str, Any] = {"law": state.law}
     holder = controller(board, state, board.pole)  # P17: after the Council
     if holder is not None and not board.countries[holder].arctic:
         state.ended = True
@@ -67,6 +69,7 @@ def join(ctx: Context, j: str) -> list[str]:
     its vote joins the EU's, its lobbyists' protection ends (and its conflicts end, P13)."""
     board, state, fleet = ctx.board, ctx.state, ctx.fleet
     eu = board.countries[j].joins
+    assert eu is not None  # (`joiner` is the country whose `joins` names another: the board loader checks it)
     state.norway_in_eu = True
     on_board = sum(fleet.count(s, eu) for s in fleet.sectors_of(eu))
     room = board.countries[eu].ships - on_board

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.outcome import SUCCEEDS
 
-from .context import Context, Refused
+from .context import Context, Refused, country_of
 from .movement import Outcome
 from .state import active_countries, voting_countries
 from .steps import Declare, EndConflict, SupportJoin, Vote
@@ -13,7 +13,7 @@ from .steps import Declare, EndConflict, SupportJoin, Vote
 
 def declare(ctx: Context, step: Declare) -> Outcome:
     """Put another country's marker on the country's conflict space, removing the one there (at most one)."""
-    board, state, c, d = ctx.board, ctx.state, step.country, step.target
+    board, state, c, d = ctx.board, ctx.state, country_of(step), step.target
     if d == c:
         raise Refused("no_effect", "a country cannot declare a conflict against itself")
     if not board.countries[d].arctic:
@@ -32,7 +32,7 @@ def declare(ctx: Context, step: Declare) -> Outcome:
 
 def end_conflict(ctx: Context, step: EndConflict) -> Outcome:
     """Remove the marker from the country's conflict space."""
-    state, c = ctx.state, step.country
+    state, c = ctx.state, country_of(step)
     previous = state.conflicts.get(c)
     if previous is None:
         raise Refused("no_effect", f"no effect: {ctx.name(c)} has declared no conflict")
@@ -47,7 +47,7 @@ def end_conflict(ctx: Context, step: EndConflict) -> Outcome:
 
 def vote(ctx: Context, step: Vote) -> Outcome:
     """Move all the country's Council markers to a law."""
-    board, state, c = ctx.board, ctx.state, step.country
+    board, state, c = ctx.board, ctx.state, country_of(step)
     if c not in voting_countries(board, state):
         raise Refused("no_vote", f"{ctx.name(c)} has no vote in the Arctic Council")
     if state.council[c] == step.law:
@@ -60,7 +60,7 @@ def vote(ctx: Context, step: Vote) -> Outcome:
 
 def support_join(ctx: Context, step: SupportJoin) -> Outcome:
     """In Norway: one more EU marker on Norway's two special spaces (it joins at the end of a turn with two)."""
-    board, state, c = ctx.board, ctx.state, step.country
+    board, state, c = ctx.board, ctx.state, country_of(step)
     joins = board.countries[c].joins
     if joins is None or joins != step.target:
         raise Refused("not_here", "support for joining the EU is an action in Norway only" if joins is None else

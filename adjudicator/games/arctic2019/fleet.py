@@ -4,7 +4,7 @@ what they have done this turn, so "a ship moves once" and "a ship attacks once" 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 Tag = tuple[bool, bool]  # (moved this turn, attacked a platform this turn)
 FRESH: Tag = (False, False)
@@ -69,7 +69,7 @@ class Fleet:
         self._tidy(sector, country)
         return taken
 
-    def put(self, sector: str, country: str, tags: Counter) -> None:
+    def put(self, sector: str, country: str, tags: Mapping[Any, int]) -> None:
         """Add ships (with their tags)."""
         stack = self.stacks.setdefault(sector, {}).setdefault(country, Counter())
         stack.update(tags)

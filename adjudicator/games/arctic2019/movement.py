@@ -10,7 +10,7 @@ from typing import Any
 
 from adjudicator.outcome import SUCCEEDS, VOID
 
-from .context import Context, Refused, ships_text
+from .context import Context, Refused, country_of, ships_text
 from .control import in_conflict, settle
 from .fleet import ANY, ARRIVED, ATTACK_FIRST, MOVE_FIRST, can_attack, unmoved
 from .state import controller
@@ -33,7 +33,7 @@ def _have(ctx: Context, country: str, sector: str, n: int) -> int:
 def move(ctx: Context, step: Move) -> Outcome:
     """Move ships to an adjacent sector (a ship moves once per turn); at the pole, arriving ships attack the
     controller's ships one for one (B23); then control follows ships where it does (B17)."""
-    board, fleet, c = ctx.board, ctx.fleet, step.country
+    board, fleet, c = ctx.board, ctx.fleet, country_of(step)
     src, dst, n = step.source, step.dest, step.ships
     if src == dst or not board.adjacent(src, dst):
         raise Refused("not_adjacent", f"not adjacent: {board.sector_name(src)} and {board.sector_name(dst)} share "
@@ -64,7 +64,7 @@ def move(ctx: Context, step: Move) -> Outcome:
 
 def ship_attack(ctx: Context, step: ShipAttack) -> Outcome:
     """Ships attack ships of a country in conflict, one for one: both destroyed."""
-    board, fleet, c, d, s, n = ctx.board, ctx.fleet, step.country, step.target, step.sector, step.ships
+    board, fleet, c, d, s, n = ctx.board, ctx.fleet, country_of(step), step.target, step.sector, step.ships
     if d == c:
         raise Refused("own_ships", f"{ctx.name(c)} does not attack its own ships")
     total = _have(ctx, c, s, n)
@@ -111,7 +111,7 @@ def platform_attack(ctx: Context, step: PlatformAttack) -> Outcome:
     """Ships destroy a platform, before or after their move (not both): only an illegal one, or a legal one in a
     sector controlled by a country in conflict with them; never in their own sector, never a protected one;
     the controller's ships there first destroyed; attack strength greater than defence strength."""
-    board, state, fleet, c, s = ctx.board, ctx.state, ctx.fleet, step.country, step.sector
+    board, state, fleet, c, s = ctx.board, ctx.state, ctx.fleet, country_of(step), step.sector
     p = state.platforms.get(s)
     if p is None:
         raise Refused("no_platform", f"no platform: there is no platform in {board.sector_name(s)}")
@@ -137,7 +137,7 @@ def platform_attack(ctx: Context, step: PlatformAttack) -> Outcome:
                       f"already attacked: only {able} of {ctx.name(c)}'s {ships_text(total)} in {s} may still attack "
                       f"a platform; a ship attacks a platform before or after its move, not both", able=able)
     defenders = fleet.count(s, holder) if holder is not None else 0  # P7: cleared by ship attacks first
-    if defenders:
+    if defenders and holder is not None:
         raise Refused("defenders_present",
                       f"defenders present: {ships_text(defenders, ctx.adjective(holder))} in {s} must first be "
                       f"attacked and destroyed (one attacking ship lost for each)", defenders=defenders)
@@ -158,7 +158,7 @@ def platform_attack(ctx: Context, step: PlatformAttack) -> Outcome:
 def china_auto(ctx: Context, step: AutoMove) -> Outcome:
     """Every Chinese ship one sector north, north-east on a tie (`north[-1]`); at the pole it stays. All move
     at once and make no attacks, even entering the pole (B24); then control follows ships (B17)."""
-    board, fleet, cn = ctx.board, ctx.fleet, step.country
+    board, fleet, cn = ctx.board, ctx.fleet, country_of(step)
     if cn != board.china:
         raise Refused("not_china", f"only {ctx.name(board.china)}'s ships move automatically")
     stacks = [s for s in board.sectors if fleet.count(s, cn)]

@@ -227,7 +227,7 @@ class _SheetReader:
         self.board = board
         self.file = file
         self.parser = step_parser(board)
-        self.sheet = Sheet()
+        self.sheet: Sheet[Step] = Sheet()
         self.quiet = quiet_parser(board)
         self.current: str | _NoCountry | None = None
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from adjudicator.outcome import SUCCEEDS
 
-from .context import Context, Refused
+from .context import Context, Refused, country_of
 from .movement import Outcome
 from .state import PROTECTION_PHASE
 from .steps import EndTurn, Keep, Protect, Step
@@ -14,7 +14,7 @@ from .steps import EndTurn, Keep, Protect, Step
 
 def protect(ctx: Context, step: Protect) -> Outcome:
     """A lobbyist of the country protects a platform (anyone's, legal or not); at most one per platform."""
-    board, state, c, s = ctx.board, ctx.state, step.country, step.sector
+    board, state, c, s = ctx.board, ctx.state, country_of(step), step.sector
     p = state.platforms.get(s)
     if p is None:
         raise Refused("no_platform", f"no platform: there is no platform in {board.sector_name(s)}")

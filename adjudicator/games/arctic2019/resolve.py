@@ -20,7 +20,7 @@ from adjudicator.outcome import FAILS, ILLEGAL, SUCCEEDS, VOID, OrderResult
 
 from . import council, diplomacy, movement, protection
 from .board import Board
-from .context import Context, Refused
+from .context import NO_COUNTRY, Context, Refused, country_of
 from .fleet import Fleet
 from .state import State, TurnSoFar, active_countries
 from .steps import (DIPLOMACY_STEPS, SHIP_STEPS, AutoMove, Declare, EndConflict, EndTurn, Header, Keep, Move,
@@ -100,6 +100,8 @@ def _blocked(ctx: Context, step: Step) -> tuple[str, str] | None:
     if state.ended:
         return "game_over", "the game has ended"
     c = step.country
+    if c is None and isinstance(step, (*SHIP_STEPS, AutoMove, *DIPLOMACY_STEPS)):
+        return NO_COUNTRY
     if c is not None and c not in active_countries(board, state):
         joined = board.countries[c].joins
         return "joined", f"{ctx.name(c)} has joined {ctx.name(joined)}: {ctx.name(joined)} acts for it"
@@ -213,7 +215,7 @@ def adjudicate(board: Board, state: State, steps: list[Step]) -> GameResult:
                                                     f"{run.over(earlier.ship_actions, step.country)} "
                                                     f"(one Ship Movement action per turn)")
                     continue
-                run.action = _Action(step.country, step.line)
+                run.action = _Action(country_of(step), step.line)  # (not blocked: it has one)
             if run.run(step):
                 run.action.succeeded = True
         elif isinstance(step, AutoMove):
@@ -221,14 +223,14 @@ def adjudicate(board: Board, state: State, steps: list[Step]) -> GameResult:
                 run.refuse(step, "action_over", f"action over: {ctx.name(step.country)}'s ships have already "
                                                 f"moved {run.over(earlier.ship_actions, step.country)}")
             elif run.run(step):
-                run.ship_done.add(step.country)
+                run.ship_done.add(country_of(step))
         elif isinstance(step, DIPLOMACY_STEPS):
             if step.country in run.diplomacy_done:
                 run.refuse(step, "action_over", f"action over: {ctx.name(step.country)} has already taken its "
                                                 f"Diplomacy action {run.over(earlier.diplomacy, step.country)} "
                                                 f"(one per turn)")
             elif run.run(step):
-                run.diplomacy_done.add(step.country)
+                run.diplomacy_done.add(country_of(step))
         elif isinstance(step, Protect):
             run.run(step)
         elif isinstance(step, EndTurn):

@@ -171,7 +171,8 @@ def initial_state(board: Board) -> State:
     return State(
         turn=1, law=board.start_law, ships=ships, control={s: None for s in non_coastal(board)}, platforms={},
         conflicts={c: None for c in board.arctic_countries},
-        council={c.id: c.council for c in board.countries.values() if c.votes},
+        council={c.id: c.council for c in board.countries.values()
+                 if c.votes and c.council is not None},  # (every voter has one: the board loader checks it)
         treasury={c.id: c.treasury for c in board.countries.values() if c.arctic}, cash={})
 
 

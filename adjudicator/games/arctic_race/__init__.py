@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.game import PICTURES, GameResult, GameRules
+from adjudicator.render.svg import Picture
 from adjudicator.sheets import Sheet, read_bounded, read_items
 
 from . import board as _board
@@ -20,13 +21,13 @@ from . import resolve as _resolve
 from . import state as _state
 
 
-class ArcticRaceRules(GameRules):
+class ArcticRaceRules(GameRules[_board.RaceBoard, _state.RaceState, _orders.Step, GameResult]):
     """The GameRules of Arctic Race."""
 
     name = "arctic-race"
     capabilities = frozenset({PICTURES})
 
-    def load_board(self, data: dict, source: str | None) -> _board.RaceBoard:
+    def load_board(self, data: dict[str, Any], source: str | None) -> _board.RaceBoard:
         """The board of a variant file (VariantError with the line of a problem)."""
         return _board.load_board(data, source)
 
@@ -76,7 +77,7 @@ class ArcticRaceRules(GameRules):
         preview.to_play = seat
         return preview
 
-    def state_from_data(self, board: _board.RaceBoard, data: dict, file: str | None) -> _state.RaceState:
+    def state_from_data(self, board: _board.RaceBoard, data: dict[str, Any], file: str | None) -> _state.RaceState:
         """A position from game-file data (StateError with line and pointer)."""
         return _state.state_from_data(board, data, file)
 
@@ -92,16 +93,18 @@ class ArcticRaceRules(GameRules):
             return "game over"
         return f"round {state.round}, {state.to_play} to play"
 
-    def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
+    def read_sheet(self, board: _board.RaceBoard, state: _state.RaceState | None, text: str,
+                   file: str | None = None) -> Sheet[_orders.Step]:
         """The sheet's steps; every unreadable piece is a located problem and the others are read."""
         sheet = read_bounded(lambda: Sheet(*_orders.read_steps(board, text, file), text=text), text)
         return self._for_phase(state, sheet)
 
-    def read_order_lists(self, board: Any, state: Any, orders: dict[str, list[str]]) -> Sheet:
+    def read_order_lists(self, board: _board.RaceBoard, state: _state.RaceState | None,
+                         orders: dict[str, list[str]]) -> Sheet[_orders.Step]:
         """Turns as lists per player, each item one turn of its player ('': the game master's set-up steps)."""
         return self._for_phase(state, read_items(orders, lambda seat, text, n: _orders.read_item(board, seat, text, n)))
 
-    def _for_phase(self, state: Any, sheet: Sheet) -> Sheet:
+    def _for_phase(self, state: _state.RaceState | None, sheet: Sheet[_orders.Step]) -> Sheet[_orders.Step]:
         """A sheet for another phase of the game is refused whole, naming it."""
         steps = sheet.orders
         setup = [s for s in steps if isinstance(s, _orders.SetupPart)]
@@ -121,11 +124,12 @@ class ArcticRaceRules(GameRules):
         suggestions): a strict reading for tests and tools."""
         return _orders.parse_steps(board, text, file)
 
-    def adjudicate(self, board: _board.RaceBoard, state: _state.RaceState, sheet: Sheet) -> GameResult:
+    def adjudicate(self, board: _board.RaceBoard, state: _state.RaceState, sheet: Sheet[_orders.Step]) -> GameResult:
         """Resolve the steps in order; refused steps change nothing."""
         return _resolve.adjudicate(board, state, sheet.orders)
 
-    def report_text(self, board: _board.RaceBoard, state: _state.RaceState, sheet: Sheet, result: GameResult) -> str:
+    def report_text(self, board: _board.RaceBoard, state: _state.RaceState, sheet: Sheet[_orders.Step],
+                    result: GameResult) -> str:
         """Each step with its outcome, what happened, then the points, the ranking and whose turn is next."""
         from adjudicator.turn_report import game_result_text
 
@@ -139,7 +143,7 @@ class ArcticRaceRules(GameRules):
 
         return position_text(board, state, self.phase_name(state))
 
-    def picture(self, board: _board.RaceBoard, state: _state.RaceState, results: Any) -> Any:
+    def picture(self, board: _board.RaceBoard, state: _state.RaceState, results: Any) -> Picture:
         """The board and its pieces as a picture in layers (`picture.py`)."""
         from .picture import race_picture
 

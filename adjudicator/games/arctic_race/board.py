@@ -306,7 +306,7 @@ def load_board(data: Any, source: str | None = None) -> RaceBoard:
     tiebreak = [_int(r, "a tie-break race", source, data) for r in data.get("tiebreak_races", sorted(racers))]
     home = _int(data.get("end_when_home", 3), "end_when_home", source, data)
 
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[int | str] = nx.DiGraph()  # spaces by number, and FIN
     graph.add_node(0, zone="start")
     slot_place = {space: (i, j) for i, slot in enumerate(slots) for j, space in enumerate(slot)}
     for space in range(1, last + 1):

@@ -87,7 +87,7 @@ class Resolution:
         board, state = self.board, self.state
         start = state.racers[racer]
         name = racer_name(racer)
-        state.racers[racer] = None  # lifted off its space: it never blocks itself
+        state.racers[racer] = None  # type: ignore[assignment]  # lifted off its space: it never blocks itself
         space = board.ahead(start, steps)
         hops: list[str] = []
         while True:
@@ -120,7 +120,7 @@ class Resolution:
             return space
         state.racers[racer] = space
         spec = board.icons[icon]
-        if spec.kind != "action":
+        if spec.kind != "action" or spec.action is None:  # (an action icon always names its action: the loader)
             self.events.append(path)
             return space
         self.events.append(f"{path} and stops on the {icon} icon")
@@ -166,7 +166,7 @@ class Resolution:
         """Shift the river one slot toward the finish (R21): the last slot's racers and tile leave first."""
         board, state = self.board, self.state
         last = len(board.slots) - 1
-        slot_of = {space: board.slot_of(space) for space in board.river_spaces()}
+        slot_of = {space: slot for space in board.river_spaces() if (slot := board.slot_of(space)) is not None}
         leaving = [r for r, s in state.racers.items() if s in slot_of and slot_of[s][0] == last]
         for racer in leaving:  # the pusher's own racers are not spared
             state.racers[racer] = 0

@@ -141,6 +141,7 @@ def play_turn(board: RaceBoard, state: RaceState, turn: Turn) -> tuple[RaceState
     res = Resolution(board, new, inputs)
     card = board.cards[turn.card]
     if turn.action == "move":
+        assert racer is not None  # (check_turn returns the racer of every move)
         stop = res.move((turn.player, racer), card.steps)
         if turn.destination is not None and stop != turn.destination:
             raise Refused("wrong-destination", f"{turn.player} {racer} stops on {where(stop)}, not on "
@@ -172,6 +173,7 @@ def end_round(board: RaceBoard, state: RaceState) -> list[str]:
     tiles = state.alternative_end()
     if not home and not tiles:
         state.round += 1
+        assert state.start_token is not None  # (set when the race starts)
         state.turn_order = turn_order_from(state.players, state.start_token)
         state.to_play = state.turn_order[0]
         events.append(f"round {state.round} begins: {', '.join(state.turn_order)}")

@@ -437,7 +437,7 @@ def _check_racers(r: _Reader, state: RaceState) -> None:
 def state_to_data(board: RaceBoard, state: RaceState) -> dict[str, Any]:
     """The state as plain data, in a fixed order (the game file's body; what case files compare)."""
     if state.phase == SETUP:
-        seeded = {"seed": state.seed} if state.seed is not None else {}
+        seeded: dict[str, Any] = {"seed": state.seed} if state.seed is not None else {}
         if state.tile_order:
             seeded["tiles"] = list(state.tile_order)
         return {"phase": SETUP, **seeded, "history": list(state.history)}

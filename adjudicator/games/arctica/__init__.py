@@ -14,20 +14,21 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.game import PICTURES, GameResult, GameRules
+from adjudicator.render.svg import Picture
 from adjudicator.sheets import Sheet, read_bounded
 from adjudicator.games.arctica import board as _board
 from adjudicator.games.arctica import state as _state
-from adjudicator.games.arctica.orders import parse_sheet, read_order_lists, read_sheet
+from adjudicator.games.arctica.orders import Order, parse_sheet, read_order_lists, read_sheet
 from adjudicator.games.arctica.resolve import adjudicate as _adjudicate
 
 
-class ArcticaRules(GameRules):
+class ArcticaRules(GameRules[_board.Board, _state.State, Order, GameResult]):
     """The GameRules of Arctica."""
 
     name = "arctica"
     capabilities = frozenset({PICTURES})
 
-    def load_board(self, data: dict, source: str | None) -> _board.Board:
+    def load_board(self, data: dict[str, Any], source: str | None) -> _board.Board:
         """The board of a variant file (VariantError with the line of any problem)."""
         return _board.load_board(data, source)
 
@@ -35,7 +36,7 @@ class ArcticaRules(GameRules):
         """The position after setup, with the variant's default table."""
         return _state.initial_state(board)
 
-    def state_from_data(self, board: _board.Board, data: dict, file: str | None) -> _state.State:
+    def state_from_data(self, board: _board.Board, data: dict[str, Any], file: str | None) -> _state.State:
         """A state from game-file or case-file data (StateError naming line and pointer)."""
         return _state.state_from_data(board, data, file)
 
@@ -49,35 +50,37 @@ class ArcticaRules(GameRules):
             return f"round {state.round}, end of round ({', '.join(state.end_steps)} done)"
         return f"round {state.round}, turn {state.turn}, {state.leader or state.players[0]} is the Leader"
 
-    def read_sheet(self, board: Any, state: Any, text: str, file: str | None = None) -> Sheet:
+    def read_sheet(self, board: _board.Board, state: _state.State | None, text: str,
+                   file: str | None = None) -> Sheet[Order]:
         """The sheet's orders and steps; every unreadable piece is a located problem and the rest is read."""
-        def read() -> Sheet:
+        def read() -> Sheet[Order]:
             orders, problems = read_sheet(board, text, file)
             return Sheet(orders=orders, problems=problems, text=text)
 
         return read_bounded(read, text)
 
-    def read_order_lists(self, board: _board.Board, state: Any, orders: dict[str, list[str]]) -> Sheet:
+    def read_order_lists(self, board: _board.Board, state: _state.State | None,
+                         orders: dict[str, list[str]]) -> Sheet[Order]:
         """Orders as lists per player, each item one order of its player ('': the game master's steps)."""
         return read_order_lists(board, orders)
 
-    def parse_orders(self, board: _board.Board, text: str, file: str | None) -> list[Any]:
+    def parse_orders(self, board: _board.Board, text: str, file: str | None) -> list[Order]:
         """Orders and steps from a sheet, the first unreadable piece raised (OrderError with line, column and
         suggestions): a strict reading for tests and tools."""
         return parse_sheet(board, text, file)
 
-    def adjudicate(self, board: _board.Board, state: _state.State, sheet: Sheet) -> GameResult:
+    def adjudicate(self, board: _board.Board, state: _state.State, sheet: Sheet[Order]) -> GameResult:
         """Resolve the orders in the order written; refused ones change nothing."""
         return _adjudicate(board, state, sheet.orders)
 
-    def picture(self, board: _board.Board, state: _state.State, results: Any) -> Any:
+    def picture(self, board: _board.Board, state: _state.State, results: Any) -> Picture:
         """The board and its pieces as a picture in layers (`picture.py`)."""
         from .picture import arctica_picture
 
         return arctica_picture(board, state, results)
 
 
-    def report_text(self, board: _board.Board, state: _state.State, sheet: Sheet, result: GameResult) -> str:
+    def report_text(self, board: _board.Board, state: _state.State, sheet: Sheet[Order], result: GameResult) -> str:
         """Each step with its outcome, what happened, then the Biodiversity Points and majorities scored."""
         from adjudicator.games.arctica.show import summary_lines
         from adjudicator.turn_report import game_result_text

@@ -375,7 +375,7 @@ def _load_setup(raw: dict, sections, tiles, regions, groups, faces, rounds, sour
     if start_tile not in tiles:
         raise _fail(f"setup.start_tile {start_tile} is not a tile", source, raw)
     start_bp = {int(n): tuple(int(v) for v in values) for n, values in _mapping(raw, "start_bp", source, raw).items()}
-    players = []
+    players: list[Seat] = []
     for p in _list(raw, "players", source, raw):
         name = str(p.get("name") if isinstance(p, dict) else p)
         if not PLAYER_NAME.fullmatch(name) or name.lower() in RESERVED_NAMES or name in (s.name for s in players):
@@ -392,7 +392,7 @@ def _load_setup(raw: dict, sections, tiles, regions, groups, faces, rounds, sour
 
 def _circle_graph(clockwise: list[str]) -> nx.DiGraph:
     """The Arctic Circle: a directed cycle, each edge pointing clockwise."""
-    circle = nx.DiGraph()
+    circle: nx.DiGraph[str] = nx.DiGraph()
     circle.add_nodes_from(clockwise)
     circle.add_edges_from(zip(clockwise, clockwise[1:] + clockwise[:1]))
     return circle
@@ -400,7 +400,7 @@ def _circle_graph(clockwise: list[str]) -> nx.DiGraph:
 
 def _space_graph(spaces: dict[str, Space], lines: dict[str, Line]) -> nx.Graph:
     """The Arctic Board: a node per space (with its sub-region and region), an edge per line (with its bonus)."""
-    graph = nx.Graph()
+    graph: nx.Graph[str] = nx.Graph()
     for s in spaces.values():
         graph.add_node(s.id, subregion=s.subregion, region=s.region)
     for line in lines.values():

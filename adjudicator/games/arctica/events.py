@@ -43,7 +43,10 @@ def _tile(board: Board, state: State, event: Event) -> tuple[int, str]:
     if dots not in stack:
         left = ", ".join(f"{d} dots" for d in stack)
         raise Refused("tile-not-in-stack", f"no {dots}-dot {name} Event tile is left (left: {left})")
-    return dots, board.subregion_of(event.region, dots)
+    subregion = board.subregion_of(event.region, dots)
+    if subregion is None:  # (a board whose Event stack holds a tile no sub-region has: refused, not drawn on nothing)
+        raise Refused("tile-not-on-board", f"the {dots}-dot {name} Event tile covers no sub-region of this board")
+    return dots, subregion
 
 
 def _player(state: State, name: str, index: int) -> str:

@@ -44,8 +44,8 @@ def score(board: Board, state: State, region: str) -> tuple[str, dict[str, int]]
     if not result:
         return f"{name}: no token on its spaces, nobody scores", {}
     parts = []
-    for n, run in groupby(result, key=lambda r: r[1]):
-        run = list(run)
+    for n, group in groupby(result, key=lambda r: r[1]):
+        run = list(group)
         who = " and ".join(p for p, _, _ in run)
         tie = " each (tied)" if len(run) > 1 else ""
         parts.append(f"{who} {run[0][2]} BP{tie} with {n} token{'s' if n != 1 else ''}")

@@ -16,7 +16,7 @@ def destination(board: Board, state: State, section: str, group: str) -> tuple[s
     nxt = board.next_section(section)
     if group not in board.jumpers:
         return nxt, []
-    passed = []
+    passed: list[str] = []
     while nxt != section:  # walk the cycle graph clockwise to the first section with a tile
         if state.circle[nxt] is not None:
             return nxt, passed

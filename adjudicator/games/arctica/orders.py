@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field, replace
-from typing import Union
+from typing import Any, Union
 
 from lark import Token as LarkToken, Transformer
 
@@ -248,7 +248,7 @@ def parse_order(board: Board, text: str, line: int | None = None, file: str | No
                 column_offset: int = 0) -> Order:
     """One order (`<Player>: <action>`) or step; an OrderError names the column, what was expected, and
     close names."""
-    where = {"file": file, "line": line}
+    where: dict[str, Any] = {"file": file, "line": line}
     prefix = _player_prefix(text)
     missing_colon = None if prefix else _missing_colon(text)
     if missing_colon:

@@ -10,18 +10,21 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from adjudicator.errors import AdjudicatorError
 from adjudicator.game import GameRules, LEGAL_ORDERS, PICTURES, RULE_OPTIONS, TEXT_CASES
 from adjudicator.games.diplomacy.board import Board, board_from_data
 from adjudicator.games.diplomacy.board_check import check_diplomacy_board
 from adjudicator.games.diplomacy.cases.runner import run_text_cases
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, build_sites
 from adjudicator.games.diplomacy.orders.legal import legal_orders
+from adjudicator.games.diplomacy.orders.model import Order
 from adjudicator.games.diplomacy.orders.sheet import orders_from_lists, read_sheet
 from adjudicator.games.diplomacy.orders.structured import orders_from_objects
-from adjudicator.games.diplomacy.phase import adjudicate, phase_json
+from adjudicator.games.diplomacy.phase import PhaseResult, adjudicate, phase_json
 from adjudicator.games.diplomacy.report import board_json, history_entry, position_text, result_json, result_text
 from adjudicator.games.diplomacy.state import GameState, opening_state
 from adjudicator.games.diplomacy.state_file import state_from_data, state_to_data
+from adjudicator.render.svg import Picture
 from adjudicator.sheets import Sheet
 
 # The order kinds each kind of phase takes (a move in a retreat phase is read as the retreat).
@@ -39,7 +42,7 @@ _PHASE_WORDS = {"Movement": "movement orders (hold, move, support, convoy)",
                 "Adjustment": "adjustment orders (build, remove or waive)"}
 
 
-def check_phase(state: GameState | None, sheet: Sheet) -> Sheet:
+def check_phase(state: GameState | None, sheet: Sheet[Order]) -> Sheet[Order]:
     """A sheet whose every order is for another kind of phase is refused, naming the game's phase.
 
     (A single misplaced order is left to the judge, which reports it on its line.)"""
@@ -54,14 +57,14 @@ def check_phase(state: GameState | None, sheet: Sheet) -> Sheet:
     return sheet
 
 
-class DiplomacyRules(GameRules):
+class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
     """The GameRules of Diplomacy and every board played by its rules."""
 
     name = "diplomacy"
     game_steps = False  # every order is a power's
     capabilities = frozenset({LEGAL_ORDERS, PICTURES, TEXT_CASES, RULE_OPTIONS})
 
-    def load_board(self, data: dict, source: str | None) -> Board:
+    def load_board(self, data: dict[str, Any], source: str | None) -> Board:
         """The board of a variant file (VariantError with the line of a problem)."""
         return board_from_data(data, source=source)
 
@@ -69,7 +72,7 @@ class DiplomacyRules(GameRules):
         """The opening position."""
         return opening_state(board)
 
-    def state_from_data(self, board: Board, data: dict, file: str | None) -> GameState:
+    def state_from_data(self, board: Board, data: dict[str, Any], file: str | None) -> GameState:
         """A position from game-file data, every rule checked (StateError with line and pointer)."""
         return state_from_data(data, file, board)
 
@@ -79,7 +82,7 @@ class DiplomacyRules(GameRules):
         data.pop("variant", None)
         return data
 
-    def check_board(self, data: dict, source: str) -> list:
+    def check_board(self, data: dict[str, Any], source: str) -> list[AdjudicatorError]:
         """Unknown spaces, one-sided borders, unreachable spaces, bad starting units... each with its line."""
         return check_diplomacy_board(data, source)
 
@@ -101,21 +104,21 @@ class DiplomacyRules(GameRules):
         return [p for p in board.powers
                 if adjustment_due(state, p) < 0 or (adjustment_due(state, p) > 0 and build_sites(board, state, p))]
 
-    def void_known_on_arrival(self, board: Board, state: GameState, seat: str, order: Any) -> bool:
+    def void_known_on_arrival(self, board: Board, state: GameState, seat: str, order: Order) -> bool:
         """A void support or convoy is void whatever the others order when the unit it names is the seat's own."""
         target = getattr(order, "target", None)
         unit = state.units.get(target.province) if target is not None else None
         return unit is not None and unit.power == seat
 
-    def read_sheet(self, board: Board, state: GameState, text: str, file: str | None = None) -> Sheet:
+    def read_sheet(self, board: Board, state: GameState | None, text: str, file: str | None = None) -> Sheet[Order]:
         """Orders and located problems; orders for another kind of phase are reported as such."""
         return check_phase(state, read_sheet(board, text, file=file, state=state))
 
-    def read_order_lists(self, board: Board, state: GameState, orders: dict[str, list[str]]) -> Sheet:
+    def read_order_lists(self, board: Board, state: GameState | None, orders: dict[str, list[str]]) -> Sheet[Order]:
         """Orders given as lists of strings per power."""
         return check_phase(state, orders_from_lists(board, orders, state=state))
 
-    def order_json(self, order: Any) -> dict[str, Any]:
+    def order_json(self, order: Order) -> dict[str, Any]:
         """An order's power, text, line, kind, unit, target, destination, convoy flag and canonical form."""
         unit = lambda ref: None if ref is None else {"type": ref.type, "location": ref.location}  # noqa: E731
         return {"power": order.power, "text": order.text, "line": order.line, "kind": order.kind,
@@ -123,7 +126,7 @@ class DiplomacyRules(GameRules):
                 "destination": (order.dest + (f"/{order.dest_coast}" if order.dest_coast else "")) if order.dest else None,
                 "via_convoy": order.via_convoy, "canonical": order.describe()}
 
-    def read_order_objects(self, board: Board, state: GameState, objects: list[Any]) -> Sheet:
+    def read_order_objects(self, board: Board, state: GameState | None, objects: list[Any]) -> Sheet[Order]:
         """Orders as objects {power, kind, unit, target, destination, coast, via_convoy}: no text, no grammar."""
         return check_phase(state, orders_from_objects(board, objects))
 
@@ -131,24 +134,24 @@ class DiplomacyRules(GameRules):
         """The outcomes of a DATC plain-text case file's cases."""
         return run_text_cases(path, rules)
 
-    def adjudicate(self, board: Board, state: GameState, sheet: Sheet) -> Any:
+    def adjudicate(self, board: Board, state: GameState, sheet: Sheet[Order]) -> PhaseResult:
         """The phase's results and next position (a PhaseResult)."""
         return adjudicate(board, state, sheet.orders)
 
-    def history_entry(self, state: GameState, sheet: Sheet, result: Any) -> dict[str, Any]:
+    def history_entry(self, state: GameState, sheet: Sheet[Order], result: PhaseResult) -> dict[str, Any]:
         """The orders as written and their outcomes."""
         return history_entry(result, sheet)
 
-    def report_json(self, board: Board, state: GameState, sheet: Sheet, result: Any) -> dict[str, Any]:
+    def report_json(self, board: Board, state: GameState, sheet: Sheet[Order], result: PhaseResult) -> dict[str, Any]:
         """Every order's outcome and reason, dislodged units, centre changes, next phase, winner."""
         return result_json(board, result, sheet)
 
-    def drawn(self, board: Board, state: GameState, sheet: Sheet, result: Any) -> dict[str, Any]:
+    def drawn(self, board: Board, state: GameState, sheet: Sheet[Order], result: PhaseResult) -> dict[str, Any]:
         """The phase's read orders and outcomes as its picture draws them (picture/results.py's Drawing)."""
         from adjudicator.games.diplomacy.picture.results import drawing_of  # (the picture: loaded when first used)
         return drawing_of(board, result).to_json()
 
-    def report_text(self, board: Board, state: GameState, sheet: Sheet, result: Any) -> str:
+    def report_text(self, board: Board, state: GameState, sheet: Sheet[Order], result: PhaseResult) -> str:
         """The judge's report as a game master mails it."""
         return result_text(board, result, sheet)
 
@@ -167,7 +170,7 @@ class DiplomacyRules(GameRules):
         """Play by rule options (adjudicator/games/diplomacy/rulebook.py), each text over the rules in force."""
         state.set_rules(board, *texts, what=what)
 
-    def picture(self, board: Board, state: GameState, results: Any) -> Any:
+    def picture(self, board: Board, state: GameState, results: Any) -> Picture:
         """The position as a picture in layers, with a phase's orders drawn when given."""
         from adjudicator.games.diplomacy.picture.draw import diplomacy_picture  # (an extra's parts: loaded when drawn)
         return diplomacy_picture(board, state, results)

@@ -15,7 +15,7 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import AbstractSet, Any, Iterable
 
 import networkx as nx
 
@@ -142,7 +142,7 @@ class Board:
     content_hash: str | None = None  # sha256 of the board file or inline board it was loaded from
 
     def __post_init__(self) -> None:
-        self.graph = nx.MultiGraph()
+        self.graph: nx.MultiGraph[str] = nx.MultiGraph()
         for province in self.provinces.values():
             self.graph.add_node(province.id, province=province)
         for border in self.borders:
@@ -388,10 +388,10 @@ class Board:
         frontier = [f for f in self.water_adj[origin] if f in seas]
         seen = set(frontier)
         while frontier:
-            sea = frontier.pop()
-            if destination in self.water_adj[sea]:
+            here = frontier.pop()
+            if destination in self.water_adj[here]:
                 return True
-            for nxt in self.water_adj[sea]:
+            for nxt in self.water_adj[here]:
                 if nxt in seas and nxt not in seen:
                     seen.add(nxt)
                     frontier.append(nxt)
@@ -461,7 +461,7 @@ def _extend_routes(path: list[str], origin: str, destination: str, adj: dict[str
             path.pop()
 
 
-def _reach(board: Board, seas: set[str], start: str) -> set[str]:
+def _reach(board: Board, seas: AbstractSet[str], start: str) -> set[str]:
     frontier = [f for f in board.water_adj[start] if f in seas]
     seen = set(frontier)
     while frontier:
@@ -507,7 +507,7 @@ class SeasonView:
 
 
 def _season_view(board: Board, season: str) -> SeasonView:
-    surface = {}
+    surface: dict[str, Any] = {}
     for p in board.provinces.values():
         spec = board.terrain[p.kind]
         surface[p.id] = spec.get(season, spec.get("default"))
@@ -521,11 +521,11 @@ def _season_view(board: Board, season: str) -> SeasonView:
     river = {loc for p in board.provinces.values() if surface[p.id] == "land" for loc in p.river}
     fleet_stand = frozenset(loc for p, prov in board.provinces.items() for loc in board.locations(p)
                             if surface[p] == "sea" or (surface[p] == "land" and (loc in coastal or loc in river)))
-    army = nx.DiGraph()
+    army: nx.DiGraph[str] = nx.DiGraph()
     army.add_nodes_from(board.provinces)
-    fleet = nx.DiGraph()
-    for p in board.provinces:
-        fleet.add_nodes_from(board.locations(p))
+    fleet: nx.DiGraph[str] = nx.DiGraph()
+    for pid in board.provinces:
+        fleet.add_nodes_from(board.locations(pid))
     for b in board.borders:
         pa, pb = split_location(b.a)[0], split_location(b.b)[0]
         for o, d in ((pa, pb),) if b.one_way else ((pa, pb), (pb, pa)):
@@ -614,7 +614,7 @@ def _err(message: str, source: str | None, node: Any = None) -> VariantError:
 
 def _border_entries(raw: Any, source: str | None) -> list[tuple[str, Any]]:
     """Border entries are `A - B : kind [seas]` strings, or one-key mappings YAML made of them."""
-    out = []
+    out: list[tuple[str, Any]] = []
     for entry in raw or []:
         if isinstance(entry, dict) and len(entry) == 1:
             (key, value), = entry.items()
@@ -753,7 +753,7 @@ def board_from_data(data: Any, source: str | None = None) -> Board:
     cal = data["calendar"] or {}
     if not isinstance(cal, dict) or not isinstance(cal.get("phases"), list) or not cal["phases"]:
         raise _err("the calendar needs `phases`: a list of {season, type}", source, cal)
-    steps = []
+    steps: list[PhaseStep] = []
     for s in cal["phases"]:
         if not isinstance(s, dict) or "season" not in s or "type" not in s:
             raise _err("each calendar phase needs `season` and `type` (Movement, Retreat or Adjustment)", source, s)

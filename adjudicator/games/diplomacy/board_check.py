@@ -77,7 +77,7 @@ def _check_raw(path: str, data: dict) -> list[Problem]:
             problems.append(Problem(path, line_of(entry), f"{pid}: kind {entry.get('kind')!r} is not a terrain type"))
     _, one_sided = borders_from_adjacency_lists(data["provinces"] or [])
     problems += [Problem(path, line_of(node), message) for node, message in one_sided]
-    seen: dict[frozenset, int | None] = {}
+    seen: dict[frozenset[str] | tuple[str, str], int | None] = {}  # a border: its pair (one-way: in order)
     try:
         entries = _border_entries(data.get("borders"), path)
     except AdjudicatorError as exc:
@@ -157,7 +157,7 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
                     problems.append(Problem(path, _border_line(lines, o, d),
                                             f"one-sided adjacency in {season}: an {unit_type} may move {o} -> {d} but not back"))
     # Unreachable spaces: no unit can ever enter them, in any season.
-    union = nx.DiGraph()
+    union: nx.DiGraph[str] = nx.DiGraph()
     for season in board.seasons:
         union.add_edges_from(board.army_moves(season).edges)
         union.add_edges_from((split_location(a)[0], split_location(b)[0]) for a, b in board.fleet_moves(season).edges)

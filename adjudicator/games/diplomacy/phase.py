@@ -98,7 +98,7 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
     season = state.phase.season
     rules = state.rule_options(board)
     commands, rejected = every_unit_command(board, state, orders)
-    idle = frozenset()  # the powers in civil disorder: they gave no order (DATC 4.D.9)
+    idle: frozenset[str] = frozenset()  # the powers in civil disorder: they gave no order (DATC 4.D.9)
     if rules.civil_disorder_support != "succeeds":
         idle = frozenset(u.power for u in state.units.values() if u.power != NEUTRAL).difference(o.power for o in orders)
     moved = judge_movement(board, season, commands, rules, idle)

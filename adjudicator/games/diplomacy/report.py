@@ -43,7 +43,7 @@ def with_hints(result: PhaseResult, sheet: Sheet | None) -> list[OrderResult]:
     if sheet is None or not sheet.hints:
         return lines
     for r in lines:
-        hint = sheet.hints.get(r.line) if r.status == IGNORED and r.order is not None else None
+        hint = sheet.hints.get(r.line) if r.status == IGNORED and r.order is not None and r.line is not None else None
         if hint and hint not in r.reason:
             r.reason = f"{r.reason}: {hint}"
     return lines

@@ -10,7 +10,10 @@ connection = context.config.attributes.get("connection")
 if connection is None:  # pragma: no cover - `alembic` run by hand: needs a URL in the config
     from sqlalchemy import create_engine
 
-    connection = create_engine(context.config.get_main_option("sqlalchemy.url")).connect()
+    url = context.config.get_main_option("sqlalchemy.url")
+    if url is None:
+        raise SystemExit("alembic: set sqlalchemy.url in alembic.ini (the database to migrate)")
+    connection = create_engine(url).connect()
 context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
 with context.begin_transaction():
     context.run_migrations()

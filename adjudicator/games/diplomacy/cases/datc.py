@@ -234,6 +234,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
     if current is not None:
         trouble(f"case {current.name!r} has no END", current.line)
         cases.append(current)
-    if cases and all(c.problem is not None for c in cases):
-        raise cases[0].problem  # nothing in the text can run: the file itself is malformed
+    first = cases[0].problem if cases else None
+    if first is not None and all(c.problem is not None for c in cases):
+        raise first  # nothing in the text can run: the file itself is malformed
     return cases

@@ -15,6 +15,7 @@ from adjudicator.verdict import CaseOutcome
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import TEXT_CASES, rules_of
 from adjudicator.names import AmbiguousName, UnknownName
+from adjudicator.outcome import OrderResult
 from adjudicator.games.diplomacy.orders.model import Order
 from adjudicator.games.diplomacy.phase import PhaseResult, adjudicate
 from adjudicator.games.diplomacy.state import Dislodged, GameState, Phase, Unit, parse_unit_text
@@ -163,7 +164,7 @@ class _Expected:
 def _expected(board: Board, case: Case, state: GameState, notes: list[str]) -> _Expected:
     """The case's POSTSTATE sections; an AdjudicatorError at the line that cannot be read."""
     if case.same:
-        units, dislodged = _fmt(state.units.values()), Counter()
+        units, dislodged = _fmt(state.units.values()), Counter[str]()
     else:
         units = _fmt(_units(board, case.get("POSTSTATE"), notes, "expected").values())
         dislodged = _fmt(_units(board, case.get("POSTSTATE_DISLODGED"), notes, "expected dislodged").values())
@@ -240,16 +241,17 @@ def run_case(case: Case, boards: dict[str, Board] | None = None, rules: str | No
 
 def _check_results(expected: list[tuple[Line, str, Order]], result: PhaseResult, problems: list[str]) -> None:
     """Each expected `SUCCESS:`/`FAILURE:` line must match the outcome of the same order."""
-    outcomes = {}
+    outcomes: dict[tuple[str | None, str], OrderResult] = {}
     for r in result.report:
         if r.order is not None and r.applied:
             outcomes[(r.power, r.order.describe())] = r
     for line, power, order in expected:
         key = (power, order.describe())
-        r = outcomes.get(key)
-        if r is None:
+        found = outcomes.get(key)
+        if found is None:
             problems.append(f"line {line.line}: no executed order {power}: {order.describe()}")
             continue
+        r = found
         ok = r.status == "succeeds"
         if ok != (line.status == "SUCCESS"):
             problems.append(f"line {line.line}: {power}: {order.describe()} expected {line.status}, got {r.status} ({r.reason})")
