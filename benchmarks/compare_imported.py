@@ -111,9 +111,10 @@ def compare_map(name: str, games: int, years: int, odd: float, seed: int) -> tup
 
 def legal_moves_report() -> tuple[list[str], int]:
     """Every map of the package imported and its legal moves compared with the peer's (as the test does)."""
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT))  # the tests are a package of the repository
     import pytest  # noqa: F401  (the test module needs it importable)
-    from test_importer import test_every_package_map_imports_with_the_packages_legal_moves as check
+    from tests.games.diplomacy.importers.test_importer import (
+        test_every_package_map_imports_with_the_packages_legal_moves as check)
 
     lines, failed = [], 0
     for path in sorted(package_maps().glob("*.map")):

@@ -1,7 +1,7 @@
-"""`python tests/slow_app_server.py PORT MILLISECONDS`: the server of `adjudicator serve` (one worker, its
+"""`python tests/api/slow_app_server.py PORT MILLISECONDS`: the server of `adjudicator serve` (one worker, its
 gevent worker class and settings) in front of an application whose every request keeps the CPU busy for
 MILLISECONDS without yielding, as a judgement does, and answers the request's `X-Tag` header. For the tests
-of the order requests are served in (tests/test_fair_service.py)."""
+of the order requests are served in (tests/api/test_fair_service.py)."""
 
 from __future__ import annotations
 

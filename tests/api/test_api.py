@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from api import create_app
-from api_helpers import DOC, check_response
+from tests.api_helpers import DOC, check_response
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from api import create_app
 from api.schemas import SCHEMAS
-from api_helpers import DOC, check_response
+from tests.api_helpers import DOC, check_response
 
 # The documented paths include game creation: its games go to a database of the fuzz's own, not to the
 # default file in the working directory.

@@ -11,8 +11,8 @@ import subprocess
 import pytest
 import requests
 
-from api_helpers import check_response, running_server
-from conftest import ROOT
+from tests.api_helpers import check_response, running_server
+from tests.helpers import ROOT
 
 
 @pytest.fixture(scope="module")

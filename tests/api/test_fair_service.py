@@ -1,7 +1,7 @@
 """Requests are served in arrival order, whichever connection they come on (issue 34, `api/fairness.py`).
 
 The real server (gunicorn, the project's gevent worker, one worker) in front of an application that keeps the
-CPU busy for each request, as a judgement does (`tests/slow_app_server.py`). What is checked is the order the
+CPU busy for each request, as a judgement does (`tests/api/slow_app_server.py`). What is checked is the order the
 answers come back in, never how long they took."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from contextlib import contextmanager
 import gevent
 
 from api.fairness import ArrivalGate, GatedApp
-from api_helpers import free_port, stop, wait_until_serving
-from conftest import ROOT
+from tests.api_helpers import free_port, stop, wait_until_serving
+from tests.helpers import ROOT
 
 SLOW_MS = 300  # each request's CPU time: long enough for every client below to send while one is served
 
@@ -30,7 +30,7 @@ def slow_server(fair: bool) -> Iterator[int]:
     """The slow application's server on a free port, in the fair order or the old one; its port."""
     port = free_port()
     env = os.environ | {"ADJUDICATOR_FAIR_SERVICE": "1" if fair else "0"}
-    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "slow_app_server.py"), str(port), str(SLOW_MS)],
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "api" / "slow_app_server.py"), str(port), str(SLOW_MS)],
                             env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         wait_until_serving(f"http://127.0.0.1:{port}", proc, lambda: proc.stderr.read().decode(errors="replace"))

@@ -26,7 +26,7 @@ from adjudicator.errors import AdjudicatorError
 from adjudicator.games.diplomacy.orders.legal import legal_orders
 from adjudicator.yamlio import load_yaml_text
 from api import create_app
-from conftest import ROOT, benchmark
+from tests.helpers import ROOT, benchmark
 
 
 FUZZ = benchmark("fuzz_api")

@@ -11,7 +11,7 @@ import time
 import pytest
 import requests
 
-from api_helpers import running_server
+from tests.api_helpers import running_server
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import socket
 import time
 
 import pytest
-from api_helpers import logged_server
+from tests.api_helpers import logged_server
 from gunicorn.config import Config
 
 from api.access_log import EscapingFormatter, Logger, escaped

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("diplomacy", reason="the diplomacy package (the peer) is not installed: pip install '.[bench]'")
 
-from conftest import ROOT, benchmark  # noqa: E402
+from tests.helpers import ROOT, benchmark  # noqa: E402
 
 
 def _compare_peer():

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from conftest import benchmark
+from tests.helpers import benchmark
 
 
 @pytest.mark.parametrize("part", benchmark("instructions").PARTS)

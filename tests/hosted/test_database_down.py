@@ -8,8 +8,9 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from api_helpers import DOC, check_response, free_port
-from test_hosted import make_api, postgres_url
+from tests.api_helpers import DOC, check_response, free_port
+from tests.helpers import ROOT
+from tests.hosted.helpers import make_api, postgres_url
 
 from adjudicator.hosted import storage
 from api.schemas import SCHEMAS
@@ -97,6 +98,6 @@ def test_readiness_is_200_on_a_reachable_postgresql():
 def test_readme_and_openapi_document_both_checks(path):
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    readme = (ROOT / "README.md").read_text()
     assert f"GET {path}" in readme and path in DOC["paths"]
     assert "503" in DOC["paths"].get("/readyz", {}).get("get", {}).get("responses", {})

@@ -11,19 +11,18 @@ import functools
 import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 import yaml
-from api_helpers import DOC, check_response
+from tests.api_helpers import DOC, check_response
 from api.schemas import SCHEMAS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_hosted import db_url, make_api, postgres_url  # noqa: F401 - db_url: SQLite and PostgreSQL
+from tests.helpers import ROOT
+from tests.hosted.helpers import make_api, postgres_url
 
-ROOT = Path(__file__).resolve().parent.parent
 BOARD = yaml.safe_load((ROOT / "datc_cases" / "features" / "boards" / "waterways.yaml").read_text())
 CASE_FILE = "VARIANT_ALL Standard\nCASE one\nPRESTATE\nFrance: A Par\nORDERS\nFrance: A Par - Bur\n" \
             "POSTSTATE\nFrance: A Bur\nEND\n"

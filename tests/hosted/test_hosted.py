@@ -6,133 +6,18 @@ half is skipped, saying why, except in CI (CI=true), where it must run.
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections import defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
-from api_helpers import check_response
+from tests.helpers import ROOT
+from tests.hosted.helpers import make_api
 
 from adjudicator.games.diplomacy.cases.datc import parse_cases
-from adjudicator.hosted import storage
 from adjudicator.hosted.limits import Limits
 from adjudicator.textio import read_text
-from api import create_app
 
-ROOT = Path(__file__).resolve().parent.parent
 YEAR = ROOT / "datc_cases" / "arctic" / "11_year_2010_2011.txt"  # a whole Arctic year, case by case
-
-
-def postgres_url() -> str:
-    """The test PostgreSQL database (skips without one, but never in CI)."""
-    url = os.environ.get("ADJUDICATOR_TEST_DATABASE_URL")
-    if url:
-        return url
-    if os.environ.get("CI") == "true":
-        pytest.fail("CI must run the PostgreSQL tests: .ci/run starts a server and sets ADJUDICATOR_TEST_DATABASE_URL")
-    pytest.skip("no PostgreSQL server: set ADJUDICATOR_TEST_DATABASE_URL (.ci/run starts one) to run this")
-
-
-@contextmanager
-def own_postgres_schema(prefix: str) -> Iterator[str]:
-    """The URL of a fresh schema of the test PostgreSQL database, dropped after: for tests whose senders or
-    tickers take whatever is due in their database, so that no other test's games or deliveries are theirs."""
-    from sqlalchemy import create_engine, make_url
-
-    base = make_url(storage.normalise_url(postgres_url()))
-    schema = f"{prefix}_{secrets.token_hex(6)}"
-    admin = create_engine(base)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
-    url = base.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
-    try:
-        yield url
-    finally:
-        store = storage._stores.pop(url, None)
-        if store is not None:
-            store.dispose()
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-        admin.dispose()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path) -> str:
-    """A database URL: a fresh SQLite file, or the test PostgreSQL database."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    return postgres_url()
-
-
-class Api:
-    """The test client, with every answer checked against the OpenAPI document."""
-
-    def __init__(self, app):
-        self.app = app
-        self.client = app.test_client()
-
-    def call(self, method: str, template: str, token: str | None = None, json=None, query: str = "", **params):
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        kwargs = {"headers": headers}
-        if json is not None:
-            kwargs["json"] = json
-        response = getattr(self.client, method)(template.format(**params) + query, **kwargs)
-        check_response(template, method, response)
-        return response
-
-    def create(self, **body) -> dict:
-        response = self.call("post", "/v1/games", json=body)
-        assert response.status_code == 201, response.get_json()
-        return response.get_json()
-
-    def game(self, game_id: str, token: str) -> dict:
-        response = self.call("get", "/v1/games/{game_id}", token, game_id=game_id)
-        assert response.status_code == 200, response.get_json()
-        return response.get_json()
-
-    def phase_no(self, game_id: str, token: str) -> int:
-        """The game's current phase number (what every phase-bound write names)."""
-        return self.game(game_id, token)["phase_no"]
-
-    def submit(self, game_id: str, token: str, orders, ready=None, status: int = 200, phase_no=None) -> dict:
-        """Orders for phase `phase_no` (default: the current one, read first)."""
-        body = {"orders": orders, "phase_no": phase_no or self.phase_no(game_id, token)}
-        if ready is not None:
-            body["ready"] = ready
-        response = self.call("put", "/v1/games/{game_id}/orders", token, json=body, game_id=game_id)
-        assert response.status_code == status, response.get_json()
-        return response.get_json()
-
-    def ready(self, game_id: str, token: str, ready: bool = True) -> dict:
-        body = {"ready": ready, "phase_no": self.phase_no(game_id, token)}
-        response = self.call("put", "/v1/games/{game_id}/ready", token, json=body, game_id=game_id)
-        assert response.status_code == 200, response.get_json()
-        return response.get_json()
-
-    def judge(self, game_id: str, gm: str) -> dict:
-        """The game master judges the current phase."""
-        response = self.call("post", "/v1/games/{game_id}/adjudicate", gm, json={"phase_no": self.phase_no(
-            game_id, gm)}, game_id=game_id)
-        assert response.status_code == 200, response.get_json()
-        return response.get_json()
-
-
-# The rate limits are kept in the database, which PostgreSQL's test database shares between tests and runs:
-# the tests of other things are not limited (tests/test_hosted_limits.py tests the limits).
-UNLIMITED = Limits(requests_per_minute=10**6, games_per_hour=10**6, picture_units_per_minute=10**6)
-
-
-def make_api(url: str, **config) -> Api:
-    """An app on the given database."""
-    return Api(create_app({"ADJUDICATOR_DATABASE_URL": url, "HOSTED_LIMITS": UNLIMITED, **config}))
-
-
-@pytest.fixture
-def api(db_url) -> Api:
-    return make_api(db_url)
 
 
 def _units(state: dict) -> dict[str, set[str]]:

@@ -11,9 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
-from conftest import benchmark
+from tests.helpers import benchmark
 from sqlalchemy import select, update
-from test_hosted import own_postgres_schema, postgres_url
+from tests.hosted.helpers import own_postgres_schema, postgres_url
 
 from adjudicator.hosted.models import Game, PhaseRecord
 from adjudicator.hosted.service import Service

@@ -11,7 +11,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -20,7 +19,7 @@ import pytest
 import requests
 from click.testing import CliRunner
 from sqlalchemy import func, select
-from test_hosted import postgres_url
+from tests.hosted.helpers import OPENING, Clock, postgres_url, receiver
 
 from adjudicator.cli import main
 from adjudicator.hosted import service as service_module
@@ -30,8 +29,6 @@ from adjudicator.hosted.service import HostedError, Service
 from adjudicator.hosted.storage import Store, normalise_url, open_store
 
 LOOPBACK = webhooks.Egress.parse("127.0.0.1")  # the tests' receivers listen on loopback: the operator allows it
-OPENING = {"Russia": ["A Arc - Ura", "F Okh - Kam"], "Norway": ["F Tro - Bar"], "Canada": ["A Yel - Yuk"],
-           "Denmark": ["F Tor - Nwg"], "USA": ["A Brw - Bea"]}
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -210,14 +207,6 @@ def test_a_kill_in_the_middle_of_an_adjudication_leaves_the_previous_phase(db_ur
 
 
 # --- deadlines ---------------------------------------------------------------------------------------------
-class Clock:
-    def __init__(self, now: float = 1_800_000_000.0):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_the_first_request_after_the_deadline_judges_the_phase(tmp_path):
     clock = Clock()
     svc = Service(open_store(f"sqlite:///{tmp_path / 'deadline.sqlite3'}"), clock=clock)
@@ -247,34 +236,6 @@ def test_games_tick_judges_every_phase_past_its_deadline(tmp_path):
 
 
 # --- webhooks ----------------------------------------------------------------------------------------------
-@contextmanager
-def _receiver(answers: list[tuple[float, int]]):
-    """A webhook receiver on loopback: the n-th request waits answers[n][0] s and answers answers[n][1]."""
-    got: list[tuple[dict, bytes, float]] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802 - http.server's name
-            body = self.rfile.read(int(self.headers["Content-Length"]))
-            got.append((dict(self.headers), body, time.monotonic()))
-            delay, status = answers[min(len(got), len(answers)) - 1]
-            time.sleep(delay)
-            self.send_response(status)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/hook", got
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 def _wait(predicate, seconds: float = 10.0) -> None:
     deadline = time.monotonic() + seconds
     while not predicate():
@@ -285,7 +246,7 @@ def _wait(predicate, seconds: float = 10.0) -> None:
 def test_webhooks_are_signed_retried_and_never_block_the_request(tmp_path):
     policy = webhooks.Policy(attempts=4, base_delay=0.05, timeout=5, egress=LOOPBACK)
     svc = Service(open_store(f"sqlite:///{tmp_path / 'hooks.sqlite3'}"), policy=policy)
-    with _receiver([(1.0, 503), (0.0, 200)]) as (url, got):
+    with receiver([(1.0, 503), (0.0, 200)]) as (url, got):
         created, seats, gm = _game(svc, webhook_url=url)
         svc.submit(seats["Norway"], OPENING["Norway"], phase_no=1)
         started = time.monotonic()
@@ -307,7 +268,7 @@ def test_webhooks_are_signed_retried_and_never_block_the_request(tmp_path):
 def test_a_receiver_that_keeps_failing_is_given_up_after_the_last_attempt(tmp_path):
     policy = webhooks.Policy(attempts=3, base_delay=0.02, timeout=2, egress=LOOPBACK)
     svc = Service(open_store(f"sqlite:///{tmp_path / 'hooks.sqlite3'}"), policy=policy)
-    with _receiver([(0.0, 500)]) as (url, got):
+    with receiver([(0.0, 500)]) as (url, got):
         created, seats, gm = _game(svc, webhook_url=url)
         svc.adjudicate(gm, phase_no=1)
         _wait(lambda: svc.webhook_status(gm)["deliveries"][0]["given_up"])

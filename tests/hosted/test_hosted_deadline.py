@@ -7,7 +7,7 @@ import time
 from datetime import datetime, timezone
 
 import pytest
-from test_hosted import make_api
+from tests.hosted.helpers import make_api
 
 DEADLINE = "/v1/games/{game_id}/deadline"
 

@@ -4,10 +4,7 @@ bot's webhook receiver on loopback, and plain objects in place of Discord's chan
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
@@ -17,33 +14,7 @@ from api import create_app
 pytest.importorskip("discord", reason="the example bot needs discord.py (the `test` extra installs it)")
 from aiohttp import web  # noqa: E402 - discord.py brings aiohttp
 
-BOT = Path(__file__).resolve().parent.parent / "examples" / "discord_bot.py"
-
-
-def _load_bot():
-    if "discord_bot" in sys.modules:
-        return sys.modules["discord_bot"]
-    spec = importlib.util.spec_from_file_location("discord_bot", BOT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["discord_bot"] = module  # dataclasses look their module up while the file runs
-    spec.loader.exec_module(module)
-    return module
-
-
-class Target:
-    """A channel or a member: records what the bot sends."""
-
-    def __init__(self, id: int = 0, name: str = ""):
-        self.id, self.display_name, self.name = id, name, name
-        self.sent: list[tuple[str | None, dict]] = []
-
-    async def send(self, content=None, **kwargs):
-        self.sent.append((content, kwargs))
-
-    @property
-    def last(self) -> str:
-        return self.sent[-1][0] or ""
-
+from tests.hosted.helpers import Target, load_bot  # noqa: E402
 
 @pytest.fixture
 def api_url(tmp_path):
@@ -57,7 +28,7 @@ def api_url(tmp_path):
 
 
 def test_the_bot_creates_a_game_relays_orders_and_posts_the_judged_phase(api_url):
-    bot = _load_bot()
+    bot = load_bot()
     powers = ["Russia", "Norway", "Canada", "Denmark", "USA"]
     members = {i: Target(i, f"player{i}") for i in range(1, 6)}
     channel = Target(name="arctic")
@@ -113,7 +84,7 @@ def test_the_bot_creates_a_game_relays_orders_and_posts_the_judged_phase(api_url
 
 
 def test_the_bot_explains_bad_commands(api_url):
-    bot = _load_bot()
+    bot = load_bot()
     channel = Target(name="c")
 
     async def scenario():

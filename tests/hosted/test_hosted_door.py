@@ -10,8 +10,8 @@ import time
 
 import pytest
 import requests
-from api_helpers import free_port
-from test_hosted import db_url, make_api  # noqa: F401 - db_url: SQLite and PostgreSQL
+from tests.api_helpers import free_port
+from tests.hosted.helpers import make_api
 
 from adjudicator.hosted import webhooks
 from adjudicator.hosted.models import Game

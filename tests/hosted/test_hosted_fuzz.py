@@ -4,8 +4,7 @@ judged for each seat exactly the ones it sent."""
 
 from __future__ import annotations
 
-from conftest import benchmark
-from test_hosted import db_url  # noqa: F401 - SQLite and PostgreSQL
+from tests.helpers import benchmark
 
 FUZZ = benchmark("fuzz_hosted")
 

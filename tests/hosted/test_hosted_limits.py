@@ -6,7 +6,7 @@ from __future__ import annotations
 import multiprocessing
 
 from sqlalchemy import delete
-from test_hosted import db_url, make_api  # noqa: F401 - db_url: SQLite and PostgreSQL
+from tests.hosted.helpers import make_api
 
 from adjudicator.hosted.limits import Limits, RateLimiter, client_key
 from adjudicator.hosted.models import RateLimit

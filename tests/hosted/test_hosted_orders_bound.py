@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_hosted import db_url, make_api  # noqa: F401 - db_url is a fixture (SQLite and PostgreSQL)
+from tests.hosted.helpers import make_api
 
 from adjudicator.catalogue import load_variant
 from adjudicator.game import rules_of

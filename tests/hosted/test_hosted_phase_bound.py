@@ -8,7 +8,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from test_hosted import make_api, postgres_url
+from tests.hosted.helpers import make_api, postgres_url
 
 ORDERS = "/v1/games/{game_id}/orders"
 READY = "/v1/games/{game_id}/ready"

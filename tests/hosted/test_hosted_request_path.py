@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import create_engine, event, select, text
-from test_hosted import db_url, make_api, postgres_url  # noqa: F401 - db_url: SQLite and PostgreSQL
+from tests.hosted.helpers import make_api, postgres_url
 
 from adjudicator.gamefile import game_to_data
 from adjudicator.hosted.limits import Limits

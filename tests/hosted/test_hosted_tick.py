@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from test_hosted import postgres_url
+from tests.hosted.helpers import postgres_url
 
 from adjudicator.cli import main
 from adjudicator.hosted.storage import DEFAULT_SQLITE

@@ -16,8 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
-from test_hosted_concurrency import OPENING, _receiver
-from test_hosted_webhooks import db_url  # noqa: F401 - the fixture: a fresh SQLite file or PostgreSQL schema
+from tests.hosted.helpers import OPENING, own_database, receiver  # noqa: F401 - own_database: the fixture db_url
 
 from adjudicator.hosted import service as service_module
 from adjudicator.hosted import webhooks
@@ -191,7 +190,7 @@ def test_a_delivery_being_sent_keeps_its_short_lease_and_is_sent_once(db_url):  
     """The sender renews its claim while a slow receiver answers, so another process's sender, looking after
     the first lease has run out, does not send it again; the delivery is sent once, one attempt counted."""
     policy = webhooks.Policy(lease=1.0, egress=webhooks.Egress.parse("127.0.0.1"))
-    with _receiver([(2.5, 200)]) as (url, got):
+    with receiver([(2.5, 200)]) as (url, got):
         first, second = (Service(open_store(db_url), policy=policy, background=False) for _ in range(2))
         created = first.create_game("arctic", webhook_url=url)
         gm = first.authenticate(created["id"], created["game_master_token"])

@@ -21,8 +21,7 @@ from contextlib import contextmanager
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import insert, select, update
-from test_hosted import make_api, own_postgres_schema
-from test_hosted_concurrency import Clock, _receiver
+from tests.hosted.helpers import Clock, make_api, own_database, receiver  # noqa: F401 - own_database: the fixture db_url
 
 from adjudicator.cli import main
 from adjudicator.hosted import egress, webhooks
@@ -32,18 +31,6 @@ from adjudicator.hosted.service import HostedError, Service
 from adjudicator.hosted.storage import open_store
 
 LOOPBACK = Egress.parse("127.0.0.1")
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    """A database of the test's own: a fresh SQLite file, or a fresh schema of the test PostgreSQL database.
-    (Every sender on a database shares its outbox, as it should: on a shared database the background sender
-    of another test's server would take this test's deliveries.)"""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
-        return
-    with own_postgres_schema("webhooks") as url:
-        yield url
 
 
 def _service(url: str, attempts: int = 6, allow: Egress = LOOPBACK, clock=None, timeout: float = 1.0,
@@ -216,7 +203,7 @@ def test_a_url_kept_from_before_a_rule_is_refused_at_delivery_by_the_same_check(
     """`localhost.` resolves to an allowed network's address here; it is still refused, as it is when set."""
     answers, _ = resolver
     answers["localhost."] = answers["localhost"] = [["127.0.0.1"]]  # as a resolver answers for it
-    with _receiver([(0.0, 200)]) as (url, got):
+    with receiver([(0.0, 200)]) as (url, got):
         svc = _service(db_url, attempts=1, allow=Egress.parse("127.0.0.0/8"))
         created, gm = _judged_game(svc, url)
         with svc.store.transaction() as session:  # as a row written before the rule was
@@ -264,7 +251,7 @@ def test_a_name_that_resolves_inside_the_network_is_not_called(db_url, resolver)
     answers, _ = resolver
     answers["hooks.example"] = [["127.0.0.1"]]
     answers["mixed.example"] = [["93.184.216.34", "127.0.0.1"]]  # every address is checked, not the first
-    with _receiver([(0.0, 200)]) as (url, got):
+    with receiver([(0.0, 200)]) as (url, got):
         port = url.split(":")[2].split("/")[0]
         svc = _service(db_url, attempts=1, allow=Egress())
         games = [_judged_game(svc, f"http://{host}:{port}/hook")[1] for host in ("hooks.example", "mixed.example")]
@@ -290,7 +277,7 @@ def test_the_connection_goes_to_the_address_that_was_checked(db_url, resolver): 
 
 
 def test_redirects_are_not_followed(db_url):  # noqa: F811
-    with _receiver([(0.0, 200)]) as (inner, got):
+    with receiver([(0.0, 200)]) as (inner, got):
         for target in (inner, "ftp://127.0.0.1/x"):
             reply = f"HTTP/1.1 302 Found\r\nLocation: {target}\r\nContent-Length: 0\r\n\r\n".encode()
             with _raw_receiver(reply) as (port, taken):
@@ -322,7 +309,7 @@ def test_a_closed_port_reads_as_an_open_one(db_url):  # noqa: F811
 def test_a_silent_receiver_delays_only_its_own_games_deliveries(db_url):  # noqa: F811
     """Game A's receiver takes every connection and never answers, with 8 phases waiting; game B's delivery
     arrives while A's first attempts are still held open (they would each hold a sender for a minute)."""
-    with _silent() as silent, _receiver([(0.0, 200)]) as (honest, got):
+    with _silent() as silent, receiver([(0.0, 200)]) as (honest, got):
         svc = _service(db_url, attempts=2, allow=Egress.parse("127.0.0.0/8"), timeout=60.0)
         a = svc.create_game("arctic", webhook_url=f"http://127.0.0.2:{silent.port}/hook")
         a_gm = svc.authenticate(a["id"], a["game_master_token"])
@@ -350,7 +337,7 @@ def test_silent_receivers_on_hosts_of_their_own_hold_at_most_half_the_senders(db
     """Past half the senders, a receiver gets one at a time, and one with nothing in flight goes first."""
     policy = webhooks.Policy(attempts=2, timeout=60.0, senders=4, per_receiver=2, egress=Egress.parse("127.0.0.0/8"))
     svc = Service(open_store(db_url), policy=policy, background=False)
-    with _silent("127.0.0.2") as one, _silent("127.0.0.3") as two, _receiver([(0.0, 200)]) as (honest, got):
+    with _silent("127.0.0.2") as one, _silent("127.0.0.3") as two, receiver([(0.0, 200)]) as (honest, got):
         for silent in (one, two):
             created = svc.create_game("arctic", webhook_url=f"http://{silent.server.getsockname()[0]}:{silent.port}/")
             gm = svc.authenticate(created["id"], created["game_master_token"])
@@ -376,7 +363,7 @@ def test_a_freed_sender_goes_to_the_receiver_that_waited_longest(db_url):  # noq
     policy = webhooks.Policy(attempts=2, timeout=1.0, base_delay=30.0, senders=2, per_receiver=1,
                              egress=Egress.parse("127.0.0.0/8"))
     svc = Service(open_store(db_url), policy=policy, background=False)
-    with _silent("127.0.0.2") as one, _silent("127.0.0.3") as two, _receiver([(0.0, 200)]) as (honest, got):
+    with _silent("127.0.0.2") as one, _silent("127.0.0.3") as two, receiver([(0.0, 200)]) as (honest, got):
         for silent in (one, two):
             created = svc.create_game("arctic", webhook_url=f"http://{silent.server.getsockname()[0]}:{silent.port}/")
             gm = svc.authenticate(created["id"], created["game_master_token"])
@@ -405,7 +392,7 @@ def _attempt_starts(svc: Service, game_id: str) -> tuple[float, list[float]]:
 def test_a_run_that_waits_sends_every_due_delivery(db_url):  # noqa: F811
     """`games tick` waits for every due delivery, however fast each is sent (a run that stopped when nothing
     was in flight stopped whenever its sends outpaced its looking)."""
-    with _receiver([(0.0, 200)]) as (url, got):
+    with receiver([(0.0, 200)]) as (url, got):
         svc = _service(db_url)
         created, gm = _judged_game(svc, url)
         with svc.store.transaction() as session:
@@ -482,7 +469,7 @@ def test_a_malformed_answer_is_recorded_and_given_up_after_the_cap(db_url):  # n
 
 
 def test_each_delivery_carries_its_id_in_a_header_and_in_the_signed_body(db_url):  # noqa: F811
-    with _receiver([(0.0, 200)]) as (url, got):
+    with receiver([(0.0, 200)]) as (url, got):
         svc = _service(db_url)
         created, gm = _judged_game(svc, url)
         assert svc.deliverer.run_due().delivered == 1

@@ -15,8 +15,8 @@ from adjudicator.catalogue import BoardProblems, board_from_inline, load_board_r
 from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError
 from api import create_app
-from api_helpers import check_response
-from conftest import ROOT
+from tests.api_helpers import check_response
+from tests.helpers import ROOT
 
 BOARD = ROOT / "datc_cases" / "features" / "boards" / "waterways.yaml"
 YEAR = [  # a game year on the waterways board: movement (through the canal), movement, retreat, adjustment

@@ -8,7 +8,7 @@ import sys
 from click.testing import CliRunner
 
 from adjudicator.cli import main
-from conftest import ROOT
+from tests.helpers import ROOT
 
 GOOD = """VARIANT_ALL Standard
 CASE good

@@ -8,7 +8,7 @@ from adjudicator.games.diplomacy.cases.datc import read_cases
 from adjudicator.case_files import collect_files
 from adjudicator.games.diplomacy.cases.runner import run_case
 from adjudicator.game_cases import read_yaml_cases, run_game_case
-from conftest import ROOT, SHARED_DATC
+from tests.helpers import ROOT, SHARED_DATC
 
 
 def _cases(folder):

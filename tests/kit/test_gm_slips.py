@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import main
-from conftest import ROOT
+from tests.helpers import ROOT
 
 FALL_2010 = ROOT / "examples" / "arctic-fall-2010-orders.txt"
 

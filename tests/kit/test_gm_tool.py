@@ -11,9 +11,9 @@ import yaml
 from click.testing import CliRunner
 
 from adjudicator.cli import main
-from conftest import ROOT
+from tests.helpers import ROOT
 
-DATA = Path(__file__).parent / "data"
+DATA = ROOT / "tests" / "data"
 
 
 def cli(*args):

@@ -13,7 +13,7 @@ import time
 import pytest
 import requests
 from sqlalchemy import func, select
-from test_hosted import UNLIMITED, make_api, postgres_url
+from tests.hosted.helpers import UNLIMITED, make_api, postgres_url
 
 from adjudicator import catalogue, pictures
 from adjudicator.catalogue import board_from_inline
@@ -25,7 +25,7 @@ from adjudicator.hosted.models import Drawing
 from adjudicator.pictures import Busy, Job, Pictures
 from adjudicator.games.diplomacy.picture import stored
 from api import create_app
-from api_helpers import free_port, stop, wait_until_serving
+from tests.api_helpers import free_port, stop, wait_until_serving
 
 GEOMETRY = sys.modules["adjudicator.games.diplomacy.picture.geometry"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from test_hosted import make_api
+from tests.hosted.helpers import make_api
 
 from adjudicator.catalogue import variant_names
 from adjudicator.cli import main

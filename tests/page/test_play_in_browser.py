@@ -10,8 +10,8 @@ import time
 
 import pytest
 import requests
-from api_helpers import logged_server
-from chromium_helpers import CURRENT_BOARD, PHASE_PICTURES, block_pictures, chromium, require_browser
+from tests.api_helpers import logged_server
+from tests.page.chromium_helpers import CURRENT_BOARD, PHASE_PICTURES, block_pictures, chromium, require_browser
 
 By = pytest.importorskip("selenium.webdriver.common.by", reason="Selenium is in the `test` extra").By
 from selenium.webdriver.common.keys import Keys  # noqa: E402 - after the import check

@@ -13,11 +13,11 @@ import requests
 from werkzeug.serving import make_server
 
 from api import create_app
-from api_helpers import logged_server
-from conftest import ROOT
+from tests.api_helpers import logged_server
+from tests.helpers import ROOT
 
 pytest.importorskip("discord", reason="the example bot needs discord.py (the `test` extra installs it)")
-from test_hosted_discord_bot import Target, _load_bot  # noqa: E402 - after the import check
+from tests.hosted.helpers import Target, load_bot  # noqa: E402 - after the import check
 
 
 def test_the_bot_dms_each_player_a_play_link_holding_its_own_token(tmp_path):
@@ -28,7 +28,7 @@ def test_the_bot_dms_each_player_a_play_link_holding_its_own_token(tmp_path):
     members = {1: Target(1, "ann"), 2: Target(2, "bob")}
 
     async def scenario():
-        relay = _load_bot().Relay(api_url, play_url="https://play.example.org/")
+        relay = load_bot().Relay(api_url, play_url="https://play.example.org/")
         try:
             return await relay.new_game(Target(name="arctic"), "arctic Russia=<@1> Norway=<@2>", members)
         finally:

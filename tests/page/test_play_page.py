@@ -12,7 +12,7 @@ import pytest
 
 from api import create_app
 from api.pages import CONTENT_SECURITY_POLICY
-from conftest import ROOT
+from tests.helpers import ROOT
 
 PAGES = ROOT / "api" / "pages"
 

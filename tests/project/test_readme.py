@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from conftest import ROOT
+from tests.helpers import ROOT
 
 README = ROOT / "README.md"
 SKIP_MARK = re.compile(r"<!--\s*readme-test:\s*skip\s*(.*?)\s*-->")
@@ -219,7 +219,7 @@ def test_every_readme_block_runs_as_written(project, warm, request):
 
 def test_the_deployment_block_runs(project):
     # Issue 31: the README's production set-up (two instances, haproxy, PostgreSQL) as written, ports aside.
-    from test_hosted import postgres_url
+    from tests.hosted.helpers import postgres_url
 
     (block,) = [b for b in readme_blocks(README.read_text(encoding="utf-8")) if is_a_deployment(b)]
     database = postgres_url()

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
-from api_helpers import DOC
+from tests.api_helpers import DOC
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-# Written by the HTTP layers, not the application (tested in tests/test_api.py and tests/test_hostile_server.py).
+# Written by the HTTP layers, not the application (tested in tests/api/test_api.py and tests/api/test_hostile_server.py).
 BY_THE_SERVER = {405, 414, 431}
 
 

@@ -22,7 +22,7 @@ from adjudicator.games.arctic2019.steps import (AutoMove, EndTurn, Header, Keep,
                                                 ShipAttack)
 from adjudicator.resources import data_dir
 from adjudicator.yamlio import load_yaml_file
-from conftest import ENCODINGS, ROOT, best_time, reports_in_encoding
+from tests.helpers import ENCODINGS, ROOT, best_time, reports_in_encoding
 
 RULES = get_rules("arctic2019")
 
@@ -480,7 +480,7 @@ def test_cli_strict_refuses_the_sheet_and_writes_nothing(tmp_path):
 
 def test_api_adjudicate_is_lenient_unless_told_not_to_be():
     from api import create_app
-    from api_helpers import check_response
+    from tests.api_helpers import check_response
 
     client = create_app().test_client()
     start = client.get("/v1/variants/arctic2019/start").get_json()

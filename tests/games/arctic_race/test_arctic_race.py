@@ -17,7 +17,7 @@ from adjudicator.game import get_rules
 from adjudicator.games.arctic_race.board import FIN, WATER
 from adjudicator.games.arctic_race.orders import SetupPart, Turn
 from adjudicator.yamlio import load_yaml_file, load_yaml_text
-from conftest import ENCODINGS, ROOT, best_time, reports_in_encoding
+from tests.helpers import ENCODINGS, ROOT, best_time, reports_in_encoding
 
 RULES = get_rules("arctic-race")
 ALL_TILES = " ".join(f"T{i:02d}" for i in range(1, 31))

@@ -21,7 +21,7 @@ from adjudicator.games.arctica.events import affected
 from adjudicator.games.arctica.majorities import awards
 from adjudicator.games.arctica.orders import Colony, Event, Flight, Majority, Melt, Migration, NextRound
 from adjudicator.yamlio import load_yaml_file, load_yaml_text
-from conftest import ENCODINGS, ROOT, best_time, reports_in_encoding
+from tests.helpers import ENCODINGS, ROOT, best_time, reports_in_encoding
 
 RULES = get_rules("arctica")
 

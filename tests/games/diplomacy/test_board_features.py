@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import shutil
 import time
-from pathlib import Path
 
 import pytest
 import yaml
@@ -22,30 +21,8 @@ from adjudicator.games.diplomacy.phase import adjudicate, winner
 from adjudicator.games.diplomacy.state import GameState, Phase, Unit, opening_state
 from adjudicator.variant_check import check_variant_file
 from adjudicator.yamlio import load_yaml_text
-from conftest import ROOT
-
-FEATURES = ROOT / "datc_cases" / "features"
-BOARDS = FEATURES / "boards"
-
-
-def _outcomes(tmp_path: Path, board: str, cases: str, edit=None) -> dict[str, bool]:
-    """Run a feature case file against its test board, edited as given (board text -> board text)."""
-    (tmp_path / "boards").mkdir(exist_ok=True)
-    text = (BOARDS / f"{board}.yaml").read_text()
-    if edit is not None:
-        changed = edit(text)
-        assert changed != text, "the edit must take the feature out"
-        text = changed
-    (tmp_path / "boards" / f"{board}.yaml").write_text(text)
-    shutil.copy(FEATURES / cases, tmp_path / cases)
-    outcomes, errors = run_files([tmp_path / cases])
-    assert not errors
-    return {o.case.name.split(" ")[0]: o.passed for o in outcomes}
-
-
-def _failing(outcomes: dict[str, bool]) -> set[str]:
-    return {name for name, passed in outcomes.items() if not passed}
-
+from tests.games.diplomacy.helpers import BOARDS, FEATURES, failing_cases, feature_outcomes
+from tests.helpers import ROOT
 
 def test_every_feature_case_passes_and_every_test_board_is_sound():
     outcomes, errors = run_files([FEATURES])
@@ -62,7 +39,7 @@ def test_every_feature_case_passes_and_every_test_board_is_sound():
     (lambda t: t.replace(", river_builds: true", ""), {"W.11"}),
 ], ids=["canal", "one-way", "archipelago", "river", "river-builds"])
 def test_waterway_cases_fail_without_their_feature(tmp_path, edit, failing):
-    assert _failing(_outcomes(tmp_path, "waterways", "waterways.txt", edit)) == failing
+    assert failing_cases(feature_outcomes(tmp_path, "waterways", "waterways.txt", edit)) == failing
 
 
 @pytest.mark.parametrize("edit, failing", [
@@ -73,12 +50,12 @@ def test_waterway_cases_fail_without_their_feature(tmp_path, edit, failing):
                          "    - {season: Spring, type: Movement}\n    - {season: Spring, type: Retreat}\n"), {"C.2"}),
 ], ids=["year-step", "victory-step", "lead", "spring-retreat"])
 def test_calendar_cases_fail_without_their_feature(tmp_path, edit, failing):
-    assert _failing(_outcomes(tmp_path, "calendar", "calendar.txt", edit)) == failing
+    assert failing_cases(feature_outcomes(tmp_path, "calendar", "calendar.txt", edit)) == failing
 
 
 def test_neutral_cases_fail_without_rebuilding_or_the_default_victory(tmp_path):
-    assert _failing(_outcomes(tmp_path, "neutrals", "neutrals.txt", lambda t: t.replace("rebuilt: true", "rebuilt: false"))) == {"N.6"}
-    assert _failing(_outcomes(tmp_path, "neutrals", "neutrals.txt", lambda t: t + "\nvictory: 4\n")) == {"N.8"}
+    assert failing_cases(feature_outcomes(tmp_path, "neutrals", "neutrals.txt", lambda t: t.replace("rebuilt: true", "rebuilt: false"))) == {"N.6"}
+    assert failing_cases(feature_outcomes(tmp_path, "neutrals", "neutrals.txt", lambda t: t + "\nvictory: 4\n")) == {"N.8"}
 
 
 @pytest.mark.parametrize("edit, failing", [
@@ -88,7 +65,7 @@ def test_neutral_cases_fail_without_rebuilding_or_the_default_victory(tmp_path):
     (lambda t: t.replace("builds: home", "builds: owned"), {"B.1"}),
 ], ids=["start-owners", "build-site", "civil-disorder", "builds-owned"])
 def test_build_cases_fail_without_their_feature(tmp_path, edit, failing):
-    assert _failing(_outcomes(tmp_path, "builds", "builds.txt", edit)) == failing
+    assert failing_cases(feature_outcomes(tmp_path, "builds", "builds.txt", edit)) == failing
 
 
 def test_per_game_options_are_what_the_yaml_cases_test(tmp_path):

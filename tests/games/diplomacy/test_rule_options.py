@@ -23,7 +23,7 @@ from adjudicator.games.diplomacy.rulebook import BOARD_KEYS, DATC_KEYS, DEFAULT_
 from adjudicator.games.diplomacy.state import GameState, Phase
 from adjudicator.yamlio import load_yaml_file
 from api import create_app
-from conftest import ROOT
+from tests.helpers import ROOT
 
 OPTIONS = ROOT / "datc_cases" / "options"
 FEATURES = ROOT / "datc_cases" / "features"

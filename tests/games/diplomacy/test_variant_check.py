@@ -9,28 +9,8 @@ from adjudicator.games.diplomacy.board import board_from_data
 from adjudicator.cli import main
 from adjudicator.variant_check import check_variant_file
 from adjudicator.yamlio import load_yaml_text
-from conftest import ROOT
-
-BASE = """name: tiny
-powers: {Red: {}, Blue: {}}
-terrain: {land: {default: land}, sea: {default: sea}}
-calendar:
-  start: {season: Spring, year: 1, type: Movement}
-  phases: [{season: Spring, type: Movement}, {season: Spring, type: Retreat, centres: true}]
-provinces:
-  - {id: a, name: Aland, kind: land, centre: true, home: Red}
-  - {id: b, name: Bland, kind: land, centre: true, home: Blue}
-  - {id: c, name: Cland, kind: land}
-  - {id: s, name: Sea, kind: sea}
-borders:
-  - a - b : coast
-  - b - c : land
-  - a - s : water
-  - b - s : water
-start:
-  Red: [A a]
-  Blue: [F b]
-"""
+from tests.games.diplomacy.helpers import BASE
+from tests.helpers import ROOT
 
 
 def _check(tmp_path, text):

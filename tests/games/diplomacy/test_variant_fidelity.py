@@ -18,9 +18,8 @@ from adjudicator.games.diplomacy.orders.legal import legal_orders
 from adjudicator.games.diplomacy.orders.parse import parse_order
 from adjudicator.variant_check import check_variant_file
 from adjudicator.yamlio import load_yaml_text
-from conftest import ROOT
-from test_board_features import BOARDS, _failing, _outcomes
-from test_variant_check import BASE
+from tests.helpers import ROOT
+from tests.games.diplomacy.helpers import BASE, BOARDS, failing_cases, feature_outcomes
 
 # ----- the features, each case file failing without its feature -----------------------------------------------
 
@@ -32,8 +31,8 @@ from test_variant_check import BASE
     ("hundred", lambda t: t.replace(", advance: 5", ""), {"Y.1", "Y.5"}),
 ], ids=["strait-as-canal", "strait-as-water", "start-unowned", "advance"])
 def test_feature_cases_fail_without_their_feature(tmp_path, board, edit, failing):
-    assert _failing(_outcomes(tmp_path, board, f"{board}.txt")) == set()
-    assert _failing(_outcomes(tmp_path, board, f"{board}.txt", edit)) == failing
+    assert failing_cases(feature_outcomes(tmp_path, board, f"{board}.txt")) == set()
+    assert failing_cases(feature_outcomes(tmp_path, board, f"{board}.txt", edit)) == failing
 
 
 def test_legal_orders_offer_the_convoy_over_a_strait_that_the_judge_carries_out():

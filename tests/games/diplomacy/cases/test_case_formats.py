@@ -10,7 +10,7 @@ from adjudicator.games.diplomacy.cases.datc import parse_cases, parse_phase
 from adjudicator.case_files import run_files
 from adjudicator.games.diplomacy.cases.runner import run_case
 from adjudicator.errors import CaseFileError
-from conftest import best_time
+from tests.helpers import best_time
 
 # godip's reader trims every line, so nothing needs indenting, and its unit pattern makes the colon after the
 # power optional; unit letters in any case.

@@ -15,7 +15,7 @@ from adjudicator.cli import main
 from adjudicator.errors import OrderError, StateError
 from adjudicator.games.diplomacy.orders.parse import parse_order
 from adjudicator.games.diplomacy.state import parse_unit_text
-from conftest import ROOT
+from tests.helpers import ROOT
 
 STANDARD = load_variant("standard")
 

@@ -16,6 +16,7 @@ from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError
 from adjudicator.games.diplomacy.importers import import_map
 from adjudicator.variant_check import check_variant_file
+from tests.helpers import ROOT
 
 HAVE_PEER = importlib.util.find_spec("diplomacy") is not None
 NEEDS_PEER = pytest.mark.skipif(not HAVE_PEER, reason="the diplomacy package (the peer) is not installed: "
@@ -293,7 +294,7 @@ def test_an_imported_board_plays_from_its_path(tmp_path):
 
 
 @pytest.mark.parametrize("name, text", [
-    ("board.yaml", (Path(__file__).parent.parent / "variants" / "standard.yaml").read_text()),
+    ("board.yaml", (ROOT / "variants" / "standard.yaml").read_text()),
     ("map.svg", '<svg xmlns="http://www.w3.org/2000/svg"><g id="provinces"><path d="M0 0"/></g></svg>\n'),
     ("notes.map", "Paris = par\nsome words\n"),
 ])

@@ -15,7 +15,7 @@ from adjudicator.games.diplomacy.orders.parse import parse_order
 from adjudicator.games.diplomacy.orders.validate import Command, every_unit_command, movement_commands
 from adjudicator.games.diplomacy.phase import adjudicate
 from adjudicator.games.diplomacy.state import opening_state
-from conftest import benchmark
+from tests.helpers import benchmark
 
 VARIANTS = ["standard", "arctic"]
 

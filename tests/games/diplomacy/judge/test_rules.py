@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import judge, report_of
+from tests.helpers import judge, report_of
 
 
 def test_bounce_names_the_other_unit():

@@ -3,7 +3,6 @@ with the phase known; bounded work on hostile sheets (issue 16)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -13,10 +12,10 @@ from adjudicator.games.diplomacy.orders.parse import parse_order, parser_for
 from adjudicator.games.diplomacy.orders.sheet import MAX_LINES, MAX_PER_LINE, MAX_SUGGESTED, orders_from_lists, read_sheet
 from adjudicator.games.diplomacy.state import Phase, opening_state
 from adjudicator.variant_check import check_variant_file
-from conftest import best_time
+from tests.helpers import ROOT, best_time
 
-DATA = Path(__file__).parent / "data"
-VARIANTS = Path(__file__).parent.parent / "variants"
+DATA = ROOT / "tests" / "data"
+VARIANTS = ROOT / "variants"
 
 
 def _lines(name: str) -> list[str]:

@@ -18,8 +18,8 @@ from adjudicator.games.diplomacy.orders.structured import SUGGESTED_PROBLEMS, or
 from adjudicator.games.diplomacy.phase import adjudicate
 from adjudicator.games.diplomacy.state import opening_state
 from api import create_app
-from api_helpers import check_response
-from conftest import benchmark
+from tests.api_helpers import check_response
+from tests.helpers import benchmark
 
 
 @pytest.fixture(scope="module")

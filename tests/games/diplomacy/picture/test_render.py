@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from PIL import Image
 
-from conftest import benchmark
+from tests.helpers import benchmark
 
 from adjudicator.games.diplomacy.board import board_from_data
 from adjudicator.catalogue import board_from_path, load_variant, variant_names
