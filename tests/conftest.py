@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.catalogue import load_variant
+from api import create_app
 
 
-@pytest.fixture(scope="session")
-def standard():
-    return load_variant("standard")
+@pytest.fixture(scope="module")
+def client():
+    """The API's test client, with the default configuration."""
+    return create_app().test_client()

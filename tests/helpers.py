@@ -8,6 +8,9 @@ import codecs
 import json
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from adjudicator.cli import main
 from adjudicator.games.diplomacy.cases.datc import parse_cases
 from adjudicator.games.diplomacy.cases.runner import run_case
 
@@ -60,10 +63,6 @@ ENCODINGS = {
 
 def reports_in_encoding(game: Path, text: str, encoding: str, folder: Path, *flags: str) -> tuple[dict, dict]:
     """`adjudicate --json` of a sheet saved as plain UTF-8 and saved in `encoding`: (plain, encoded); both succeed."""
-    from click.testing import CliRunner
-
-    from adjudicator.cli import main
-
     reports = []
     for name, data in (("plain.txt", text.encode("utf-8")), ("encoded.txt", ENCODINGS[encoding](text))):
         (folder / name).write_bytes(data)
@@ -71,6 +70,11 @@ def reports_in_encoding(game: Path, text: str, encoding: str, folder: Path, *fla
         assert result.exit_code == 0, result.output
         reports.append(json.loads(result.output))
     return reports[0], reports[1]
+
+
+def cli(*args, stdin: str | None = None):
+    """The `adjudicator` command run with these arguments (each made a string) and this standard input."""
+    return CliRunner().invoke(main, [str(a) for a in args], input=stdin)
 
 
 def judge(text: str, variant: str = "Standard"):

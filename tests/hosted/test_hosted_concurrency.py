@@ -8,7 +8,6 @@ import json
 import multiprocessing
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ import pytest
 import requests
 from click.testing import CliRunner
 from sqlalchemy import func, select
+from tests.api_helpers import free_port
 from tests.hosted.helpers import OPENING, Clock, postgres_url, receiver
 
 from adjudicator.cli import main
@@ -111,12 +111,6 @@ def test_submissions_racing_an_adjudication_are_judged_or_refused_never_lost_nor
 
 
 # --- two server processes ----------------------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def _servers(url: str, count: int = 2):
     """`adjudicator serve` processes on one database; yields their base URLs."""
@@ -124,7 +118,7 @@ def _servers(url: str, count: int = 2):
     procs, bases = [], []
     try:
         for _ in range(count):
-            port = _free_port()
+            port = free_port()
             procs.append(subprocess.Popen([sys.executable, "-m", "adjudicator", "serve", "--host", "127.0.0.1",
                                            "--port", str(port), "--workers", "1"], env=env,
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))

@@ -8,19 +8,12 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from tests.hosted.helpers import make_api, postgres_url
 
 ORDERS = "/v1/games/{game_id}/orders"
 READY = "/v1/games/{game_id}/ready"
 JUDGE = "/v1/games/{game_id}/adjudicate"
 DEADLINE = "/v1/games/{game_id}/deadline"
 SPRING = {"orders": ["A Par - Bur", "A Mar - Spa", "F Bre - Mao"], "phase_no": 1}  # France's Spring 1901 body
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def api(request, tmp_path):
-    url = f"sqlite:///{tmp_path / 'phases.sqlite3'}" if request.param == "sqlite" else postgres_url()
-    return make_api(url)
 
 
 def _spring_judged(api):

@@ -129,11 +129,6 @@ def test_a_request_may_not_name_a_file(table):
 
 # ----- the API with an inline board --------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
-
-
-@pytest.fixture(scope="module")
 def inline():
     return yaml.safe_load(BOARD.read_text())
 

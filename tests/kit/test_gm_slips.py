@@ -7,16 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from adjudicator.cli import main
-from tests.helpers import ROOT
+from tests.helpers import ROOT, cli
 
 FALL_2010 = ROOT / "examples" / "arctic-fall-2010-orders.txt"
-
-
-def cli(*args, stdin: str | None = None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=stdin)
 
 
 @pytest.fixture

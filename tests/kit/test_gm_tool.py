@@ -8,16 +8,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
 
-from adjudicator.cli import main
-from tests.helpers import ROOT
+from tests.helpers import ROOT, cli
 
 DATA = ROOT / "tests" / "data"
-
-
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def step(game: Path, sheet: Path, out: Path) -> dict:

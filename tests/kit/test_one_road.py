@@ -11,19 +11,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
 
 from adjudicator.catalogue import load_variant
-from adjudicator.cli import main
 from adjudicator.game import GAMES, LEGAL_ORDERS, PICTURES, GameRules, NotAvailable, get_rules, rules_of
 from adjudicator.textio import decode_text
-from tests.helpers import ENCODINGS, ROOT, judge, report_of
+from tests.helpers import ENCODINGS, ROOT, cli, judge, report_of
 
 SHEET = "France:\nA Par - Bur\nF Bre - Mxd\nA Mar H\n"  # line 3 is unreadable
-
-
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 @pytest.fixture

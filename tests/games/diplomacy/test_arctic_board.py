@@ -6,16 +6,10 @@ from collections import Counter
 
 import pytest
 
-from adjudicator.catalogue import load_variant
 from adjudicator.errors import OrderError
 from adjudicator.names import AmbiguousName
 from adjudicator.games.diplomacy.orders.parse import parse_order
 from adjudicator.games.diplomacy.state import check_position, opening_state
-
-
-@pytest.fixture(scope="module")
-def arctic():
-    return load_variant("arctic")
 
 
 def test_counts(arctic):

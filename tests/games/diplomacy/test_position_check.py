@@ -4,18 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.catalogue import load_variant
 from adjudicator.errors import StateError
 from adjudicator.games.diplomacy.state import Unit, check_position, opening_state
 
 
-@pytest.fixture(scope="module")
-def board():
-    return load_variant("standard")
-
-
-def test_a_sound_position_passes(board) -> None:
-    check_position(board, opening_state(board))
+def test_a_sound_position_passes(standard) -> None:
+    check_position(standard, opening_state(standard))
 
 
 @pytest.mark.parametrize("change, message", [
@@ -27,8 +21,8 @@ def test_a_sound_position_passes(board) -> None:
     (lambda s: s.owners.__setitem__("bur", "France"), "'bur' is not a supply centre"),
     (lambda s: s.owners.__setitem__("bel", "Narnia"), "unknown power 'Narnia' owns bel"),
 ])
-def test_each_problem_is_named(board, change, message) -> None:
-    state = opening_state(board)
+def test_each_problem_is_named(standard, change, message) -> None:
+    state = opening_state(standard)
     change(state)
     with pytest.raises(StateError, match=message):
-        check_position(board, state)
+        check_position(standard, state)

@@ -189,11 +189,6 @@ def test_a_rules_line_with_an_unknown_value_fails_its_case_alone_located():
     assert second.passed
 
 
-@pytest.fixture(scope="module")
-def client():
-    return create_app({"MAX_CONTENT_LENGTH": 200_000}).test_client()
-
-
 def test_the_api_takes_rules(client):
     judged = client.post("/v1/adjudicate", json={"state": KIDNAP, "orders": KIDNAP_ORDERS, "rules": "1971"}).get_json()
     assert judged["rules"] == "1971" and judged["next_state"]["units"]["England"] == ["A swe"]

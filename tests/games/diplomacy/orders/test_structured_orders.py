@@ -17,7 +17,6 @@ from adjudicator.games.diplomacy.orders.sheet import orders_from_lists
 from adjudicator.games.diplomacy.orders.structured import SUGGESTED_PROBLEMS, order_object, orders_from_objects
 from adjudicator.games.diplomacy.phase import adjudicate
 from adjudicator.games.diplomacy.state import opening_state
-from api import create_app
 from tests.api_helpers import check_response
 from tests.helpers import benchmark
 
@@ -25,11 +24,6 @@ from tests.helpers import benchmark
 @pytest.fixture(scope="module")
 def board():
     return load_variant("standard")
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 def as_object(order: Order) -> dict:

@@ -81,16 +81,6 @@ def legend_keys(ids) -> set[str]:
     return {k[len("legend-"):] for k in ids if k.startswith("legend-") and k not in ("legend-title", "legend-phase")}
 
 
-@pytest.fixture(scope="module")
-def standard():
-    return load_variant("standard")
-
-
-@pytest.fixture(scope="module")
-def arctic():
-    return load_variant("arctic")
-
-
 POSITION = benchmark("pictures").POSITION  # the benchmark's phase: the standard board at Fall 1901
 ORDERS = {
     "England": ["F nth C A yor - bel", "A yor - bel", "F nrg - nwy"],
