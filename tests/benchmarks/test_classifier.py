@@ -243,7 +243,7 @@ def test_a_swap_decided_by_the_attacked_powers_supports_is_peer_bug_3(cp, monkey
     result, ours, peer = _both(cp, board, inp)
     assert ours != peer
     assert cp.classify(board, inp, result, ours, peer) == "peer-bug:h2h-self-support"
-    monkeypatch.setattr(cp, "_TRANSFORMS", [t for t in cp._TRANSFORMS if t[1] is not cp._reduced_swaps])
+    monkeypatch.setattr(benchmark("differential.classifier"), "_TRANSFORMS", [t for t in cp._TRANSFORMS if t[1] is not cp._reduced_swaps])
     assert cp.classify(board, inp, result, ours, peer) == "unexplained"  # the peer-side emulation alone: not
 
 
@@ -274,7 +274,7 @@ def test_a_support_naming_the_other_coast_is_counted_by_the_peer_only(cp, monkey
     result, ours, peer = _both(cp, board, inp)
     assert ours.diff(peer) == ["units: ours only Turkey: F con", "units: peer only Turkey: F bul/ec"]
     assert cp.classify(board, inp, result, ours, peer) == "several-orders+peer-bug:support-wrong-coast"
-    monkeypatch.setattr(cp, "_TRANSFORMS", [t for t in cp._TRANSFORMS if t[1] is not cp._support_coast_dropped])
+    monkeypatch.setattr(benchmark("differential.classifier"), "_TRANSFORMS", [t for t in cp._TRANSFORMS if t[1] is not cp._support_coast_dropped])
     assert cp.classify(board, inp, result, ours, peer) == "unexplained"
 
 

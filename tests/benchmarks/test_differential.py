@@ -104,7 +104,7 @@ def test_a_flush_comes_right_before_every_timed_run(monkeypatch):
     board = load_variant("standard")
     events: list[str] = []
     real_ours, real_peer = cp.run_ours, peer_side.run_peer
-    monkeypatch.setattr(cp, "run_ours", lambda *a, **k: (events.append("ours"), real_ours(*a, **k))[1])
+    monkeypatch.setattr(benchmark("differential.timed_runs"), "run_ours", lambda *a, **k: (events.append("ours"), real_ours(*a, **k))[1])
     monkeypatch.setattr(peer_side, "run_peer", lambda *a, **k: (events.append("peer"), real_peer(*a, **k))[1])
     stats = cp.Stats()
     cp.play(board, stats, random.Random(3), years=1, movement_budget=None, gc_off=True,
@@ -133,7 +133,7 @@ def test_no_timed_run_starts_with_the_result_of_the_one_before(monkeypatch):
     inp = cp.random_orders(board, cp.opening_state(board), random.Random(7))
     timer = cp.OurTimer(board, cp.Caches(), lambda: None, lambda run, call: call())
     real, alive = cp.run_ours, []
-    monkeypatch.setattr(cp, "run_ours", lambda *a, **k: (alive.append(results_alive()), real(*a, **k))[1])
+    monkeypatch.setattr(benchmark("differential.timed_runs"), "run_ours", lambda *a, **k: (alive.append(results_alive()), real(*a, **k))[1])
     before = results_alive()
     seconds, paused, prints = timer.run(inp, gc_off=False)
     monkeypatch.undo()
