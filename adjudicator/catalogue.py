@@ -16,6 +16,7 @@ from adjudicator.errors import AdjudicatorError, BoardWarning, VariantError
 from adjudicator.game import get_rules
 from adjudicator.kept import Kept
 from adjudicator.names import closest
+from adjudicator.refusals import Kind
 from adjudicator.resources import data_dir
 from adjudicator.textio import decode_text
 from adjudicator.yamlio import LineDict, LineList, LineStr, load_yaml_file, load_yaml_text
@@ -117,7 +118,7 @@ def load_variant(name: str) -> Any:
     if canonical is not None:
         return _shipped_board(canonical)
     shown = repr(name) if len(name) <= 60 else repr(name[:60]) + "..."  # a request may send a megabyte of name
-    raise AdjudicatorError(f"unknown variant {shown}; known variants: {', '.join(variant_names())}",
+    raise UnknownVariant(f"unknown variant {shown}; known variants: {', '.join(variant_names())}",
                            suggestions=closest(name, variant_names()))
 
 
@@ -228,6 +229,14 @@ class BoardProblems(VariantError):
 
 class BoardTooLarge(VariantError):
     """An inline board over the size limits."""
+
+    kind = Kind.TOO_LARGE
+
+
+class UnknownVariant(AdjudicatorError):
+    """A name that is not a shipped variant's (with the closest names)."""
+
+    kind = Kind.NOT_FOUND
 
 
 def _where(problem: dict[str, Any]) -> str:

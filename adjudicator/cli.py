@@ -8,12 +8,22 @@ import click
 
 from adjudicator import __version__
 from adjudicator.errors import AdjudicatorError
+from adjudicator.refusals import Kind, Refusal
+
+# The one table from a refusal's kind to the command's exit status (tests/test_refusal_tables.py: every kind has
+# one). Every refusal is 2, "not done"; 1 is not a refusal: done, and what was done found failures (a failing
+# case, lines that are not orders, a board's problems).
+EXIT_STATUS: dict[Kind, int] = {
+    Kind.BAD_INPUT: 2, Kind.UNAUTHENTICATED: 2, Kind.FORBIDDEN: 2, Kind.NOT_FOUND: 2, Kind.CONFLICT: 2,
+    Kind.TOO_LARGE: 2, Kind.UNSUPPORTED_MEDIA: 2, Kind.REFUSED: 2, Kind.TOO_MANY: 2, Kind.UNAVAILABLE: 2,
+    Kind.FULL: 2,
+}
 
 
-def fail(exc: AdjudicatorError) -> None:
-    """Print an input error plainly and exit with status 2."""
+def fail(exc: Refusal) -> None:
+    """Print a refusal plainly and exit with its kind's status (EXIT_STATUS)."""
     click.echo(f"error: {exc}", err=True)
-    sys.exit(2)
+    sys.exit(EXIT_STATUS[exc.kind])
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -63,7 +73,7 @@ def datc(paths: tuple[str, ...], verbose: bool, rules_text: str | None) -> None:
                 click.echo(f"  note: {note}")
     unread = f"; {len(errors)} file(s) could not be read, their cases not run" if errors else ""
     click.echo(f"{passed} passed, {failed} failed{unread}")  # (a file not read is no failed case: nothing ran)
-    sys.exit(2 if errors else 0 if failed == 0 else 1)  # 2: a file that could not be read at all
+    sys.exit(EXIT_STATUS[errors[0].kind] if errors else 0 if failed == 0 else 1)  # a file not read at all: refused
 
 
 def _load_game(path: str, sheet: str | None = None, rules_text: str | None = None):
@@ -280,7 +290,7 @@ def parse_sheet(game: str, orders: str, as_json: bool) -> None:
     import json
 
     from adjudicator.game import rules_of
-    from adjudicator.turn import read_sheet
+    from adjudicator.turn import read_sheet, sheet_refusal
 
     board, state = _load_game(game, orders)
     rules = rules_of(board)
@@ -289,8 +299,9 @@ def parse_sheet(game: str, orders: str, as_json: bool) -> None:
         sheet = read_sheet(board, state, text, orders)
     except AdjudicatorError as exc:
         fail(exc)
-    if sheet.refusal:
-        fail(AdjudicatorError(sheet.refusal, file=orders))
+    refusal = sheet_refusal(sheet, strict=False, file=orders)  # (the lines that are not orders are listed below)
+    if refusal is not None:
+        fail(refusal)
     orders_read = [sheet.read_for(rules.order_json(o)) for o in sheet.orders]
     if as_json:
         click.echo(json.dumps({"orders": orders_read, "notes": sheet.notes,
@@ -424,7 +435,8 @@ def games_tick(database: str | None) -> None:
     from adjudicator.loglines import escape_to_stderr
 
     escape_to_stderr()  # a webhook receiver's or a player's words in a log line stay one line
-    sys.exit(run(database, click.echo))
+    stopped = run(database, click.echo)
+    sys.exit(0 if stopped is None else EXIT_STATUS[stopped])
 
 
 @main.group()

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from adjudicator.refusals import Kind, Refusal
+
 
 @dataclass
-class AdjudicatorError(Exception):
-    """An input problem a user can fix: what is wrong, where, and what would be valid."""
+class AdjudicatorError(Refusal):
+    """An input problem a user can fix: what is wrong, where, and what would be valid (a refusal of its class's
+    kind: a shell may say what it is where it was met)."""
 
+    kind = Kind.BAD_INPUT
     message: str
     file: str | None = None
     line: int | None = None
@@ -46,6 +50,8 @@ class AdjudicatorError(Exception):
 class VariantError(AdjudicatorError):
     """A variant file that is not a valid board."""
 
+    kind = Kind.REFUSED
+
 
 class OrderError(AdjudicatorError):
     """Order text that cannot be read."""
@@ -53,6 +59,8 @@ class OrderError(AdjudicatorError):
 
 class StateError(AdjudicatorError):
     """A game state that breaks the rules (two units in one space, a fleet on land...)."""
+
+    kind = Kind.REFUSED
 
 
 class CaseFileError(AdjudicatorError):

@@ -15,6 +15,7 @@ from typing import Any
 
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.outcome import OrderResult
+from adjudicator.refusals import Kind
 from adjudicator.sheets import Sheet, read_items
 
 GAMES = {
@@ -33,6 +34,8 @@ RULE_OPTIONS = "rule-options"  # DATC chapter 4 answers as data (adjudicator/gam
 
 class NotAvailable(AdjudicatorError):
     """A capability the game does not have (legal-order lists, pictures)."""
+
+    kind = Kind.REFUSED
 
 
 @dataclass

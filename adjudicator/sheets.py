@@ -2,7 +2,8 @@
 
 The contract (the same for all four games): `GameRules.read_sheet` never raises for a bad line; it reports
 the line with its column, reason and suggestions, and reads the rest. A shell then judges the readable
-orders (the default) or, when strict, refuses a sheet with any problem and writes nothing.
+orders (the default) or, when strict, refuses a sheet with any problem and writes nothing: the one policy,
+`turn.sheet_refusal`, used by the CLI, the API and hosted games.
 
 Orders given as lists per seat (`GameRules.read_order_lists`) are data, not a sheet: each item is read alone
 as one order of its seat (`read_items`), never joined into text with another item to be read again, so

@@ -4,16 +4,27 @@ The same road for every game: `rules_of(board)` reads the sheet, judges it and w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import GameRules, rules_of
-from adjudicator.sheets import Sheet
+from adjudicator.refusals import Kind
+from adjudicator.sheets import Sheet, SheetProblem
 
 
+@dataclass
 class SheetRefused(AdjudicatorError):
-    """A sheet that is not judged: orders for another kind of phase, or any problem when strict."""
+    """A sheet that is not judged: orders for another kind of phase (refused whole), or, when strict, the lines
+    that are not orders (`problems`); or a game master's slip (slips.py)."""
+
+    kind = Kind.REFUSED
+    problems: list[SheetProblem] = field(default_factory=list)
+
+    @property
+    def whole(self) -> bool:
+        """Whether the sheet is refused as a whole, not for its lines (strict)."""
+        return not self.problems
 
 
 @dataclass
@@ -45,14 +56,25 @@ def read_sheet(board: Any, state: Any, text: str, file: str | None = None) -> Sh
     return rules_of(board).read_sheet(board, state, text, file)
 
 
-def check_sheet(sheet: Sheet, strict: bool, file: str | None = None) -> None:
-    """Refuse a sheet that must not be judged (SheetRefused): wrong phase always, any problem when strict."""
+def sheet_refusal(sheet: Sheet, strict: bool, file: str | None = None) -> SheetRefused | None:
+    """The sheet policy of every shell (CLI, API, hosted games): a sheet the game refuses as a whole (orders for
+    another kind of phase, too many lines: `Sheet.refusal`) is never judged; otherwise each line that is not an
+    order is reported line by line and the others are judged, unless `strict`, when any such line refuses it."""
     if sheet.refusal:
-        raise SheetRefused(sheet.refusal, file=file)
+        return SheetRefused(sheet.refusal, file=file)
     if strict and sheet.problems:
         first = sheet.problems[0]
-        raise SheetRefused(f"{len(sheet.problems)} line(s) of the sheet are not orders (strict); first: {first.reason}",
-                           file=file, line=first.line or None, column=first.column, suggestions=first.suggestions)
+        return SheetRefused(f"{len(sheet.problems)} line(s) of the sheet are not orders (strict); first: {first.reason}",
+                            file=file, line=first.line or None, column=first.column, suggestions=first.suggestions,
+                            problems=list(sheet.problems))
+    return None
+
+
+def check_sheet(sheet: Sheet, strict: bool, file: str | None = None) -> None:
+    """Refuse (SheetRefused) a sheet the policy (`sheet_refusal`) does not judge."""
+    refusal = sheet_refusal(sheet, strict, file)
+    if refusal is not None:
+        raise refusal
 
 
 def play_turn(board: Any, state: Any, sheet: Sheet, strict: bool = False, file: str | None = None) -> Turn:

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Flask, request
 
+from adjudicator.refusals import Kind
 from api import problems
 from api.bodies import read_at_most
 from api.hosted import bp as hosted_bp
@@ -59,7 +60,7 @@ def _whole_body() -> None:
     stream = environ["wsgi.input"]
     data = read_at_most(stream, limit)
     if len(data) > limit:
-        raise problems.Problem(413, "Request too large",
+        raise problems.Problem(Kind.TOO_LARGE, "Request too large",
                                f"the request body is larger than the limit of {limit} bytes (chunked bodies too)")
     environ["wsgi.input"] = io.BytesIO(data)
     environ["CONTENT_LENGTH"] = str(len(data))
@@ -93,6 +94,6 @@ def _shallow_json() -> None:
     try:
         data = request.get_json(silent=True)  # parsed once: the route reads the cached value
     except RecursionError:
-        raise problems.Problem(400, "Bad request", detail) from None
+        raise problems.Problem(Kind.BAD_INPUT, "Bad request", detail) from None
     if too_deep(data, limit):
-        raise problems.Problem(400, "Bad request", detail)
+        raise problems.Problem(Kind.BAD_INPUT, "Bad request", detail)

@@ -20,12 +20,14 @@ from adjudicator.hosted import text, tokens, webhooks
 from adjudicator.hosted.limits import Limits, RateLimiter, client_key
 from adjudicator.hosted.service import Caller, HostedError, Opened, Service
 from adjudicator.hosted.storage import database_url, open_store, unavailable
+from adjudicator.refusals import Kind
 from api.problems import Problem
 from api.routes import _body, draw_picture, rate_picture
 
 bp = Blueprint("hosted", __name__)
 log = logging.getLogger("adjudicator.api")
 RETRY_AFTER = 5  # seconds a client waits before trying a database that was unavailable again
+_GUESSES = (Kind.UNAUTHENTICATED, Kind.FORBIDDEN, Kind.NOT_FOUND)  # refused tokens and games: counted by address too
 
 
 def service() -> Service:
@@ -55,7 +57,8 @@ def _no_token_in_the_query() -> None:
     server's access log leaves every query out (api/server.py), so it is not kept either."""
     if any(tokens.PREFIX in value for values in request.args.listvalues() for value in values) or any(
             key.lower() in ("token", "access_token") for key in request.args):
-        raise Problem(400, "Bad request", "a token goes in the `Authorization: Bearer <token>` header, never in the "
+        raise Problem(Kind.BAD_INPUT, "Bad request",
+                      "a token goes in the `Authorization: Bearer <token>` header, never in the "
                       "URL (URLs are kept in logs and histories): this request was refused, and this service does "
                       "not log queries")
 
@@ -67,7 +70,7 @@ def _bearer() -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Problem(401, "Unauthorized", "the Authorization header must be `Bearer <token>`")
+        raise Problem(Kind.UNAUTHENTICATED, "Unauthorized", "the Authorization header must be `Bearer <token>`")
     return token.strip()
 
 
@@ -79,8 +82,7 @@ def _limit(key: str, games: bool = False, session: Any = None) -> None:
     wait = _rates().wait(key, per, period, session)
     if wait > 0:
         seconds = int(wait) + 1
-        raise Problem(429, "Too many requests", f"slow down: try again in {seconds} s", retry_after=seconds,
-                      headers={"Retry-After": str(seconds)})
+        raise Problem(Kind.TOO_MANY, "Too many requests", f"slow down: try again in {seconds} s", retry_after=seconds)
 
 
 def _caller(game_id: str, write: bool = False, keep: bool = False) -> Caller:
@@ -89,7 +91,7 @@ def _caller(game_id: str, write: bool = False, keep: bool = False) -> Caller:
     call that follows goes on in `_opened()`), the transaction is committed here: the call takes its own."""
     token = _bearer()
     if not token:  # before the database is opened
-        raise Problem(401, "Unauthorized", "send the game's token as `Authorization: Bearer <token>`")
+        raise Problem(Kind.UNAUTHENTICATED, "Unauthorized", "send the game's token as `Authorization: Bearer <token>`")
     key = "token:" + tokens.token_hash(token)[:40]
     try:
         caller = service().authenticate(game_id, token, _opened(), lambda session: _limit(key, session=session),
@@ -98,9 +100,9 @@ def _caller(game_id: str, write: bool = False, keep: bool = False) -> Caller:
             _opened().session.commit()
         return caller
     except HostedError as exc:
-        if exc.status in (401, 403, 404):  # guessing tokens, or game ids with fresh tokens, counts against
+        if exc.kind in _GUESSES:  # guessing tokens, or game ids with fresh tokens, counts against
             _limit(client_key(request.remote_addr))  # the address too
-        raise Problem(exc.status, exc.title, exc.detail, **exc.extra) from None
+        raise
 
 
 def _opened() -> Opened:
@@ -159,7 +161,8 @@ def _phase_query() -> int | None:
         return None
     number = text.phase_number(written)
     if number is None:
-        raise Problem(400, "Bad request", f"phase_no must be a phase number (1, 2, 3... in ASCII digits), not "
+        raise Problem(Kind.BAD_INPUT, "Bad request",
+                      f"phase_no must be a phase number (1, 2, 3... in ASCII digits), not "
                       f"{written[:20]!r}", pointer="phase_no")
     return number
 
@@ -170,8 +173,8 @@ def database_unavailable(exc: BaseException) -> Problem:
     reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0:1]
     log.warning("the games' database is unavailable (%s): %s", type(exc).__name__, reason[0] if reason else "")
     detail = ("the connection to the games' database was lost" if lost else "the games' database cannot be used now")
-    return Problem(503, "Service unavailable", f"{detail}; it may be down or restarting: try again in a few seconds",
-                   retry_after=RETRY_AFTER, headers={"Retry-After": str(RETRY_AFTER)})
+    return Problem(Kind.UNAVAILABLE, "Service unavailable", f"{detail}; it may be down or restarting: try again in a "
+                   "few seconds", retry_after=RETRY_AFTER)
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -188,7 +191,7 @@ def _run(call: Any, *args: Any, **kwargs: Any) -> Any:
         opened = g.get("hosted_opened")
         if opened is not None:
             opened.session.commit()  # a refused request wrote nothing: its rate limit's count stays
-        raise Problem(exc.status, exc.title, exc.detail, **exc.extra) from None
+        raise
 
 
 @bp.post("/v1/games")
@@ -263,7 +266,8 @@ def phases(game_id: str):
 def _phase_no(written: str) -> int:
     number = text.phase_number(written)
     if number is None:
-        raise Problem(404, "Not found", f"no phase {written[:20]!r}: phases are numbered 1, 2, 3... in ASCII digits")
+        raise Problem(Kind.NOT_FOUND, "Not found",
+                      f"no phase {written[:20]!r}: phases are numbered 1, 2, 3... in ASCII digits")
     return number
 
 
@@ -289,13 +293,13 @@ def phase_picture(game_id: str, phase_no: str):
     number = _phase_no(phase_no)
     fmt = request.args.get("format", "png")
     if fmt not in ("png", "svg"):
-        raise Problem(400, "Bad request", f"format must be png or svg, not {fmt!r}", pointer="format")
+        raise Problem(Kind.BAD_INPUT, "Bad request", f"format must be png or svg, not {fmt!r}", pointer="format")
     try:
         width = int(request.args.get("width", "1000"))
     except ValueError:
         width = -1
     if not 200 <= width <= 4000:
-        raise Problem(400, "Bad request", "width must be a number from 200 to 4000", pointer="width")
+        raise Problem(Kind.BAD_INPUT, "Bad request", "width must be a number from 200 to 4000", pointer="width")
     job, spaces = _run(service().picture_job, caller, number, fmt, width)
     token = "token:" + tokens.token_hash(_bearer() or "")[:40]
     rate_picture([token, client_key(request.remote_addr)], width, spaces, _rates())  # by cost: pixels and board
@@ -325,7 +329,8 @@ def move_deadline(game_id: str):
     caller = _caller(game_id)
     body = _body("DeadlineRequest", later=_PHASE)
     if ("at" in body) == ("in_seconds" in body):
-        raise Problem(400, "Bad request", "give exactly one of `at` (an ISO 8601 time with its zone, or null for no "
+        raise Problem(Kind.BAD_INPUT, "Bad request",
+                      "give exactly one of `at` (an ISO 8601 time with its zone, or null for no "
                       "deadline) and `in_seconds` (from now)", pointer="")
     at = service().clock() + body["in_seconds"] if "in_seconds" in body else _timestamp(body["at"])
     return _json(_run(service().move_deadline, caller, at, phase_no=body.get("phase_no")))
@@ -341,7 +346,8 @@ def _timestamp(written: str | None) -> float | None:
             return moment.timestamp()
     except (ValueError, OverflowError):  # not a time, or one the platform cannot count (year 1 in UTC+14)
         pass
-    raise Problem(400, "Bad request", f"`at` must be an ISO 8601 time with its zone, such as 2030-01-31T18:00:00Z, "
+    raise Problem(Kind.BAD_INPUT, "Bad request",
+                  f"`at` must be an ISO 8601 time with its zone, such as 2030-01-31T18:00:00Z, "
                   f"not {written!r}", pointer="/at")
 
 

@@ -8,22 +8,23 @@ from typing import Any
 from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
-from adjudicator.errors import AdjudicatorError
+from adjudicator.refusals import Kind, Refused
 
 PROBLEM_TYPE = "https://github.com/arctic-adjudicator/problems/"
 log = logging.getLogger("adjudicator.api")
 
 
-class Problem(Exception):
-    """An error response: status, a short title, the detail, and extension members (pointer, errors...)."""
+# The one table from a refusal's kind to its HTTP status (tests/test_refusal_tables.py: every kind has one).
+STATUS: dict[Kind, int] = {
+    Kind.BAD_INPUT: 400, Kind.UNAUTHENTICATED: 401, Kind.FORBIDDEN: 403, Kind.NOT_FOUND: 404, Kind.CONFLICT: 409,
+    Kind.TOO_LARGE: 413, Kind.UNSUPPORTED_MEDIA: 415, Kind.REFUSED: 422, Kind.TOO_MANY: 429,
+    Kind.UNAVAILABLE: 503, Kind.FULL: 507,
+}
 
-    def __init__(self, status: int, title: str, detail: str, headers: dict[str, str] | None = None, **extra: Any):
-        super().__init__(detail)
-        self.status = status
-        self.title = title
-        self.detail = detail
-        self.headers = headers or {}  # response headers (a 429's Retry-After)
-        self.extra = {k: v for k, v in extra.items() if v is not None}
+
+class Problem(Refused):
+    """An error response: a refusal's kind (its status by STATUS), a short title, the detail, and extension
+    members (pointer, errors...; `retry_after` is also sent as the Retry-After header)."""
 
 
 def problem_response(status: int, title: str, detail: str, **extra: Any) -> Response:
@@ -33,30 +34,14 @@ def problem_response(status: int, title: str, detail: str, **extra: Any) -> Resp
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
 
 
-def from_adjudicator_error(exc: AdjudicatorError, status: int, title: str, prefix: str = "") -> Problem:
-    """A Problem from an input error, keeping where it is (pointer, line, column) and the suggestions."""
-    extra: dict[str, Any] = {}
-    if exc.pointer is not None:
-        extra["pointer"] = prefix + exc.pointer
-    elif prefix:
-        extra["pointer"] = prefix
-    if exc.line is not None:
-        extra["line"] = exc.line
-    if exc.column is not None:
-        extra["column"] = exc.column
-    if exc.suggestions:
-        extra["suggestions"] = exc.suggestions
-    message = exc.message + (f"; did you mean {', '.join(repr(s) for s in exc.suggestions)}?" if exc.suggestions else "")
-    return Problem(status, title, message, **extra)
-
-
 def install(app: Flask) -> None:
     """Route every error, expected or not, to a problem+json response; never a traceback."""
 
-    @app.errorhandler(Problem)
-    def _problem(exc: Problem):
-        response = problem_response(exc.status, exc.title, exc.detail, **exc.extra)
-        response.headers.update(exc.headers)
+    @app.errorhandler(Refused)
+    def _refused(exc: Refused):  # the API's and the hosted service's refusals alike
+        response = problem_response(STATUS[exc.kind], exc.title, exc.detail, **exc.extra)
+        if "retry_after" in exc.extra:
+            response.headers["Retry-After"] = str(exc.extra["retry_after"])
         return response
 
     @app.errorhandler(HTTPException)

@@ -11,18 +11,19 @@ from jsonschema import Draft202012Validator
 from adjudicator import __version__
 from adjudicator.games.diplomacy.cases.datc import parse_cases
 from adjudicator.games.diplomacy.cases.runner import run_case
-from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant, variant_summaries
+from adjudicator.catalogue import variant_summaries
 from adjudicator.errors import AdjudicatorError, CaseFileError
-from adjudicator.gamefile import game_from_data, game_to_data
+from adjudicator.gamefile import game_to_data
 from adjudicator.hosted import text as door
-from adjudicator.hosted.errors import HostedError
 from adjudicator.games.diplomacy.rulebook import rulebook_from_text
 from adjudicator.game import PICTURES, NotAvailable, rules_of
 from adjudicator.names import AmbiguousName, UnknownName
+from adjudicator.loading import board_of, inline_board, named_board, position_of
 from adjudicator.pictures import Busy, Failed, Job, Pictures, cost, spaces_of
+from adjudicator.refusals import Kind
 from adjudicator.sheets import Sheet
-from adjudicator.turn import Turn, play_turn
-from api.problems import Problem, from_adjudicator_error
+from adjudicator.turn import Turn, play_turn, sheet_refusal
+from api.problems import Problem
 from api.schema_errors import in_words, pointer_of
 from api.schemas import SCHEMAS, openapi_document
 
@@ -44,16 +45,17 @@ def _body(schema: str, allow_text: bool = False, later: tuple[str, ...] = ()) ->
         return _storable({"text": request.get_data(as_text=True)})
     if mimetype != "application/json":
         accepted = "application/json" + (" or text/plain" if allow_text else "")
-        raise Problem(415, "Unsupported media type", f"send the body as {accepted}, not {mimetype or 'nothing'}")
+        raise Problem(Kind.UNSUPPORTED_MEDIA, "Unsupported media type",
+                      f"send the body as {accepted}, not {mimetype or 'nothing'}")
     data = request.get_json(silent=True)
     if data is None:
-        raise Problem(400, "Bad request", "the body is not valid JSON")
+        raise Problem(Kind.BAD_INPUT, "Bad request", "the body is not valid JSON")
     _storable(data)  # first: the schema's messages quote values
     errors = sorted((e for e in _validator(schema).iter_errors(data) if not _missing_only(e, later)),
                     key=lambda e: (len(e.path), list(map(str, e.path))))
     if errors:  # told in words (api/schema_errors.py), never the validator's Python repr
         first = errors[0]
-        raise Problem(400, "Bad request", in_words(first, SCHEMAS), pointer=pointer_of(first))
+        raise Problem(Kind.BAD_INPUT, "Bad request", in_words(first, SCHEMAS), pointer=pointer_of(first))
     return data
 
 
@@ -65,51 +67,22 @@ def _missing_only(error: Any, fields: tuple[str, ...]) -> bool:
 
 def _storable(data: Any) -> Any:
     """`data` itself, once every string in it is storable text (else the 400 naming the field)."""
-    try:
-        door.storable(data)
-    except HostedError as exc:
-        raise Problem(exc.status, exc.title, exc.detail, **exc.extra) from None
+    door.storable(data)
     return data
-
-
-def _board(name: str, pointer: str = "/variant") -> Any:
-    try:
-        return load_variant(name)
-    except AdjudicatorError as exc:  # (with its did-you-mean)
-        raise from_adjudicator_error(exc, 404, "Unknown variant", prefix=pointer) from None
-
-
-def _inline_board(data: Any, pointer: str) -> Any:
-    """A board sent in the request, checked by its game's checker: 422 with every problem and its JSON pointer."""
-    try:
-        return board_from_inline(data, pointer)
-    except BoardProblems as exc:
-        errors = exc.located_problems()
-        raise Problem(422, "Board has problems", exc.message, pointer=errors[0]["pointer"], errors=errors) from None
-    except BoardTooLarge as exc:
-        raise Problem(413, "Board too large", exc.message, pointer=pointer) from None
-    except AdjudicatorError as exc:
-        raise Problem(422, "Board refused", exc.message, pointer=exc.pointer or pointer) from None
 
 
 def _board_of(body: dict, prefix: str = "") -> Any:
     """The board a request names: `board` inline (beside or instead of `variant`), or a shipped `variant`."""
-    if body.get("board") is not None:
-        return _inline_board(body["board"], f"{prefix}/board")
-    return _board(str(body.get("variant", "")), f"{prefix}/variant")
+    return board_of(str(body.get("variant", "")), body.get("board"), prefix)
 
 
 def _game(state_data: dict, rules: str | None = None) -> tuple[Any, Any]:
     board = _board_of(state_data, "/state")
-    data = {k: v for k, v in state_data.items() if k != "board"}
-    try:
-        board, state = game_from_data(data, None, board)
-    except AdjudicatorError as exc:
-        raise from_adjudicator_error(exc, 422, "State breaks the rules", prefix="/state") from None
+    board, state = position_of(board, {k: v for k, v in state_data.items() if k != "board"})
     try:  # the request's rule options, over the game's own (adjudicator/games/diplomacy/rulebook.py)
         _capability(rules_of(board).play_by, board, state, rules)
     except AdjudicatorError as exc:
-        raise Problem(400, "Bad request", exc.message, pointer="/rules") from None
+        raise Problem(Kind.BAD_INPUT, "Bad request", exc.message, pointer="/rules") from None
     return board, state
 
 
@@ -124,15 +97,17 @@ def _sheet(board: Any, state: Any, orders: Any, lenient: bool) -> Sheet:
         sheet = _capability(rules.read_order_objects, board, state, orders)
     else:
         sheet = rules.read_order_lists(board, state, orders)
-    if sheet.refusal:
-        raise Problem(422, "Orders for another phase", sheet.refusal, pointer="/orders")
     for p in sheet.problems:  # every problem points into the request, in `errors` and in `sheet_problems` alike:
         p.pointer = "/orders" + (p.pointer or "")  # the text, or the item its reader pointed at
-    if sheet.problems and not lenient:
+    refusal = sheet_refusal(sheet, strict=not lenient)  # (the sheet policy: adjudicator/turn.py)
+    if refusal is not None and refusal.whole:
+        raise Problem(Kind.REFUSED, "Orders for another phase", refusal.message, pointer="/orders")
+    if refusal is not None:
         errors = [{**p.to_json(), "message": p.reason} for p in sheet.problems]
         first = errors[0]
-        raise Problem(400, "Unreadable orders", f"{len(errors)} order line(s) could not be read (lenient is false); "
-                      f"first: line {first['line']}: {first['message']}", pointer=first["pointer"], errors=errors)
+        raise Problem(Kind.BAD_INPUT, "Unreadable orders", f"{len(errors)} order line(s) could not be read "
+                      f"(lenient is false); first: line {first['line']}: {first['message']}",
+                      pointer=first["pointer"], errors=errors)
     return sheet
 
 
@@ -148,7 +123,7 @@ def _capability(call: Any, *args: Any) -> Any:
     try:
         return call(*args)
     except NotAvailable as exc:
-        raise Problem(422, "Not available", exc.message) from None
+        raise Problem(exc.kind, "Not available", exc.message) from None
 
 
 @bp.get("/healthz")
@@ -168,13 +143,13 @@ def variants():
 
 @bp.get("/v1/variants/<name>")
 def variant(name: str):
-    board = _board(name)
+    board = named_board(name)
     return jsonify(rules_of(board).board_json(board))
 
 
 @bp.get("/v1/variants/<name>/start")
 def start(name: str):
-    board = _board(name)
+    board = named_board(name)
     return jsonify(game_to_data(board, rules_of(board).initial_state(board)))
 
 
@@ -190,7 +165,7 @@ def _turn(board: Any, state: Any, orders: Any, lenient: bool) -> Turn:
     try:
         return play_turn(board, state, sheet)
     except AdjudicatorError as exc:
-        raise from_adjudicator_error(exc, 422, "State breaks the rules", prefix="/state") from None
+        raise Problem.of(exc, "State breaks the rules", "/state", Kind.REFUSED) from None
 
 
 @bp.post("/v1/adjudicate")
@@ -210,7 +185,7 @@ def parse():
         board, state = _game(body["state"])
         named = _board_of(body)
         if board.name != named.name:
-            raise Problem(400, "Bad request", f"the state is a {board.name} game, not {named.name}",
+            raise Problem(Kind.BAD_INPUT, "Bad request", f"the state is a {board.name} game, not {named.name}",
                           pointer="/state/variant")
     else:
         board, state = _board_of(body), None
@@ -228,7 +203,7 @@ def legal():
     try:
         data = _capability(rules.legal_orders, board, state, body.get("power"))
     except (UnknownName, AmbiguousName) as exc:
-        raise from_adjudicator_error(exc, 400, "Bad request", prefix="/power") from None
+        raise Problem.of(exc, "Bad request", "/power", Kind.BAD_INPUT) from None
     return jsonify(data)
 
 
@@ -242,7 +217,7 @@ def render():
     board, state = _game(body["state"])
     rules = rules_of(board)
     if PICTURES not in rules.capabilities:  # before judging any orders it would draw
-        raise Problem(422, "Not available", f"board pictures are not drawn for {board.title}")
+        raise Problem(Kind.REFUSED, "Not available", f"board pictures are not drawn for {board.title}")
     results = body.get("results")
     if results is None and body.get("orders") is not None:
         results = _turn(board, state, body["orders"], body.get("lenient", True)).report_json()
@@ -282,12 +257,11 @@ def draw_picture(job: Job, shelves: Any = ()) -> bytes | str:
     try:
         return _capability(pictures().draw, job, shelves)
     except Busy as exc:
-        raise Problem(503, "Busy drawing", exc.message, retry_after=exc.retry_after,
-                      headers={"Retry-After": str(exc.retry_after)}) from None
+        raise Problem(Kind.UNAVAILABLE, "Busy drawing", exc.message, retry_after=exc.retry_after) from None
     except Failed as exc:
         if exc.lost:
-            raise Problem(503, "Picture not drawn", exc.message, retry_after=5, headers={"Retry-After": "5"}) from None
-        raise Problem(422, "Picture not drawn", exc.message) from None
+            raise Problem(Kind.UNAVAILABLE, "Picture not drawn", exc.message, retry_after=5) from None
+        raise Problem(Kind.REFUSED, "Picture not drawn", exc.message) from None
 
 
 def rate_picture(keys: list[str], width: int, spaces: int, rates: Any = None) -> None:
@@ -304,9 +278,9 @@ def rate_picture(keys: list[str], width: int, spaces: int, rates: Any = None) ->
         wait = rates.wait("pictures:" + key, per / units, 60.0)
         if wait > 0:
             seconds = int(wait) + 1
-            raise Problem(429, "Too many requests", f"too many pictures (each costs its pixels times its board's "
-                          f"size; this one {units} of {per} a minute): try again in {seconds} s",
-                          retry_after=seconds, headers={"Retry-After": str(seconds)})
+            raise Problem(Kind.TOO_MANY, "Too many requests", f"too many pictures (each costs its pixels times its "
+                          f"board's size; this one {units} of {per} a minute): try again in {seconds} s",
+                          retry_after=seconds)
 
 
 @bp.post("/v1/datc")
@@ -316,15 +290,15 @@ def datc():
         cases = parse_cases(body["text"], "<request>")
         rulebook_from_text(body.get("rules"), what="rules")
     except CaseFileError as exc:
-        raise from_adjudicator_error(exc, 400, "Malformed case file", prefix="/text") from None
+        raise Problem.of(exc, "Malformed case file", "/text", Kind.BAD_INPUT) from None
     except AdjudicatorError as exc:
-        raise Problem(400, "Bad request", exc.message, pointer="/rules") from None
+        raise Problem(Kind.BAD_INPUT, "Bad request", exc.message, pointer="/rules") from None
     limit = current_app.config["MAX_CASES"]
     if len(cases) > limit:
-        raise Problem(413, "Request too large", f"{len(cases)} cases; at most {limit} per request")
+        raise Problem(Kind.TOO_LARGE, "Request too large", f"{len(cases)} cases; at most {limit} per request")
     boards = {}
     if body.get("board") is not None:  # cases whose VARIANT_ALL is the inline board's name are run on it
-        board = _inline_board(body["board"], "/board")
+        board = inline_board(body["board"], "/board")
         boards[board.name.lower()] = board
     outcomes = [run_case(c, boards, body.get("rules")) for c in cases]
     passed = sum(o.passed for o in outcomes)

@@ -1,13 +1,8 @@
-"""The one error of hosted games: a refused request, as the HTTP layer answers it."""
+"""The one error of hosted games: the kit's worded refusal (`adjudicator.refusals.Refused`: a kind, a short title,
+the detail and extension members), under the name the hosted modules raise it by; the API answers it by its kind."""
 
 from __future__ import annotations
 
-from typing import Any
+from adjudicator.refusals import Refused as HostedError
 
-
-class HostedError(Exception):
-    """A refused request: an HTTP status, a short title, the detail and extension members."""
-
-    def __init__(self, status: int, title: str, detail: str, **extra: Any):
-        super().__init__(detail)
-        self.status, self.title, self.detail, self.extra = status, title, detail, extra
+__all__ = ["HostedError"]

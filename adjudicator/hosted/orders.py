@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.game import rules_of
+from adjudicator.refusals import Kind, Refusal
 from adjudicator.sheets import Sheet
 from adjudicator.turn import play_turn
 
@@ -21,9 +22,10 @@ _REFUSED = {"illegal", "void", "ignored"}
 
 
 @dataclass
-class Refused(Exception):
+class Refused(Refusal):
     """A submission that cannot be judged as a whole (orders for another kind of phase, or a refused sheet)."""
 
+    kind = Kind.REFUSED
     reason: str
     problems: list[dict[str, Any]]
 

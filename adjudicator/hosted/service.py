@@ -18,9 +18,8 @@ from typing import Any
 from sqlalchemy import bindparam, delete, insert, literal_column, null, select, union_all, update
 from sqlalchemy.orm import Session
 
-from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant
 from adjudicator.errors import AdjudicatorError
-from adjudicator.gamefile import game_from_data, game_to_data
+from adjudicator.gamefile import game_to_data
 from adjudicator.game import PICTURES, rules_of
 from adjudicator.hosted import text, tokens, webhooks
 from adjudicator.hosted.drawings import DatabaseShelf
@@ -31,7 +30,9 @@ from adjudicator.hosted.models import Counter, Game, PhaseRecord, Seat, Submissi
 from adjudicator.hosted.orders import GM, Refused, judge_submission, read_orders
 from adjudicator.hosted.storage import Store, upsert_on
 from adjudicator.kept import Kept
+from adjudicator.loading import board_of, position_of
 from adjudicator.pictures import Job, spaces_of
+from adjudicator.refusals import Kind
 from adjudicator.turn import SheetRefused, play_turn
 
 __all__ = ["Caller", "HostedError", "Opened", "Service", "Settings"]
@@ -86,14 +87,10 @@ class Settings:
         return {"public_readiness": self.public_readiness, "phase_seconds": self.phase_seconds}
 
 
-def _board_of(game: Game) -> Any:
-    """The game's board: its inline board when it was created with one, else the shipped variant."""
-    return load_variant(game.variant) if game.board is None else board_from_inline(game.board)
-
-
 def _position(game: Game, data: dict[str, Any]) -> tuple[Any, Any]:
-    """A stored position of the game (current, or before or after a judged phase) on the game's board."""
-    return game_from_data(data, None, _board_of(game))
+    """A stored position of the game (current, or before or after a judged phase) on the game's board: its
+    inline board when it was created with one, else the shipped variant."""
+    return position_of(board_of(game.variant, game.board), data)
 
 
 def _board_state(game: Game) -> tuple[Any, Any]:
@@ -151,25 +148,23 @@ class Service:
         are kept in its position); the answer holds every token, shown this once."""
         text.storable(inline_board, "/board")
         text.storable(state, "/state")
-        board = self._new_board(variant, inline_board)
+        board = board_of(str(variant or ""), inline_board, located=False)  # (inline: checked as `variant check` checks)
         rules = rules_of(board)
         if state is None:
             position = rules.initial_state(board)
         else:
-            try:
-                _, position = game_from_data({**state, "variant": board.name}, None, board)
-            except AdjudicatorError as exc:
-                raise HostedError(422, "State breaks the rules", exc.message, pointer="/state" + (exc.pointer or ""))
+            _, position = position_of(board, {**state, "variant": board.name}, located=False)
         try:
             rules.play_by(board, position, rules_text)
         except AdjudicatorError as exc:
-            raise HostedError(400, "Bad request", exc.message, pointer="/rules") from None
+            raise HostedError(Kind.BAD_INPUT, "Bad request", exc.message, pointer="/rules") from None
         powers = self._seats(board, position, seats)
         labels = dict(labels or {})
         for power, label in labels.items():
             if power not in powers:
                 shown = text.printable(power, "a label's power", "/labels", self.limits.max_label)
-                raise HostedError(400, "Bad request", f"{shown!r} has no seat in this game; seats: {', '.join(powers)}",
+                raise HostedError(Kind.BAD_INPUT, "Bad request",
+                                  f"{shown!r} has no seat in this game; seats: {', '.join(powers)}",
                                   pointer=f"/labels/{shown}")
             labels[power] = text.printable(label, f"the label of {power}", f"/labels/{power}", self.limits.max_label)
         name = (f"{board.title} game" if name is None
@@ -191,7 +186,8 @@ class Service:
             counted = session.execute(update(Counter).values(value=Counter.value + 1).where(
                 Counter.name == "games", Counter.value < self.limits.max_games))
             if counted.rowcount != 1:
-                raise HostedError(507, "Storage full", f"this service holds its limit of {self.limits.max_games} games")
+                raise HostedError(Kind.FULL, "Storage full",
+                                  f"this service holds its limit of {self.limits.max_games} games")
             session.add(game)
             session.flush()
             for i, power in enumerate(powers):
@@ -202,40 +198,24 @@ class Service:
                 "deadline": _iso(game.deadline_at)}
 
     @staticmethod
-    def _new_board(variant: str | None, inline: dict[str, Any] | None) -> Any:
-        """The board of a new game: inline (checked as `variant check` checks a file) or a shipped variant."""
-        if inline is not None:
-            try:
-                return board_from_inline(inline, "/board")
-            except BoardProblems as exc:
-                errors = exc.located_problems()
-                raise HostedError(422, "Board has problems", exc.message, pointer=errors[0]["pointer"],
-                                  errors=errors) from None
-            except BoardTooLarge as exc:
-                raise HostedError(413, "Board too large", exc.message, pointer="/board") from None
-            except AdjudicatorError as exc:
-                raise HostedError(422, "Board refused", exc.message, pointer=exc.pointer or "/board") from None
-        try:
-            return load_variant(str(variant or ""))
-        except AdjudicatorError as exc:
-            raise HostedError(404, "Unknown variant", exc.message, pointer="/variant") from None
-
-    @staticmethod
     def _seats(board: Any, state: Any, asked: list[str] | None) -> list[str]:
         """The seats: the game's powers or players, or those the request names (games that set players up)."""
         players = rules_of(board).players(board, state)
         if not asked:
             if not players:
-                raise HostedError(400, "Bad request", f"{board.title} names no players before its set-up: give "
+                raise HostedError(Kind.BAD_INPUT, "Bad request",
+                                  f"{board.title} names no players before its set-up: give "
                                   "`seats`, the players' names", pointer="/seats")
             return players
         asked = [text.printable(s, f"seat {i + 1}", f"/seats/{i}", 100) for i, s in enumerate(asked)]
         if len(set(asked)) != len(asked) or len(asked) > 32:
-            raise HostedError(400, "Bad request", "`seats` must be at most 32 different names of 1-100 characters",
+            raise HostedError(Kind.BAD_INPUT, "Bad request",
+                              "`seats` must be at most 32 different names of 1-100 characters",
                               pointer="/seats")
         unknown = [s for s in asked if players and s not in players]
         if unknown:
-            raise HostedError(400, "Bad request", f"{', '.join(unknown)}: not a power of {board.title}; powers: "
+            raise HostedError(Kind.BAD_INPUT, "Bad request",
+                              f"{', '.join(unknown)}: not a power of {board.title}; powers: "
                               f"{', '.join(players)}", pointer="/seats")
         return list(asked)
 
@@ -244,7 +224,7 @@ class Service:
             return
         problem = url_problem(url, self.limits.max_url, self.policy.egress)
         if problem is not None:
-            raise HostedError(400, "Bad request", problem, pointer=pointer)
+            raise HostedError(Kind.BAD_INPUT, "Bad request", problem, pointer=pointer)
 
     @staticmethod
     def _phase_name(board: Any, state: Any, judged: int) -> str:
@@ -253,13 +233,15 @@ class Service:
     # --- who is asking -------------------------------------------------------------------------------------
     def authenticate(self, game_id: str, token: str | None, opened: Opened | None = None, limit: Any = None,
                      share: bool = False) -> Caller:
-        """The caller a token names (401 without one, 404 unknown game, 403 a token that is not this game's), read
-        in `opened`'s transaction (else one of its own), after `limit(session)` (the rate limit, counted in the
-        same transaction); `share`: the game's row stays locked FOR SHARE (a write follows)."""
+        """The caller a token names (refused: unauthenticated without one, not found for an unknown game,
+        forbidden for a token that is not this game's), read in `opened`'s transaction (else one of its own),
+        after `limit(session)` (the rate limit, counted in the same transaction); `share`: the game's row stays
+        locked FOR SHARE (a write follows)."""
         if not token:
-            raise HostedError(401, "Unauthorized", "send the game's token as `Authorization: Bearer <token>`")
+            raise HostedError(Kind.UNAUTHENTICATED, "Unauthorized",
+                              "send the game's token as `Authorization: Bearer <token>`")
         if not text.game_id(game_id):  # no database sees an id that cannot be one
-            raise HostedError(404, "Not found", "no such game: a game id is letters, digits, '_' and '-'")
+            raise HostedError(Kind.NOT_FOUND, "Not found", "no such game: a game id is letters, digits, '_' and '-'")
         if opened is None:
             with self.store.sessions() as session:
                 caller = self.authenticate(game_id, token, Opened(session), limit, share)
@@ -273,8 +255,8 @@ class Service:
         if found is None or found[1] is None:
             session.commit()  # the rate limit's count stays
             if found is None:
-                raise HostedError(404, "Not found", f"no game {game_id!r}")
-            raise HostedError(403, "Forbidden", "this token is not one of this game's")
+                raise HostedError(Kind.NOT_FOUND, "Not found", f"no game {game_id!r}")
+            raise HostedError(Kind.FORBIDDEN, "Forbidden", "this token is not one of this game's")
         game, power = found
         if game.status == "active" and game.deadline_at is not None and self.clock() >= game.deadline_at:
             session.commit()  # the judgement takes a transaction and a lock of its own
@@ -300,20 +282,20 @@ class Service:
 
     @staticmethod
     def require_gm(caller: Caller) -> None:
-        """403 unless the caller is the game master."""
+        """Forbidden unless the caller is the game master."""
         if not caller.gm:
-            raise HostedError(403, "Forbidden", "only the game master may do this")
+            raise HostedError(Kind.FORBIDDEN, "Forbidden", "only the game master may do this")
 
     @staticmethod
     def require_seat(caller: Caller) -> None:
-        """403 unless the caller holds a power's seat."""
+        """Forbidden unless the caller holds a power's seat."""
         if caller.gm:
-            raise HostedError(403, "Forbidden", "only a power's token has orders and readiness")
+            raise HostedError(Kind.FORBIDDEN, "Forbidden", "only a power's token has orders and readiness")
 
     def _game(self, session: Any, game_id: str, lock: bool = False) -> Game:
         game = session.get(Game, game_id, with_for_update=True) if lock else session.get(Game, game_id)
         if game is None:
-            raise HostedError(404, "Not found", f"no game {game_id!r}")
+            raise HostedError(Kind.NOT_FOUND, "Not found", f"no game {game_id!r}")
         return game
 
     def _opened_game(self, opened: Opened, game_id: str, share: bool = False) -> Game:
@@ -324,7 +306,7 @@ class Service:
         game = opened.game = opened.session.get(Game, game_id, with_for_update={"read": True} if share else None,
                                                 populate_existing=True)
         if game is None:
-            raise HostedError(404, "Not found", f"no game {game_id!r}")
+            raise HostedError(Kind.NOT_FOUND, "Not found", f"no game {game_id!r}")
         opened.shared = opened.shared or share
         return game
 
@@ -371,7 +353,8 @@ class Service:
         stateless judge gives it on arrival."""
         seat, given_by = self._submitter(caller, power, ready)
         if len(lines) > self.limits.max_orders:
-            raise HostedError(413, "Request too large", f"{len(lines)} orders; at most {self.limits.max_orders}",
+            raise HostedError(Kind.TOO_LARGE, "Request too large",
+                              f"{len(lines)} orders; at most {self.limits.max_orders}",
                               pointer="/orders")
         items = (text.order_item(str(x), i, self.limits.max_order_length) for i, x in enumerate(lines, 1))
         lines = [line for line in items if line]  # stripped; blank items dropped
@@ -383,18 +366,20 @@ class Service:
         # write, and takes it, or came first and this request reads the next phase.
         game = self._opened_game(opened, caller.game_id, share=True)
         if power is not None and session.get(Seat, (caller.game_id, seat)) is None:
-            raise HostedError(400, "Bad request", f"{seat!r} has no seat in this game", pointer="/power")
+            raise HostedError(Kind.BAD_INPUT, "Bad request", f"{seat!r} has no seat in this game", pointer="/power")
         self._check_active(game)
         _check_phase(game, phase_no)
         board, state = self.positions.get(game)
         if seat == GM and lines and not rules_of(board).game_steps:
-            raise HostedError(422, "No game-master steps", f"{board.title} has no steps of the game master's own: "
+            raise HostedError(Kind.REFUSED, "No game-master steps",
+                              f"{board.title} has no steps of the game master's own: "
                               'every order is a power\'s; to give a power\'s orders send {"power": "<power>", '
                               '"orders": [...]}', pointer="/orders")
         try:
             statuses = judge_submission(board, state, seat, lines) if lines else []
         except Refused as exc:
-            raise HostedError(422, "Orders refused", exc.reason, pointer="/orders", errors=exc.problems) from None
+            raise HostedError(Kind.REFUSED, "Orders refused",
+                              exc.reason, pointer="/orders", errors=exc.problems) from None
         row = {"game_id": caller.game_id, "power": seat, "phase_no": game.phase_no, "orders": lines,
                "statuses": statuses, "given_by": given_by, "updated_at": self.clock(), "ready": bool(ready)}
         row["ready"] = bool(session.execute(_submission_upsert(self.store.sqlite, ready is None), row).scalar_one())
@@ -410,10 +395,12 @@ class Service:
         if power is None or power == caller.power:
             return caller.seat_key, None
         if not caller.gm:
-            raise HostedError(403, "Forbidden", f"a power's token orders for its own power only, not for {power!r}",
+            raise HostedError(Kind.FORBIDDEN, "Forbidden",
+                              f"a power's token orders for its own power only, not for {power!r}",
                               pointer="/power")
         if ready is not None:
-            raise HostedError(400, "Bad request", "readiness is the power's own: the game master judges the phase "
+            raise HostedError(Kind.BAD_INPUT, "Bad request",
+                              "readiness is the power's own: the game master judges the phase "
                               "with POST .../adjudicate", pointer="/ready")
         return power, GAME_MASTER
 
@@ -469,12 +456,12 @@ class Service:
     @staticmethod
     def _check_active(game: Game) -> None:
         if game.status != "active":
-            raise HostedError(409, "Game over", f"the game is {game.status}; its phases stay readable")
+            raise HostedError(Kind.CONFLICT, "Game over", f"the game is {game.status}; its phases stay readable")
 
     # --- adjudication --------------------------------------------------------------------------------------
     def adjudicate(self, caller: Caller, *, phase_no: int | None) -> dict[str, Any]:
         """The game master judges phase `phase_no` now, which must be the current one (so a repeated call is a
-        409, never a second judgement)."""
+        conflict, never a second judgement)."""
         self.require_gm(caller)
         with self.store.transaction() as session:
             game = self._game(session, caller.game_id, lock=True)
@@ -541,7 +528,8 @@ class Service:
         not every power that must act is. Two reads (the game, then its seats and pending orders together) and
         four writes: the game moved on, the submissions cleared, the phase recorded, the webhook queued."""
         if game.phase_no >= self.limits.max_phases:
-            raise HostedError(409, "Game too long", f"a hosted game is judged at most {self.limits.max_phases} times")
+            raise HostedError(Kind.CONFLICT, "Game too long",
+                              f"a hosted game is judged at most {self.limits.max_phases} times")
         seats, subs = _seats_and_orders(session, game)
         board, state = _board_state(game)
         actors = self._actors(board, state, seats)
@@ -553,7 +541,7 @@ class Service:
         try:
             turn = play_turn(board, state, read_orders(board, state, orders))
         except SheetRefused as exc:
-            raise HostedError(409, "Orders refused", f"the phase's orders cannot be judged together: "
+            raise HostedError(Kind.CONFLICT, "Orders refused", f"the phase's orders cannot be judged together: "
                               f"{exc.message}") from None
         after, history = _stored_state(board, turn.next_state)
         report = turn.report_json()
@@ -566,7 +554,8 @@ class Service:
             state=after, phase_no=game.phase_no + 1, phase_name=next_name, status=status, phase_started_at=now,
             deadline_at=now + phase_seconds if phase_seconds and not winner else None))
         if moved.rowcount != 1:  # the compare-and-set: someone else moved the game on (cannot under the lock)
-            raise HostedError(409, "Already judged", f"phase {game.phase_no + 1} was judged by another request")
+            raise HostedError(Kind.CONFLICT, "Already judged",
+                              f"phase {game.phase_no + 1} was judged by another request")
         conn.execute(delete(Submission).where(Submission.game_id == game.id))
         record = PhaseRecord(game_id=game.id, phase_no=game.phase_no + 1, name=game.phase_name, trigger=trigger,
                              orders={_shown(p): v for p, v in orders.items()}, given_by=given_by,
@@ -599,11 +588,11 @@ class Service:
 
     def picture_job(self, caller: Caller, phase_no: int, fmt: str, width: int) -> tuple[Job, int]:
         """The picture of a phase as a job to draw (the board before it, its orders drawn) and its board's number
-        of spaces (what the picture costs); 422 for games that draw no pictures."""
+        of spaces (what the picture costs); refused for games that draw no pictures."""
         game, record = self._record(caller, phase_no)
         board, _ = _position(game, record.state_before)
         if PICTURES not in rules_of(board).capabilities:
-            raise HostedError(422, "Not available", f"board pictures are not drawn for {board.title}")
+            raise HostedError(Kind.REFUSED, "Not available", f"board pictures are not drawn for {board.title}")
         job = Job(game.variant if game.board is None else None, game.board, record.state_before, record.report,
                   fmt, width)
         return job, spaces_of(board)
@@ -614,7 +603,7 @@ class Service:
             record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == caller.game_id,
                                                               PhaseRecord.phase_no == phase_no))
         if record is None:
-            raise HostedError(404, "Not found", f"phase {phase_no} has not been judged")
+            raise HostedError(Kind.NOT_FOUND, "Not found", f"phase {phase_no} has not been judged")
         return game, record
 
     @staticmethod
@@ -664,7 +653,8 @@ class Service:
         self.require_gm(caller)
         now = self.clock()
         if at is not None and not now < at <= now + MAX_DEADLINE_SECONDS:
-            raise HostedError(400, "Bad request", "the deadline must be in the future and at most a year away "
+            raise HostedError(Kind.BAD_INPUT, "Bad request",
+                              "the deadline must be in the future and at most a year away "
                               "(to judge the phase now, POST /v1/games/{id}/adjudicate)", pointer="/at")
         with self.store.transaction() as session:
             game = self._game(session, caller.game_id, lock=True)
@@ -700,17 +690,19 @@ def _submission_upsert(sqlite: bool, keep_ready: bool) -> Any:
 
 
 def _check_phase(game: Game, phase_no: int | None, pointer: str = "/phase_no") -> None:
-    """A phase-bound write names the phase it is for, and it must be the current one: 400 when it names none,
-    409 when another, each naming the current phase. Called on the game's row as the write's own transaction
-    holds it locked, so no judgement can move the phase between this check and the write; "none means the
-    current one" would let a replayed request act on a later phase."""
+    """A phase-bound write names the phase it is for, and it must be the current one: bad input when it names
+    none, a conflict when another, each naming the current phase. Called on the game's row as the write's own
+    transaction holds it locked, so no judgement can move the phase between this check and the write; "none
+    means the current one" would let a replayed request act on a later phase."""
     current, name = game.phase_no + 1, game.phase_name
     where = {"pointer": pointer, "current_phase_no": current, "current_phase": name}
     if phase_no is None:
-        raise HostedError(400, "Bad request", f"`phase_no` is missing: say which phase this is for (the game is at "
+        raise HostedError(Kind.BAD_INPUT, "Bad request",
+                          f"`phase_no` is missing: say which phase this is for (the game is at "
                           f"phase {current}, {name}: send {current} to act on it)", **where)
     if phase_no != current:
-        raise HostedError(409, "Phase changed", f"this is for phase {phase_no}, which is not the current one: the "
+        raise HostedError(Kind.CONFLICT, "Phase changed",
+                          f"this is for phase {phase_no}, which is not the current one: the "
                           f"game is at phase {current} ({name})", **where)
 
 

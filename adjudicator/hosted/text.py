@@ -16,6 +16,7 @@ import unicodedata
 from typing import Any
 
 from adjudicator.hosted.errors import HostedError
+from adjudicator.refusals import Kind
 from adjudicator.sheets import LINE_BREAKS, char_name
 
 # Categories never printable: controls, lone surrogates, line and paragraph separators (and, below, the
@@ -55,12 +56,13 @@ def _checked(value: str, what: str, pointer: str, limit: int, allow_tab: bool, l
     """`value` stripped, if it is at most `limit` characters of printable text; else a 400 saying it is too
     long, or naming the character and where (`line_hint` added when it is a line break)."""
     if len(value) > limit:
-        raise HostedError(400, "Bad request", f"{what} is over {limit} characters", pointer=pointer)
+        raise HostedError(Kind.BAD_INPUT, "Bad request", f"{what} is over {limit} characters", pointer=pointer)
     bad = _bad_char(value, allow_tab)
     if bad is not None:
         at, why = bad
         hint = line_hint if value[at] in LINE_BREAKS and line_hint else "only printable text is taken"
-        raise HostedError(400, "Bad request", f"{what} holds {why} at character {at + 1}: {hint}", pointer=pointer)
+        raise HostedError(Kind.BAD_INPUT, "Bad request",
+                          f"{what} holds {why} at character {at + 1}: {hint}", pointer=pointer)
     return value.strip()
 
 
@@ -68,7 +70,7 @@ def printable(value: str, what: str, pointer: str, limit: int) -> str:
     """`value` stripped, if it is printable text of 1 to `limit` characters; else a 400."""
     text = _checked(value, what, pointer, limit, allow_tab=False)
     if not text:
-        raise HostedError(400, "Bad request", f"{what} is blank", pointer=pointer)
+        raise HostedError(Kind.BAD_INPUT, "Bad request", f"{what} is blank", pointer=pointer)
     return text
 
 
@@ -112,7 +114,8 @@ def _spelled(path: Any) -> str:
 def _refuse(value: str, what: str, where: str) -> None:
     at, ch = next((at, ch) for at, ch in enumerate(value) if ch == "\x00" or "\ud800" <= ch <= "\udfff")
     why = "a NUL (U+0000)" if ch == "\x00" else f"a lone surrogate (U+{ord(ch):04X}), which is not a character,"
-    raise HostedError(400, "Bad request", f"{what} holds {why} at character {at + 1}: no database stores it; "
+    raise HostedError(Kind.BAD_INPUT, "Bad request",
+                      f"{what} holds {why} at character {at + 1}: no database stores it; "
                       "send text without it", pointer=where)
 
 

@@ -20,12 +20,14 @@ from sqlalchemy.exc import SQLAlchemyError
 from adjudicator.hosted.service import Service
 from adjudicator.hosted.storage import Database, database, normalise_url, open_store
 from adjudicator.hosted.webhooks import configured_policy
+from adjudicator.refusals import Kind
 
-UNREACHABLE = 2  # the exit status for a database that is not there or cannot be reached
+UNREACHABLE = Kind.UNAVAILABLE  # what a database that is not there or cannot be reached is (the CLI's exit status 2)
 
 
-def run(explicit: str | None, say: Callable[[str], None]) -> int:
-    """Tick the database `explicit` names (else the settings `adjudicator serve` uses); the exit status."""
+def run(explicit: str | None, say: Callable[[str], None]) -> Kind | None:
+    """Tick the database `explicit` names (else the settings `adjudicator serve` uses); None when done, else
+    the kind of refusal that stopped it (the CLI's table gives its exit status)."""
     db = Database(normalise_url(explicit), "--database") if explicit else database()
     named = f"the database {db.shown} (from {db.source})"
     if db.sqlite_file is not None and not db.sqlite_file.is_file():
@@ -53,7 +55,7 @@ def run(explicit: str | None, say: Callable[[str], None]) -> int:
             say(f"judged {phase['phase']} (phase {phase['phase_no']}); next: {phase['next_phase']}")
     say(f"webhooks: {sent}")
     say(f"{sum('refused' not in p for p in judged)} phase(s) judged")  # the last line, as scripts read it
-    return 0
+    return None
 
 
 def _exit(signum: int, _frame: object) -> None:

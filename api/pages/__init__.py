@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, render_template
 
+from adjudicator.refusals import Kind
 from api.problems import Problem
 
 bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static/play")
@@ -28,7 +29,7 @@ _ID_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 def play(game_id: str) -> str:
     """The play page of a hosted game; whose it is, the token in the fragment says."""
     if not 0 < len(game_id) <= 64 or not set(game_id) <= _ID_CHARACTERS:
-        raise Problem(404, "Not found", f"no game {game_id[:64]!r}: a game id is letters, digits, - and _")
+        raise Problem(Kind.NOT_FOUND, "Not found", f"no game {game_id[:64]!r}: a game id is letters, digits, - and _")
     return render_template("play.html", game_id=game_id)
 
 

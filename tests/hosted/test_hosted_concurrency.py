@@ -27,6 +27,7 @@ from adjudicator.hosted import webhooks
 from adjudicator.hosted.models import Delivery, PhaseRecord, Submission
 from adjudicator.hosted.service import HostedError, Service
 from adjudicator.hosted.storage import Store, normalise_url, open_store
+from api.problems import STATUS
 
 LOOPBACK = webhooks.Egress.parse("127.0.0.1")  # the tests' receivers listen on loopback: the operator allows it
 
@@ -62,7 +63,7 @@ def test_parallel_submissions_then_parallel_adjudications_from_threads(db_url):
         try:
             return svc.adjudicate(gm, phase_no=1)
         except HostedError as exc:
-            return exc.status
+            return STATUS[exc.kind]
 
     with ThreadPoolExecutor(8) as pool:
         outcomes = list(pool.map(judge, range(8)))
@@ -92,7 +93,7 @@ def test_submissions_racing_an_adjudication_are_judged_or_refused_never_lost_nor
         try:
             results[power] = svc.submit(seats[power], OPENING[power], phase_no=1)
         except HostedError as exc:
-            results[power] = exc.status
+            results[power] = STATUS[exc.kind]
 
     with ThreadPoolExecutor(6) as pool:
         futures = [pool.submit(send, p) for p in OPENING] + [pool.submit(svc.adjudicate, gm, phase_no=1)]

@@ -24,6 +24,7 @@ from adjudicator.hosted.limits import Limits
 from adjudicator.hosted.models import Delivery, Game, PhaseRecord
 from adjudicator.hosted.service import HostedError, Service
 from adjudicator.hosted.storage import Store, open_store
+from api.problems import STATUS
 
 NOWHERE = "http://127.0.0.1:9/hook"  # a queued webhook shows in the outbox; the tests send none
 
@@ -173,7 +174,7 @@ def test_tickers_racing_ready_submissions_judge_each_phase_once(db_url, monkeypa
         try:
             return svc.submit(caller, OPENING[power], ready=True, phase_no=1)["adjudicated"] is not None
         except HostedError as exc:  # the phase was judged while the orders were read, or they fit no longer
-            assert exc.status in (409, 422), exc.detail
+            assert STATUS[exc.kind] in (409, 422), exc.detail
             return 0
 
     with ThreadPoolExecutor(8) as pool:

@@ -29,6 +29,7 @@ from adjudicator.hosted.egress import NO_ANSWER, NO_PUBLIC_ADDRESS, Egress
 from adjudicator.hosted.models import Delivery
 from adjudicator.hosted.service import HostedError, Service
 from adjudicator.hosted.storage import open_store
+from api.problems import STATUS
 
 LOOPBACK = Egress.parse("127.0.0.1")
 
@@ -181,7 +182,7 @@ def test_a_webhook_url_is_checked_when_it_is_set(db_url):  # noqa: F811
     for url in REFUSED_URLS:
         with pytest.raises(HostedError) as refused:
             svc.create_game("arctic", webhook_url=url)
-        assert refused.value.status == 400 and refused.value.extra["pointer"] == "/webhook_url", url
+        assert STATUS[refused.value.kind] == 400 and refused.value.extra["pointer"] == "/webhook_url", url
     created = svc.create_game("arctic", webhook_url="https://hooks.example.com/adjudicator?game=1")
     gm = svc.authenticate(created["id"], created["game_master_token"])
     with pytest.raises(HostedError) as refused:

@@ -10,6 +10,9 @@ import re
 from tests.api_helpers import DOC
 from tests.helpers import ROOT
 
+from adjudicator.refusals import Kind
+from api.problems import STATUS
+
 # Written by the HTTP layers, not the application (tested in tests/api/test_api.py and tests/api/test_hostile_server.py).
 BY_THE_SERVER = {405, 414, 431}
 
@@ -28,14 +31,19 @@ def _readme_table() -> dict[int, str]:
 
 
 def _raised_in_code() -> set[int]:
-    """The statuses of every `Problem(...)` and `HostedError(...)` the API and the hosted service raise."""
+    """The statuses of every `Problem(...)` and `HostedError(...)` the API and the hosted service raise (and
+    the board and position loader they share): a refusal's kind (`Kind.X`), by the API's one table."""
     found = set()
-    for folder in ("api", "adjudicator/hosted"):
-        for path in (ROOT / folder).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text())):
-                if (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Problem", "HostedError")
-                        and node.args and isinstance(node.args[0], ast.Constant)):
-                    found.add(node.args[0].value)
+    paths = [*(ROOT / "api").rglob("*.py"), *(ROOT / "adjudicator/hosted").rglob("*.py"), ROOT / "adjudicator/loading.py"]
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Problem", "HostedError", "Refused")
+                    and node.args):
+                first = node.args[0]
+                if isinstance(first, ast.Constant):
+                    found.add(first.value)
+                elif isinstance(first, ast.Attribute) and getattr(first.value, "id", None) == "Kind":
+                    found.add(STATUS[Kind[first.attr]])
     return found
 
 

@@ -6,19 +6,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.refusals import StepRefused
+
 from .board import Board
 from .fleet import Fleet
 from .state import State
 from .steps import Keep
 
 
-class Refused(Exception):
-    """A step the rules do not allow: refused with its reason, it changes nothing."""
+class Refused(StepRefused):
+    """A step the rules do not allow: refused with its reason (and what caused it), it changes nothing."""
 
     def __init__(self, code: str, message: str, **cause: Any):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
         self.cause = {"refusal": code, **cause}
 
 

@@ -9,19 +9,15 @@ from collections import deque
 from typing import Any
 
 from adjudicator.grammar_tools import and_list
+from adjudicator.refusals import StepRefused
 
 from .board import FIN, WATER, RaceBoard
 from .orders import Roll, Turn
 from .state import Racer, RaceState, racer_name
 
 
-class Refused(Exception):
+class Refused(StepRefused):
     """A step that breaks a rule: its refusal code (board section 7.8) and why."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def ordinal(n: int) -> str:

@@ -3,14 +3,14 @@ nothing: the resolver works on a copy of the state, and the copy is dropped."""
 
 from __future__ import annotations
 
+from adjudicator.refusals import StepRefused
 
-class Refused(Exception):
+
+class Refused(StepRefused):
     """Raised by a resolver when an order breaks a rule (codes as in arctica-board.md §7.9, plus AR-codes)."""
 
     def __init__(self, code: str, message: str, index: int | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
         self.index = index  # which flight of an event broke the rule, when one did
 
     @property
