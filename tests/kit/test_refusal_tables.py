@@ -26,8 +26,8 @@ from adjudicator.refusals import Kind, Refusal, Refused, StepRefused
 from adjudicator.sheets import Sheet, SheetProblem
 from adjudicator.turn import SheetRefused, check_sheet, sheet_refusal
 from api.problems import STATUS
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def unmapped(kinds: type[enum.Enum], table: dict) -> set:

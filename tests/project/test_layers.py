@@ -5,12 +5,12 @@ in its first lines why it is one file."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import networkx as nx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 PACKAGES = ("adjudicator", "api")
 LONG = 500
 LONG_MARK = "Long file:"  # the docstring's reason, in its first lines
