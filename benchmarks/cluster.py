@@ -2,7 +2,7 @@
 
 Every process is started in a session of its own and ended by its group id when the `with` block ends (also on
 an error or Ctrl-C), so no server outlives the benchmark or test that started it. Used by
-`benchmarks/hosted_load.py` and `tests/test_hosted_cluster.py`.
+`benchmarks/hosted_load.py` and `tests/hosted/test_hosted_cluster.py`.
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ for extra in (ROOT, ROOT / "benchmarks"):
         sys.path.insert(0, str(extra))
 
 import compare_peer as cp  # noqa: E402
+from differential import emulations, phase_input  # noqa: E402
 import peer_side as ps  # noqa: E402
 
 from adjudicator.catalogue import board_from_file, load_variant  # noqa: E402
@@ -67,11 +68,12 @@ def peer_plays(board: Any, peer_map: str) -> Iterator[None]:
     import diplomacy
 
     ours_by_peer = {p.upper().replace("-", ""): p for p in board.powers}
-    saved = (diplomacy.Game, dict(ps._TO_PEER), dict(ps._FROM_PEER), cp.peer_power, ps.peer_power, ps.our_power)
+    saved = (diplomacy.Game, dict(ps._TO_PEER), dict(ps._FROM_PEER), ps.peer_power, ps.our_power)
     diplomacy.Game = functools.partial(saved[0], map_name=peer_map)  # game_from_spec builds its game with it
     ps._TO_PEER.clear()
     ps._FROM_PEER.clear()
-    cp.peer_power = ps.peer_power = lambda power: power.upper().replace("-", "")
+    # (each module that names the peer's powers holds its own name for the function)
+    ps.peer_power = phase_input.peer_power = emulations.peer_power = lambda power: power.upper().replace("-", "")
     ps.our_power = lambda power: ours_by_peer[power]
     try:
         yield
@@ -79,7 +81,8 @@ def peer_plays(board: Any, peer_map: str) -> Iterator[None]:
         diplomacy.Game = saved[0]
         ps._TO_PEER.update(saved[1])
         ps._FROM_PEER.update(saved[2])
-        cp.peer_power, ps.peer_power, ps.our_power = saved[3], saved[4], saved[5]
+        ps.peer_power = phase_input.peer_power = emulations.peer_power = saved[3]
+        ps.our_power = saved[4]
 
 
 def compare_map(name: str, games: int, years: int, odd: float, seed: int) -> tuple[list[str], int]:
@@ -111,9 +114,10 @@ def compare_map(name: str, games: int, years: int, odd: float, seed: int) -> tup
 
 def legal_moves_report() -> tuple[list[str], int]:
     """Every map of the package imported and its legal moves compared with the peer's (as the test does)."""
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT))  # the tests are a package of the repository
     import pytest  # noqa: F401  (the test module needs it importable)
-    from test_importer import test_every_package_map_imports_with_the_packages_legal_moves as check
+    from tests.games.diplomacy.importers.test_importer import (
+        test_every_package_map_imports_with_the_packages_legal_moves as check)
 
     lines, failed = [], 0
     for path in sorted(package_maps().glob("*.map")):

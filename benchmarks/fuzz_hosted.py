@@ -13,7 +13,7 @@ after every step:
     python benchmarks/fuzz_hosted.py --steps 50000 [--database postgresql://...]
 
 It prints the steps, games, phases judged, the status codes, and the seconds; exit status 1 on any failure
-(hypothesis prints the shortest sequence of steps that shows it). `tests/test_hosted_fuzz.py` runs it briefly.
+(hypothesis prints the shortest sequence of steps that shows it). `tests/hosted/test_hosted_fuzz.py` runs it briefly.
 """
 
 from __future__ import annotations
