@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_hosted import make_api
+from tests.helpers import ROOT
+from tests.hosted.helpers import make_api
 
 from adjudicator.catalogue import load_variant
 from adjudicator.cli import main
@@ -28,7 +29,7 @@ from adjudicator.games.diplomacy.state_file import state_from_data
 from api import create_app
 
 NS = "{http://www.w3.org/2000/svg}"
-PICTURE_CODE = Path(__file__).parent.parent / "adjudicator" / "games" / "diplomacy" / "picture"
+PICTURE_CODE = ROOT / "adjudicator" / "games" / "diplomacy" / "picture"
 POSITION = {"variant": "standard", "phase": "Fall 1901 Movement",
             "units": {"England": ["F nth", "F eng", "A yor"], "France": ["A bel"], "Germany": ["A hol"]}}
 CONVOY = {"England": ["F nth C A yor - pic", "F eng C A yor - pic", "A yor - nth - eng - pic"],

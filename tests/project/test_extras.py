@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from adjudicator.cli import main
 from adjudicator.extras import MODULES
-from conftest import ROOT
+from tests.helpers import ROOT
 
 SERVER_PARTS = ("flask", "jsonschema", "gunicorn", "gevent", "sqlalchemy", "alembic", "psycopg", "skia")
 
