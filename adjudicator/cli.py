@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 import click
 
-from adjudicator import __version__
+from adjudicator import __version__, slips
+from adjudicator.case_files import run_files
+from adjudicator.catalogue import load_board_ref, variant_summaries
 from adjudicator.errors import AdjudicatorError
 from adjudicator.extras import MissingExtra, require, require_driver
+from adjudicator.game import rules_of
+from adjudicator.gamefile import dump_game, read_game_file, write_atomic
+from adjudicator.loglines import escape_to_stderr
 from adjudicator.refusals import Kind, Refusal
+from adjudicator.rewind import keep_for_rewind
+from adjudicator.rewind import rewind as rewound
+from adjudicator.textio import decode_text, read_text
+from adjudicator.turn import SheetRefused, check_sheet, play_turn, read_sheet, sheet_refusal
+from adjudicator.variant_check import check_variant_file
 
 # The one table from a refusal's kind to the command's exit status (tests/test_refusal_tables.py: every kind has
 # one). Every refusal is 2, "not done"; 1 is not a refusal: done, and what was done found failures (a failing
@@ -49,8 +62,7 @@ def datc(paths: tuple[str, ...], verbose: bool, rules_text: str | None) -> None:
 
     --rules applies to every case, under what each file's or case's RULES line says.
     Exits 0 when every case passes, 1 when a case fails, 2 when a file cannot be read at all."""
-    from adjudicator.case_files import run_files
-    from adjudicator.games.diplomacy.rulebook import rulebook_from_text
+    from adjudicator.games.diplomacy.rulebook import rulebook_from_text  # (Diplomacy's: loaded only by the command that needs it)
 
     try:
         rulebook_from_text(rules_text, what="--rules")  # (refused here, once, not in every case)
@@ -81,9 +93,6 @@ def datc(paths: tuple[str, ...], verbose: bool, rules_text: str | None) -> None:
 def _load_game(path: str, sheet: str | None = None, rules_text: str | None = None):
     """(board, state) of a game file, played by `--rules` over its own rules when given; when it is no game file
     but `sheet` (the argument after it) is one, the error says the two were given the wrong way round."""
-    from adjudicator.game import rules_of
-    from adjudicator.gamefile import read_game_file
-
     try:
         board, state = read_game_file(path)
         rules_of(board).play_by(board, state, rules_text, what="--rules")
@@ -96,7 +105,6 @@ def _load_game(path: str, sheet: str | None = None, rules_text: str | None = Non
 
 
 def _is_game_file(path: str) -> bool:
-    from adjudicator.gamefile import read_game_file
 
     try:
         read_game_file(path)
@@ -107,8 +115,6 @@ def _is_game_file(path: str) -> bool:
 
 def _sheet_text(path: str) -> str:
     """An order sheet's text, from a file or (`-`) from standard input."""
-    from adjudicator.textio import decode_text, read_text
-
     try:
         if path == "-":
             return decode_text(sys.stdin.buffer.read(), "<stdin>")
@@ -118,7 +124,6 @@ def _sheet_text(path: str) -> str:
 
 
 def _refuse_overwrite(output: str | None, force: bool) -> None:
-    from pathlib import Path
 
     if output and Path(output).exists() and not force:
         fail(AdjudicatorError("the file exists; use --force to overwrite it", file=output))
@@ -126,8 +131,6 @@ def _refuse_overwrite(output: str | None, force: bool) -> None:
 
 def _keep_backup(game: str) -> None:
     """GAME.bak: the game file as it was before the command that replaces it."""
-    import shutil
-
     try:
         shutil.copy2(game, game + ".bak")
     except OSError as exc:
@@ -135,7 +138,6 @@ def _keep_backup(game: str) -> None:
 
 
 def _write(path: str, data: str | bytes) -> None:
-    from adjudicator.gamefile import write_atomic
 
     try:
         write_atomic(path, data)
@@ -154,11 +156,6 @@ def _write(path: str, data: str | bytes) -> None:
               "`players`, `start` and `river` as laid out on the table, or `tiles`).")
 def new(variant_name: str, output: str | None, force: bool, seed: int | None, setup_file: str | None) -> None:
     """Write the opening position of a variant as a game file."""
-    from adjudicator.catalogue import load_board_ref
-    from adjudicator.gamefile import dump_game
-    from adjudicator.game import rules_of
-    from adjudicator.textio import read_text
-
     try:
         board = load_board_ref(variant_name, ".")  # a name, or a board file's path
         rules = rules_of(board)
@@ -200,14 +197,7 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
     are judged; with --strict any such line refuses the sheet and nothing is written. Refused whole, writing
     nothing: a sheet for another kind of phase (naming the game's phase), a sheet from which no order was read,
     one that mostly names places the board does not have, and the sheet the phase before was judged with."""
-    import json
-    from pathlib import Path
 
-    from adjudicator import slips
-    from adjudicator.game import rules_of
-    from adjudicator.gamefile import dump_game
-    from adjudicator.rewind import keep_for_rewind
-    from adjudicator.turn import SheetRefused, check_sheet, play_turn, read_sheet
 
     if output and in_place:
         fail(AdjudicatorError("use either -o/--output or --in-place, not both"))
@@ -267,9 +257,6 @@ def rewind(game: str, phase: str | None) -> None:
 
     The history keeps the position each phase was judged from; the file is replaced atomically and GAME.bak
     keeps it as it was, so a rewind is undone by copying GAME.bak back."""
-    from adjudicator.gamefile import dump_game
-    from adjudicator.rewind import rewind as rewound
-
     board, state = _load_game(game)
     try:
         before, label = rewound(board, state, phase, game)
@@ -289,10 +276,7 @@ def parse_sheet(game: str, orders: str, as_json: bool) -> None:
     """Read an order sheet (`-`: standard input) against the game's position, judging and writing nothing.
 
     Prints each order as understood and each line that is not one; exits 1 if there are such lines."""
-    import json
 
-    from adjudicator.game import rules_of
-    from adjudicator.turn import read_sheet, sheet_refusal
 
     board, state = _load_game(game, orders)
     rules = rules_of(board)
@@ -327,8 +311,6 @@ def parse_sheet(game: str, orders: str, as_json: bool) -> None:
 @click.argument("game", type=click.Path())
 def show(game: str) -> None:
     """Print the position of a game file."""
-    from adjudicator.game import rules_of
-
     board, state = _load_game(game)
     click.echo(rules_of(board).position_text(board, state), nl=False)
 
@@ -340,9 +322,7 @@ def show(game: str) -> None:
 @_RULES_OPTION
 def list_orders(game: str, power: str | None, as_json: bool, rules_text: str | None) -> None:
     """List every legal order of every unit (or build and removal) for the game's phase."""
-    import json
 
-    from adjudicator.game import rules_of
 
     board, state = _load_game(game, rules_text=rules_text)
     rules = rules_of(board)
@@ -374,11 +354,7 @@ def list_orders(game: str, power: str | None, as_json: bool, rules_text: str | N
               help="PNG width in pixels (at most 4000, as in the API: a picture's memory grows with its square).")
 def render(game: str, results_path: str | None, output: str, force: bool, width: int) -> None:
     """Draw the game's position (and a phase's orders) as PNG or SVG."""
-    import json
-    from pathlib import Path
 
-    from adjudicator.game import rules_of
-    from adjudicator.textio import read_text
 
     suffix = Path(output).suffix.lower()
     if suffix not in (".png", ".svg"):
@@ -440,8 +416,6 @@ def games() -> None:
 def games_tick(database: str | None) -> None:
     """Judge every hosted phase past its deadline, send due webhooks and wait for them (run it from cron). It
     never creates a database: one it cannot find or reach is one line and exit status 2."""
-    from adjudicator.loglines import escape_to_stderr
-
     try:
         require("server", "adjudicator games tick", ("sqlalchemy", "alembic"))  # hosted games, not the HTTP parts
         from adjudicator.hosted.tick import run  # (the server extra: loaded only for hosted games)
@@ -462,8 +436,6 @@ def variant() -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 def variant_check(files: tuple[str, ...]) -> None:
     """Report what makes a variant file wrong, each problem with its line."""
-    from adjudicator.variant_check import check_variant_file
-
     total = 0
     for f in files:
         problems = check_variant_file(f)
@@ -482,8 +454,6 @@ def variant_check(files: tuple[str, ...]) -> None:
 @variant.command("list")
 def variant_list() -> None:
     """The shipped variants: players, supply centres, the game, the rule options and where each comes from."""
-    from adjudicator.catalogue import variant_summaries
-
     for s in variant_summaries():
         opts = s.get("options") or {}
         facts = [f"{s['players']} players" if "players" in s else None,
@@ -508,10 +478,7 @@ def variant_list() -> None:
 def variant_import(map_file: str, output: str, picture: str | None, terms: str, force: bool) -> None:
     """Read a DPjudge map file (.map, the format of the diplomacy package's maps) into a board file; what the
     board format cannot say is reported by line, and the board is checked."""
-    from pathlib import Path
-
-    from adjudicator.games.diplomacy.importers import import_map
-    from adjudicator.variant_check import check_variant_file
+    from adjudicator.games.diplomacy.importers import import_map  # (Diplomacy's: loaded only by the command that needs it)
 
     _refuse_overwrite(output, force)
     try:

@@ -34,7 +34,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.games.diplomacy.picture.stored import Shelf, using_shelves
+from adjudicator.catalogue import board_from_inline, load_variant
+from adjudicator.game import rules_of
+from adjudicator.gamefile import game_from_data
+from adjudicator.render.shelves import Shelf, using_shelves
+from adjudicator.render.text import text_width
 
 _HEADER = struct.Struct(">I")
 NICENESS = 10  # the drawing processes' scheduling priority below the workers': pictures yield the CPU to judging
@@ -88,10 +92,6 @@ def spaces_of(board: Any) -> int:
 
 def draw_job(job: Job) -> bytes | str:
     """Draw a job in this process (the board read, or found in the process's cache of boards)."""
-    from adjudicator.catalogue import board_from_inline, load_variant
-    from adjudicator.gamefile import game_from_data
-    from adjudicator.game import rules_of
-
     board = board_from_inline(job.board) if job.board is not None else load_variant(str(job.variant))
     board, state = game_from_data({k: v for k, v in job.state.items() if k != "board"}, None, board)
     return rules_of(board).render(board, state, job.results, job.fmt, job.width)
@@ -257,17 +257,12 @@ class _AskParent:
 
 def _warm() -> None:
     """Import and read what every picture needs (the rasteriser, the fonts, the triangulation), once."""
-    import matplotlib.tri  # noqa: F401 (the geometry's triangulation)
-
-    from adjudicator.catalogue import load_variant
-    from adjudicator.game import rules_of
+    import matplotlib.tri  # noqa: F401 (the geometry's triangulation, imported here to warm the child)
 
     board = load_variant("standard")
     rules = rules_of(board)
     rules.render(board, rules.initial_state(board), None, "png", 200)
     for face in ("regular", "bold", "italic"):
-        from adjudicator.render.text import text_width
-
         text_width("warm", 10.0, face)
 
 

@@ -12,6 +12,7 @@ import hashlib
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError
+from adjudicator.catalogue import load_variant, variant_summaries
 from adjudicator.game import rules_of
 from adjudicator.sheets import Sheet
 from adjudicator.turn import SheetRefused
@@ -70,8 +71,6 @@ def check_something_read(board: Any, state: Any, sheet: Sheet[Any], file: str | 
 def _board_it_reads_as(board: Any, text: str) -> str | None:
     """The shipped board of the same game that reads every order line of the sheet, if one does (the sheet's own
     board, so the refusal can name it); worked out only when a sheet is refused."""
-    from adjudicator.catalogue import load_variant, variant_summaries
-
     for summary in variant_summaries():
         if summary.get("rules") != board.rules or summary["name"] == board.name:
             continue

@@ -15,6 +15,7 @@ from adjudicator.catalogue import variant_summaries
 from adjudicator.errors import AdjudicatorError, CaseFileError
 from adjudicator.gamefile import game_to_data
 from adjudicator.hosted import text as door
+from adjudicator.hosted.limits import Limits, MemoryRateLimiter, client_key
 from adjudicator.games.diplomacy.rulebook import rulebook_from_text
 from adjudicator.game import PICTURES, NotAvailable, rules_of
 from adjudicator.names import AmbiguousName, UnknownName
@@ -211,8 +212,6 @@ def legal():
 def render():
     from flask import Response
 
-    from adjudicator.hosted.limits import client_key
-
     body = _body("RenderRequest")
     board, state = _game(body["state"])
     rules = rules_of(board)
@@ -268,8 +267,6 @@ def rate_picture(keys: list[str], width: int, spaces: int, rates: Any = None) ->
     """429 with Retry-After when a key is over its picture rate (`picture_units_per_minute` of the hosted limits,
     counted by each picture's cost: its pixels times its board's size); `rates`: the hosted games' shared
     limiter, else this process's own (the stateless API has no database)."""
-    from adjudicator.hosted.limits import Limits, MemoryRateLimiter
-
     per = Limits.configured(current_app.config).picture_units_per_minute
     units = min(per, cost(width, spaces))
     if rates is None:

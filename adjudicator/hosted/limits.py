@@ -22,6 +22,7 @@ from sqlalchemy import Float, bindparam, case, delete, select
 from sqlalchemy.orm import Session
 
 from adjudicator.hosted.models import RateLimit
+from adjudicator.kept import Kept
 from adjudicator.hosted.storage import Store, upsert_on
 
 
@@ -118,8 +119,6 @@ class MemoryRateLimiter:
     each worker process counts its own, at most `keys` keys (the least recently seen forgotten first)."""
 
     def __init__(self, keys: int = 10_000, clock=time.monotonic):
-        from adjudicator.kept import Kept
-
         self.clock = clock
         self._tats = Kept(keys)
         self._lock = threading.Lock()

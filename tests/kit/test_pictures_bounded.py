@@ -24,6 +24,7 @@ from adjudicator.hosted.limits import Limits
 from adjudicator.hosted.models import Drawing
 from adjudicator.pictures import Busy, Job, Pictures
 from adjudicator.games.diplomacy.picture import stored
+from adjudicator.render import shelves
 from api import create_app
 from tests.api_helpers import free_port, stop, wait_until_serving
 
@@ -134,7 +135,7 @@ def test_a_drawing_is_computed_once_and_found_by_another_instance(database, tmp_
 
 
 def test_the_operators_folder_keeps_a_stateless_pictures_drawing(tmp_path, monkeypatch):
-    monkeypatch.setenv(stored.FOLDER, str(tmp_path / "drawings"))
+    monkeypatch.setenv(shelves.FOLDER, str(tmp_path / "drawings"))
     board = board_from_inline(chain_board(30, f"Chain {secrets.token_hex(4)}"))
     state = game_to_data(board, rules_of(board).initial_state(board))
     client = create_app({"ADJUDICATOR_PICTURE_PROCESSES": "0"}).test_client()

@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.games.diplomacy.importers.notes import MapNote
+from adjudicator.games.diplomacy.importers.writer import board_yaml
 from adjudicator.textio import read_text
 
 MAX_FILES = 16  # MAP/USES chains deeper than this are refused (and cycles are)
@@ -68,8 +69,6 @@ class ImportedMap:
 
     def to_yaml(self) -> str:
         """The board as a variant file: a comment header (source, terms, notes), then the data."""
-        from adjudicator.games.diplomacy.importers.writer import board_yaml
-
         origin = self.data.get("origin", {})
         header = [f"{self.data['title']}, imported from a DPjudge map file by `adjudicator variant import`.",
                   f"Source: {origin.get('source', ', '.join(Path(f).name for f in self.sources))}",

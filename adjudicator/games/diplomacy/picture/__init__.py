@@ -40,6 +40,6 @@ __all__ = ["geometry"]
 def geometry(board: Any) -> Any:
     """The board's geometry in picture units (`stored.geometry`). The package does not import `stored` itself,
     so that running it (`python -m adjudicator.games.diplomacy.picture.stored`) finds it not yet imported (a RuntimeWarning)."""
-    from adjudicator.games.diplomacy.picture.stored import geometry as stored_geometry
+    from adjudicator.games.diplomacy.picture.stored import geometry as stored_geometry  # (see above: -m runs it)
 
     return stored_geometry(board)

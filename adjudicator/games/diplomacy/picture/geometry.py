@@ -10,6 +10,7 @@ import numpy as np
 
 from adjudicator.games.diplomacy.board import Board, split_location
 from adjudicator.errors import VariantError
+from adjudicator.games.diplomacy.picture.layout import MARGIN, graph_layout
 from adjudicator.render.style import FIG_WIDTH_IN, WIDTH
 
 PROJECTIONS = ("azimuthal-equidistant", "north-polar", "plane")  # plane: `pos` is [x, y] of a picture, y down
@@ -634,8 +635,6 @@ def _build_geometry(board: Board, debug: bool = False) -> Geometry:
 
         anchor = {pid: project(p.position) for pid, p in board.provinces.items()}
     else:  # a variant without drawing data: a layout computed from its graph, in points (layout.py)
-        from adjudicator.games.diplomacy.picture.layout import MARGIN, graph_layout
-
         anchor = graph_layout(board)
         project = None  # type: ignore[assignment]
         spec.setdefault("frame", {"shape": "rectangle", "margin": MARGIN})

@@ -14,7 +14,8 @@ from adjudicator.games.diplomacy.board import ARMY, split_location
 from adjudicator.games.diplomacy.picture.arrows import Arrow, Disc, Point, arrow
 from adjudicator.games.diplomacy.picture.board_layers import BoardLayers
 from adjudicator.games.diplomacy.picture.results import DrawnOrder, Mark
-from adjudicator.render.style import ARMY_SHAPE, CASING, FADED, FAILED, FEATURE, FLEET_SHAPE, PX, MapStyle
+from adjudicator.render.style import CASING, FADED, FAILED, FEATURE, PX, MapStyle
+from adjudicator.render.palette import hex_colour
 from adjudicator.render.pieces import cross, glyph
 from adjudicator.render.svg import circle, group, ident, num, path, points, polygon
 
@@ -42,8 +43,6 @@ def badge(x: float, y: float, kind: str) -> str:
 @functools.lru_cache(maxsize=256)
 def faded(colour: str) -> str:
     """A colour washed towards white: how a failed order is drawn (solid, so it costs no transparency layer)."""
-    from adjudicator.render.palette import hex_colour
-
     c = hex_colour(colour) or "#777777"
     rgb = [int(c[i:i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(v * FADED + 255 * (1 - FADED)):02X}" for v in rgb)

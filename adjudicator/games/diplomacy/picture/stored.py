@@ -10,24 +10,23 @@ anew.
 Any other board's drawing is computed once and kept, by that key, where the next picture finds it: in the
 process (a bounded cache), on the shelves its caller gives (a hosted game's: the games' database), and in the
 folder the operator names as `ADJUDICATOR_DRAWINGS` (`adjudicator serve --drawings DIR`), which every process
-on the machine shares (at most FOLDER_FILES drawings, the oldest removed first)."""
+on the machine shares (at most `render/shelves.py`'s FOLDER_FILES drawings, the oldest removed first)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import sys
-import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from adjudicator.games.diplomacy.board import Board
 from adjudicator.kept import Kept
+from adjudicator.catalogue import board_from_path, is_board_path, load_variant, variant_names
+from adjudicator.errors import AdjudicatorError
+from adjudicator.render.shelves import Shelf, folder_shelf, shelves_in_use
 from adjudicator.games.diplomacy.picture.geometry import Geometry, _build_geometry, to_picture
 from adjudicator.resources import data_dir
 from adjudicator.yamlio import plain
@@ -35,67 +34,7 @@ from adjudicator.yamlio import plain
 _PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")  # a name that stays in its folder (an inline board's is anything)
 VERSION = 1  # of the geometry computation: a change to it makes every stored drawing stale
 KEPT = 16  # drawings kept in the process, by board key
-FOLDER_FILES = 10_000  # drawings kept in the operator's folder
-FOLDER = "ADJUDICATOR_DRAWINGS"  # the environment variable naming it
 _kept = Kept(KEPT)
-
-
-class Shelf(Protocol):
-    """Somewhere drawings are kept by board key, as the JSON text `drawing_text` writes."""
-
-    def get(self, key: str) -> str | None:
-        """The drawing kept under `key`, or None."""
-
-    def put(self, key: str, text: str) -> None:
-        """Keep a drawing under `key`."""
-
-
-class FolderShelf:
-    """Drawings as files of a folder, one per key (written whole, then renamed: a reader never sees half)."""
-
-    def __init__(self, path: str | Path, files: int = FOLDER_FILES):
-        self.path = Path(path)
-        self.files = files
-
-    def _file(self, key: str) -> Path:
-        return self.path / (hashlib.sha256(key.encode()).hexdigest()[:40] + ".json")
-
-    def get(self, key: str) -> str | None:
-        """The drawing kept under `key`, or None."""
-        try:
-            return self._file(key).read_text(encoding="utf-8")
-        except OSError:
-            return None
-
-    def put(self, key: str, text: str) -> None:
-        """Keep a drawing (past `files` drawings, the oldest go)."""
-        self.path.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=self.path, suffix=".part")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, self._file(key))
-        kept = sorted(self.path.glob("*.json"), key=lambda p: p.stat().st_mtime)
-        for old in kept[:max(0, len(kept) - self.files)]:
-            old.unlink(missing_ok=True)
-
-
-_shelves: ContextVar[tuple[Shelf, ...]] = ContextVar("drawing_shelves", default=())
-
-
-@contextmanager
-def using_shelves(shelves: Sequence[Shelf]) -> Iterator[None]:
-    """Look for drawings on these shelves too (and put the ones computed there) within the block."""
-    token = _shelves.set(tuple(shelves))
-    try:
-        yield
-    finally:
-        _shelves.reset(token)
-
-
-def folder_shelf() -> FolderShelf | None:
-    """The operator's folder of drawings (`ADJUDICATOR_DRAWINGS`), if one is named."""
-    path = os.environ.get(FOLDER)
-    return FolderShelf(path) if path else None
 
 
 def board_key(board: Any) -> str:
@@ -175,7 +114,7 @@ def geometry(board: Board, shelves: Sequence[Shelf] = ()) -> Geometry:
     cache = board.__dict__.setdefault("_render_cache", {})
     if "geometry" not in cache:
         key = board_key(board)
-        cache["geometry"] = _kept.get(key, lambda: _find(board, key, (*shelves, *_shelves.get())))
+        cache["geometry"] = _kept.get(key, lambda: _find(board, key, (*shelves, *shelves_in_use())))
     return cache["geometry"]
 
 
@@ -204,9 +143,6 @@ def main(argv: list[str] | None = None) -> int:
     """Write the drawings of the shipped boards and board files named (every shipped Diplomacy board if none);
     0 when written, 2 (with the reason) for a name that is no board."""
     import argparse
-
-    from adjudicator.catalogue import board_from_path, is_board_path, load_variant, variant_names
-    from adjudicator.errors import AdjudicatorError
 
     parser = argparse.ArgumentParser(prog="python -m adjudicator.games.diplomacy.picture.stored",
                                      description="Write the stored drawings (variants/drawings/NAME.json, or "
