@@ -3,7 +3,7 @@
     python benchmarks/growth.py                          # sizes 100, 200, 1000, 2000, 10000
     python benchmarks/growth.py --sizes 100 1000 --phases 5
 
-Each board is variant data built here and loaded with `adjudicator.games.diplomacy.board.board_from_data`: a square grid of
+Each board is variant data built here and loaded with `adjudicator.games.diplomacy.board_file.board_from_data`: a square grid of
 land crossed by sea lanes (every fourth row is sea, with land bridges between the lanes), four-neighbour
 borders (`land` between land spaces, `water` wherever a sea is involved), seven powers and a supply centre on
 every tenth land space. Half of the spaces get a unit (armies on land, fleets on the seas and on some coasts)
@@ -37,7 +37,8 @@ if str(ROOT) not in sys.path:
 if str(ROOT / "benchmarks") not in sys.path:
     sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, board_from_data  # noqa: E402
+from adjudicator.games.diplomacy.board import ARMY, FLEET, Board
+from adjudicator.games.diplomacy.board_file import board_from_data  # noqa: E402
 from adjudicator.games.diplomacy.orders.parse import parse_order  # noqa: E402
 from adjudicator.games.diplomacy.orders.validate import movement_commands  # noqa: E402
 from adjudicator.games.diplomacy.phase import adjudicate  # noqa: E402

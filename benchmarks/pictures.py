@@ -117,7 +117,7 @@ def chain_board(n: int, title: str = "Chain") -> dict:
 
 def board_of(name: str, edited: bool) -> object:
     """A shipped board (edited by a hair: its stored drawing no longer fits), or `chainN`."""
-    from adjudicator.games.diplomacy.board import board_from_data
+    from adjudicator.games.diplomacy.board_file import board_from_data
     from adjudicator.catalogue import board_from_inline, load_variant
 
     if name.startswith("chain"):

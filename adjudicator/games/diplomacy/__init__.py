@@ -12,7 +12,8 @@ from typing import Any
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import GameRules, LEGAL_ORDERS, PICTURES, RULE_OPTIONS, TEXT_CASES
-from adjudicator.games.diplomacy.board import Board, board_from_data
+from adjudicator.games.diplomacy.board import Board
+from adjudicator.games.diplomacy.board_file import board_from_data
 from adjudicator.games.diplomacy.board_check import check_diplomacy_board
 from adjudicator.games.diplomacy.cases.runner import run_text_cases
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, build_sites

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import networkx as nx
 
-from adjudicator.games.diplomacy.board import (BORDER_KINDS, NEUTRAL, _border_entries, board_from_data,
-                               borders_from_adjacency_lists, parse_border_text, split_location)
+from adjudicator.games.diplomacy.board import BORDER_KINDS, NEUTRAL, split_location
+from adjudicator.games.diplomacy.board_file import _border_entries, board_from_data, borders_from_adjacency_lists, parse_border_text
 from adjudicator.errors import AdjudicatorError, BoardWarning
 from adjudicator.names import closest
 from adjudicator.games.diplomacy.orders.parse import parse_order

@@ -8,7 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from adjudicator.games.diplomacy.board import NEUTRAL, Board, options_from_data
+from adjudicator.games.diplomacy.board import NEUTRAL, Board
+from adjudicator.games.diplomacy.board_file import options_from_data
 from adjudicator.catalogue import is_board_path, load_board_ref, load_variant
 from adjudicator.errors import AdjudicatorError, StateError
 from adjudicator.game import rules_of

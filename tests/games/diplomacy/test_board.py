@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from adjudicator.games.diplomacy.board import board_from_data
+from adjudicator.games.diplomacy.board_file import board_from_data
 from adjudicator.catalogue import load_variant
 from adjudicator.errors import VariantError
 from adjudicator.yamlio import load_yaml_text

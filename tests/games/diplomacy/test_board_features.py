@@ -10,7 +10,8 @@ import time
 import pytest
 import yaml
 
-from adjudicator.games.diplomacy.board import NEUTRAL, board_from_data, options_from_data, parse_border_text
+from adjudicator.games.diplomacy.board import NEUTRAL
+from adjudicator.games.diplomacy.board_file import board_from_data, options_from_data, parse_border_text
 from adjudicator.games.diplomacy.rulebook import Rulebook, Victory
 from adjudicator.case_files import run_files
 from adjudicator.catalogue import board_from_path

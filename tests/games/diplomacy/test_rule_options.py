@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.games.diplomacy.board import board_from_data
+from adjudicator.games.diplomacy.board_file import board_from_data
 from adjudicator.games.diplomacy.cases.datc import parse_cases, read_cases
 from adjudicator.case_files import collect_files
 from adjudicator.games.diplomacy.cases.runner import run_case

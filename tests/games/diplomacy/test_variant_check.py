@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.games.diplomacy.board import board_from_data
+from adjudicator.games.diplomacy.board_file import board_from_data
 from adjudicator.cli import main
 from adjudicator.variant_check import check_variant_file
 from adjudicator.yamlio import load_yaml_text

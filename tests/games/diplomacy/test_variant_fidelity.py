@@ -9,7 +9,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.games.diplomacy.board import board_from_data
+from adjudicator.games.diplomacy.board_file import board_from_data
 from adjudicator.catalogue import board_from_path
 from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError, StateError

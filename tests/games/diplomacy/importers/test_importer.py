@@ -11,7 +11,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from adjudicator.games.diplomacy.board import board_from_data
+from adjudicator.games.diplomacy.board_file import board_from_data
 from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError
 from adjudicator.games.diplomacy.importers import import_map

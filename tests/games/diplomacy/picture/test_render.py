@@ -16,7 +16,7 @@ from PIL import Image
 
 from tests.helpers import benchmark
 
-from adjudicator.games.diplomacy.board import board_from_data
+from adjudicator.games.diplomacy.board_file import board_from_data
 from adjudicator.catalogue import board_from_path, load_variant, variant_names
 from adjudicator.games.diplomacy.state_file import state_from_data
 from adjudicator.game import rules_of
