@@ -33,9 +33,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.errors import StateError
+from adjudicator.located import LocatedReader
 from adjudicator.names import AmbiguousName, UnknownName
-from adjudicator.yamlio import line_of, plain
+from adjudicator.yamlio import plain
 
 from .board import Board
 
@@ -178,44 +178,21 @@ def initial_state(board: Board) -> State:
 
 # --- reading ---------------------------------------------------------------------------------------------
 
-class _Reader:
+class _Reader(LocatedReader):
     """Reads state data with a StateError (line and JSON pointer) for anything wrong."""
 
     def __init__(self, board: Board, file: str | None):
+        super().__init__(file)
         self.board = board
-        self.file = file
-
-    def fail(self, message: str, node: Any, pointer: str, suggestions: list[str] | None = None) -> StateError:
-        return StateError(message, file=self.file, line=line_of(node), pointer=pointer,
-                          suggestions=suggestions or [])
 
     def country(self, value: Any, node: Any, pointer: str) -> str:
         if value is False:
             raise self.fail("a bare NO is read by YAML as false: quote it (\"NO\") or write Norway", node, pointer)
-        try:
-            return self.board.country_names.lookup(str(value), "country")
-        except (UnknownName, AmbiguousName) as exc:
-            raise self.fail(f"{exc.message}; countries are {', '.join(self.board.countries)}", node, pointer,
-                            exc.suggestions) from None
+        return self.name(self.board.country_names, value, "country", node, pointer,
+                         f"; countries are {', '.join(self.board.countries)}")
 
     def sector(self, value: Any, node: Any, pointer: str) -> str:
-        try:
-            return self.board.names.lookup(str(value), "sector")
-        except (UnknownName, AmbiguousName) as exc:
-            raise self.fail(exc.message, node, pointer, exc.suggestions) from None
-
-    def number(self, value: Any, node: Any, pointer: str, what: str, low: int = 0, high: int | None = None) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-            raise self.fail(f"{what} must be a whole number {bound}, not {value!r}", node, pointer)
-        return value
-
-    def mapping(self, value: Any, node: Any, pointer: str, what: str) -> dict:
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise self.fail(f"{what} must be a mapping", node, pointer)
-        return value
+        return self.name(self.board.names, value, "sector", node, pointer)
 
 
 def state_from_data(board: Board, data: Any, file: str | None = None) -> State:
@@ -227,7 +204,7 @@ def state_from_data(board: Board, data: Any, file: str | None = None) -> State:
     if unknown:
         raise r.fail(f"unknown key {unknown[0]!r}; the state's keys are {', '.join(KEYS)}", data, f"/{unknown[0]}")
     start = initial_state(board)
-    turn = r.number(data.get("turn", 1), data, "/turn", "turn", 1, board.last_turn)
+    turn = r.whole_number(data.get("turn", 1), "turn", data, "/turn", 1, board.last_turn)
     law_text = data.get("law", board.start_law)
     try:
         law = board.law_names.lookup(str(law_text), "law")
@@ -236,7 +213,7 @@ def state_from_data(board: Board, data: Any, file: str | None = None) -> State:
     joined = data.get("norway_in_eu", False)
     if not isinstance(joined, bool):
         raise r.fail("norway_in_eu must be true or false", data, "/norway_in_eu")
-    support = r.number(data.get("norway_eu_support", 0), data, "/norway_eu_support", "norway_eu_support", 0, 2)
+    support = r.whole_number(data.get("norway_eu_support", 0), "norway_eu_support", data, "/norway_eu_support", 0, 2)
     ended = data.get("ended", False)
     if not isinstance(ended, bool):
         raise r.fail("ended must be true or false", data, "/ended")
@@ -255,15 +232,15 @@ def state_from_data(board: Board, data: Any, file: str | None = None) -> State:
 
 
 def _read_ships(r: _Reader, state: State, data: dict, gone: str | None) -> None:
-    raw = r.mapping(data.get("ships"), data, "/ships", "ships (sector -> country -> number)")
+    raw = r.mapping(data.get("ships"), "ships (sector -> country -> number)", data, "/ships")
     totals: dict[str, int] = {}
     for sector_key, by_country in raw.items():
         sector = r.sector(sector_key, raw, f"/ships/{sector_key}")
-        by_country = r.mapping(by_country, raw, f"/ships/{sector_key}", f"the ships in {sector_key} (country -> number)")
+        by_country = r.mapping(by_country, f"the ships in {sector_key} (country -> number)", raw, f"/ships/{sector_key}")
         for country_key, n in by_country.items():
             pointer = f"/ships/{sector_key}/{country_key}"
             country = r.country(country_key, by_country, pointer)
-            n = r.number(n, by_country, pointer, f"the number of {country} ships in {sector}")
+            n = r.whole_number(n, f"the number of {country} ships in {sector}", by_country, pointer)
             if country == gone and n:
                 raise r.fail("Norway has joined the EU: its ships are EU ships now", by_country, pointer)
             if n:
@@ -277,7 +254,7 @@ def _read_ships(r: _Reader, state: State, data: dict, gone: str | None) -> None:
                          raw, "/ships")
     supply = data.get("supply")
     if supply is not None:
-        supply = r.mapping(supply, data, "/supply", "supply (country -> ships beside the board)")
+        supply = r.mapping(supply, "supply (country -> ships beside the board)", data, "/supply")
         for country_key, n in supply.items():
             country = r.country(country_key, supply, f"/supply/{country_key}")
             left = r.board.countries[country].ships - totals.get(country, 0)
@@ -289,7 +266,7 @@ def _read_ships(r: _Reader, state: State, data: dict, gone: str | None) -> None:
 
 def _read_control(r: _Reader, state: State, data: dict, gone: str | None) -> None:
     board = r.board
-    raw = r.mapping(data.get("control"), data, "/control", "control (sector -> country)")
+    raw = r.mapping(data.get("control"), "control (sector -> country)", data, "/control")
     given: dict[str, str] = {}  # sector -> the key it was written with
     for sector_key, who in raw.items():
         pointer = f"/control/{sector_key}"
@@ -379,7 +356,7 @@ def _protected_since(r: _Reader, state: State, entry: dict, protector: str | Non
     if phase != PROTECTION_PHASE:
         raise r.fail(f"protection is given in phase {PROTECTION_PHASE} (Lobbyist Reassignment), not phase "
                      f"{phase!r}", raw, where + "/phase")
-    turn = r.number(raw["turn"], raw, where + "/turn", "the turn of a protection", 1, state.turn)
+    turn = r.whole_number(raw["turn"], "the turn of a protection", raw, where + "/turn", 1, state.turn)
     if turn < state.turn - 1:
         raise r.fail(f"a protection given in turn {turn} ended in turn {turn + 1}, at the end of "
                      f"{r.board.country_name(protector)}'s actions in phase {PROTECTION_PHASE}; remove "
@@ -389,7 +366,7 @@ def _protected_since(r: _Reader, state: State, entry: dict, protector: str | Non
 
 def _read_politics(r: _Reader, state: State, data: dict, start: State, gone: str | None) -> None:
     board = r.board
-    raw = r.mapping(data.get("conflicts"), data, "/conflicts", "conflicts (country -> the country it is in conflict with)")
+    raw = r.mapping(data.get("conflicts"), "conflicts (country -> the country it is in conflict with)", data, "/conflicts")
     state.conflicts = {c: None for c in board.arctic_countries if c != gone}
     for key, target in raw.items():
         pointer = f"/conflicts/{key}"
@@ -410,7 +387,7 @@ def _read_politics(r: _Reader, state: State, data: dict, start: State, gone: str
     if raw_council is None:
         state.council = {c: start.council.get(c, board.start_law) for c in voters}
     else:
-        raw_council = r.mapping(raw_council, data, "/council", "council (country -> law)")
+        raw_council = r.mapping(raw_council, "council (country -> law)", data, "/council")
         for key, law in raw_council.items():
             pointer = f"/council/{key}"
             who = r.country(key, raw_council, pointer)
@@ -423,7 +400,7 @@ def _read_politics(r: _Reader, state: State, data: dict, start: State, gone: str
         missing = [c for c in voters if c not in state.council]
         if missing:
             raise r.fail(f"the council must give every vote; missing {', '.join(missing)}", raw_council, "/council")
-    raw_treasury = r.mapping(data.get("treasury"), data, "/treasury", "treasury (country -> money)")
+    raw_treasury = r.mapping(data.get("treasury"), "treasury (country -> money)", data, "/treasury")
     state.treasury = {c: v for c, v in start.treasury.items()}
     if gone:
         state.treasury[gone] = 0
@@ -433,14 +410,14 @@ def _read_politics(r: _Reader, state: State, data: dict, start: State, gone: str
         if who not in state.treasury:
             raise r.fail(f"{board.country_name(who)} has no treasury (payments to it go to the bank)",
                          raw_treasury, pointer)
-        state.treasury[who] = r.number(money, raw_treasury, pointer, f"{who}'s treasury")
-    raw_cash = r.mapping(data.get("cash"), data, "/cash", "cash (player -> money)")
+        state.treasury[who] = r.whole_number(money, f"{who}'s treasury", raw_treasury, pointer)
+    raw_cash = r.mapping(data.get("cash"), "cash (player -> money)", data, "/cash")
     for player, money in raw_cash.items():
-        state.cash[str(player)] = r.number(money, raw_cash, f"/cash/{player}", f"{player}'s cash")
+        state.cash[str(player)] = r.whole_number(money, f"{player}'s cash", raw_cash, f"/cash/{player}")
 
 
 def _read_turn(r: _Reader, state: State, data: dict, gone: str | None) -> TurnSoFar:
-    raw = r.mapping(data.get("this_turn"), data, "/this_turn", "this_turn (what the turn has used so far)")
+    raw = r.mapping(data.get("this_turn"), "this_turn (what the turn has used so far)", data, "/this_turn")
     unknown = [k for k in raw if str(k) not in _TURN_KEYS]
     if unknown:
         raise r.fail(f"unknown key {unknown[0]!r}; this_turn's keys are {', '.join(_TURN_KEYS)}", raw,
@@ -455,7 +432,7 @@ def _read_turn(r: _Reader, state: State, data: dict, gone: str | None) -> TurnSo
             if country == gone:
                 raise r.fail("Norway has joined the EU: it takes no action", countries, f"/this_turn/{key}/{i}")
             getattr(turn, key).add(country)
-    decisions = r.mapping(raw.get("decisions"), raw, "/this_turn/decisions", "decisions (sector -> keep or abandon)")
+    decisions = r.mapping(raw.get("decisions"), "decisions (sector -> keep or abandon)", raw, "/this_turn/decisions")
     for key, word in decisions.items():
         pointer = f"/this_turn/decisions/{key}"
         sector = r.sector(key, decisions, pointer)

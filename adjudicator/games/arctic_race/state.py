@@ -30,8 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.errors import StateError
+from adjudicator.located import LocatedReader
 from adjudicator.names import AmbiguousName, UnknownName
-from adjudicator.yamlio import line_of, plain
+from adjudicator.yamlio import plain
 
 from .board import WATER, RaceBoard
 from .scoring import standings
@@ -153,22 +154,16 @@ def table_state(board: RaceBoard, players: list[str], start: str, river: list[st
 # ---------------------------------------------------------------- reading
 
 
-class _Reader:
+class _Reader(LocatedReader):
     """Reads state data, naming the line (game files) or JSON pointer (API) of each problem."""
 
     def __init__(self, board: RaceBoard, data: dict, file: str | None):
-        self.board, self.data, self.file = board, data, file
-
-    def fail(self, message: str, node: Any, pointer: str, suggestions: list[str] | None = None) -> StateError:
-        return StateError(message, file=self.file, line=line_of(node) or line_of(self.data), pointer=pointer,
-                          suggestions=suggestions or [])
+        super().__init__(file, data)
+        self.board, self.data = board, data
 
     def player(self, name: Any, players: list[str], node: Any, pointer: str) -> str:
-        try:
-            colour = self.board.names.lookup(str(name), "player colour")
-        except (UnknownName, AmbiguousName) as exc:
-            raise self.fail(f"{exc.message}; colours are {', '.join(self.board.colours)}", node, pointer,
-                            exc.suggestions) from None
+        colour = self.name(self.board.names, name, "player colour", node, pointer,
+                           f"; colours are {', '.join(self.board.colours)}")
         if players and colour not in players:
             raise self.fail(f"{colour} is not playing; the players are {', '.join(players)}", node, pointer)
         return colour

@@ -26,9 +26,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from adjudicator.errors import StateError
+from adjudicator.located import LocatedReader
 from adjudicator.games.arctica.board import PLAYER_NAME, RESERVED_NAMES, STEP_KINDS, Board
-from adjudicator.names import AmbiguousName, NameIndex, UnknownName
+from adjudicator.names import NameIndex
 from adjudicator.yamlio import line_of, plain
 
 MELTED = "melted"
@@ -149,33 +149,12 @@ def initial_state(board: Board) -> State:
 # ------------------------------------------------------------------------------------------ from data
 
 
-class _Reader:
+class _Reader(LocatedReader):
     """Reads state data, raising StateErrors that name the line and JSON pointer of the problem."""
 
     def __init__(self, board: Board, file: str | None):
+        super().__init__(file)
         self.board = board
-        self.file = file
-
-    def fail(self, message: str, node: Any, pointer: str, suggestions: list[str] | None = None) -> StateError:
-        return StateError(message, file=self.file, line=line_of(node), pointer=pointer, suggestions=suggestions or [])
-
-    def name(self, index: NameIndex, text: Any, what: str, node: Any, pointer: str) -> str:
-        try:
-            return index.lookup(str(text), what)
-        except (UnknownName, AmbiguousName) as exc:
-            raise self.fail(exc.message, text if line_of(text) else node, pointer, exc.suggestions) from None
-
-    def count(self, value: Any, what: str, node: Any, pointer: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise self.fail(f"{what} must be a whole number of at least 0, not {value!r}", node, pointer)
-        return value
-
-    def mapping(self, value: Any, what: str, node: Any, pointer: str) -> dict:
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise self.fail(f"{what} must be a mapping", value if line_of(value) else node, pointer)
-        return value
 
 
 def state_from_data(board: Board, data: Any, file: str | None = None) -> State:
@@ -374,13 +353,13 @@ def _player_state(r: _Reader, value: Any, index: NameIndex, players: list[str], 
         raw = r.mapping(raw, f"{player}'s state", value, pointer)
         for field_name, amount in raw.items():
             if field_name in NUMBERS:
-                setattr(states[player], field_name, r.count(amount, f"{player}'s {field_name}", raw,
+                setattr(states[player], field_name, r.whole_number(amount, f"{player}'s {field_name}", raw,
                                                             f"{pointer}/{field_name}"))
             elif field_name in POOLS:
                 pool = getattr(states[player], field_name)
                 for g, n in r.mapping(amount, f"{player}'s {field_name}", raw, f"{pointer}/{field_name}").items():
                     group = r.name(board.names["group"], g, "group", amount, f"{pointer}/{field_name}/{g}")
-                    pool[group] = r.count(n, f"{player}'s {field_name} of {group}", amount, f"{pointer}/{field_name}/{g}")
+                    pool[group] = r.whole_number(n, f"{player}'s {field_name} of {group}", amount, f"{pointer}/{field_name}/{g}")
             else:
                 raise r.fail(f"unknown counter {field_name!r}; use {', '.join(NUMBERS + POOLS)}", raw,
                              f"{pointer}/{field_name}")

@@ -3,36 +3,28 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
 from adjudicator.games.diplomacy.board import NEUTRAL, Board
 from adjudicator.games.diplomacy.board_file import options_from_data
-from adjudicator.catalogue import is_board_path, load_board_ref, load_variant
+from adjudicator.catalogue import load_variant
 from adjudicator.errors import AdjudicatorError, StateError
-from adjudicator.game import rules_of
+from adjudicator.located import LocatedReader
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.games.diplomacy.rulebook import Rulebook
 from adjudicator.games.diplomacy.state import PHASE_TYPES, Dislodged, GameState, Phase, Unit, check_position, parse_unit_text
-from adjudicator.yamldump import dump_yaml
-from adjudicator.textio import read_text
-from adjudicator.yamlio import LineDict, line_of, load_yaml_text, plain
+from adjudicator.yamlio import line_of, plain
 
 
-def _err(message: str, file: str | None, node: Any = None, pointer: str | None = None) -> StateError:
-    return StateError(message, file=file, line=line_of(node), pointer=pointer)
+def _err(message: str, file: str | None, node: Any = None, pointer: str | None = None) -> AdjudicatorError:
+    return LocatedReader(file).fail(message, node, pointer)
 
 
 def _power(board: Board, name: Any, file: str | None, node: Any, pointer: str, neutral: bool = False) -> str:
     if neutral and board.neutral_units and str(name).lower() == NEUTRAL.lower():
         return NEUTRAL
-    try:
-        return board.power_names.lookup(str(name), "power")
-    except (UnknownName, AmbiguousName) as exc:
-        raise StateError(f"{exc.message}; powers are {', '.join(board.powers)}", file=file, line=line_of(node),
-                         suggestions=exc.suggestions, pointer=pointer) from None
+    return LocatedReader(file).name(board.power_names, name, "power", node, pointer,
+                                    f"; powers are {', '.join(board.powers)}")
 
 
 def parse_phase_value(board: Board, value: Any, file: str | None = None, pointer: str = "/phase") -> Phase:
