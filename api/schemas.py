@@ -1,4 +1,6 @@
-"""JSON schemas of the API's requests and responses: validation and the OpenAPI document use these same ones."""
+"""JSON schemas of the API's requests and responses: validation and the OpenAPI document use these same ones.
+
+Long file: the schemas are data, one per request and response, kept together as the OpenAPI document is."""
 
 from __future__ import annotations
 

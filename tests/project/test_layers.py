@@ -12,7 +12,7 @@ import pytest
 from tests.helpers import ROOT
 
 PACKAGES = ("adjudicator", "api")
-LONG = 500
+LONG = 510  # "about 500 lines" (issue 35)
 LONG_MARK = "Long file:"  # the docstring's reason, in its first lines
 
 

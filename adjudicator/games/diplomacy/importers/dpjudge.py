@@ -1,5 +1,8 @@
 """The DPjudge map format (`.map` files, as the `diplomacy` package ships its maps) -> board data.
 
+Long file: one format's reader, its keywords read in one pass over shared state (the names, the places, the
+notes); writing the board out is writer.py, reading a picture's positions picture.py.
+
 A map file is read line by line, each line split into words (no regular expressions): `BEGIN`, `VICTORY`,
 `RULE(S)`, `MAP`/`USE(S)` (other map files, looked up beside this one), `Name = ABC alias...`, power lines
 (`ENGLAND (ENGLISH) EDI LON LVP`), `A LON` / `F EDI` units, `UNOWNED`/`NEUTRAL`/`CENTERS` centres, `OWNS`,

@@ -1,4 +1,7 @@
-"""The map's geometry: projection of the positions, and one shape per space that touches its neighbours."""
+"""The map's geometry: projection of the positions, and one shape per space that touches its neighbours.
+
+Long file: the projection, the seeds and the fitting of the shapes are steps over the same arrays; a board
+without positions is laid out by layout.py, and the result is kept by stored.py."""
 
 from __future__ import annotations
 
