@@ -15,7 +15,7 @@ from adjudicator.games.diplomacy.judge.adjustment import adjudicate_adjustments
 from adjudicator.games.diplomacy.judge.movement import judge_movement, support_matches, void_convoy, void_support
 from adjudicator.games.diplomacy.judge.retreat import adjudicate_retreats
 from adjudicator.games.diplomacy.orders.model import Order
-from adjudicator.games.diplomacy.orders.validate import Command, every_unit_command
+from adjudicator.games.diplomacy.orders.validate import Command, every_unit_command, movement_commands
 from adjudicator.games.diplomacy.phase import stranded
 from adjudicator.games.diplomacy.state import GameState
 from adjudicator.outcome import ILLEGAL, VOID, OrderResult
@@ -36,23 +36,26 @@ def arrival_report(board: Board, state: GameState, orders: list[Order]) -> list[
 
 def _movement(board: Board, state: GameState, orders: list[Order]) -> list[OrderResult]:
     season = state.phase.season
-    commands, rejected = every_unit_command(board, state, orders)
     rules = state.rule_options(board)
-    if rules.adjacent_convoy in _FALLBACK and _may_fall_back(board, season, commands):
-        # Whether such an army goes by convoy is the judge's to say (its convoy's PATH): asked here, with every
-        # other unit holding, for this rule option only; it settles `via_convoy` on the commands.
-        judge_movement(board, season, commands, rules)
+    if rules.adjacent_convoy in _FALLBACK:
+        commands, rejected = every_unit_command(board, state, orders)
+        if _may_fall_back(board, season, commands):
+            # Whether such an army goes by convoy is the judge's to say (its convoy's PATH): asked here, with
+            # every other unit holding, under these rule options only; it settles `via_convoy` on the commands.
+            judge_movement(board, season, commands, rules)
+    else:  # the ordered units' commands: a unit without one holds
+        commands, rejected = movement_commands(board, state, orders)
     # A unit that holds, supports or convoys stays where it is, and no unit of its own power can dislodge it:
     # its line says, as the judged phase's does, whether the season's terrain disbands it there (a refused
     # order's unit holds: the last refusal of the unit's says it).
     refused = {r.unit.province: r for r in rejected if r.unit is not None and r.status == ILLEGAL}
     for province, r in refused.items():
-        if commands[province].order is None:
-            r.reason += stranded(board, season, commands[province].unit)
+        if province not in commands or commands[province].order is None:
+            r.reason += stranded(board, season, r.unit)
     lines = list(rejected)
     for c in commands.values():
         if c.order is not None:
-            status, reason = _void_or_pending(c, commands)
+            status, reason = _void_or_pending(c, commands, state)
             if status == VOID:
                 reason += stranded(board, season, c.unit)
             lines.append(OrderResult(c.unit.power, c.order.text or c.order.describe(), status, reason, unit=c.unit,
@@ -60,9 +63,11 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> list[Order
     return lines
 
 
-def _void_or_pending(c: Command, commands: dict[str, Command]) -> tuple[str, str]:
+def _void_or_pending(c: Command, commands: dict[str, Command], state: GameState) -> tuple[str, str]:
     """A support or convoy that names a unit not doing what it says is void, the other units holding."""
     target = commands.get(c.target) if c.target is not None else None
+    if target is None and c.target in state.units:
+        target = Command(state.units[c.target], "hold")
     if c.kind == "support" and not support_matches(c, target):
         what = f"{target.unit.power} {target.unit.type} {target.unit.location}" if target else f"unit in {c.target}"
         return VOID, void_support(c, target, what)
