@@ -410,7 +410,7 @@ def deadlines(server: str, args: argparse.Namespace) -> None:
 
 # --- where the time goes -----------------------------------------------------------------------------------
 COSTS = {
-    "whole adjudication per submission (judge_submission -> play_turn)": ("judge_submission",),
+    "the statuses per submission (judge_submission -> line_statuses: checked, not judged)": ("judge_submission",),
     "position read from JSON per request (_board_state -> game_from_data)": ("_board_state",),
     "token check: game + seats read, hashes compared (authenticate)": ("authenticate (",),
     "SQLAlchemy ORM and Core (all statements)": ("sqlalchemy/",),
@@ -454,7 +454,7 @@ IN_PROCESS = {  # (file part, function) -> what it stands for, for the in-proces
     ("api/routes.py", "_body"): "  the request's schema check",
     ("hosted/service.py", "submit"): "  Service.submit",
     ("hosted/service.py", "_board_state"): "    the position read from its JSON (cache misses since issue 31)",
-    ("hosted/orders.py", "judge_submission"): "    the statuses: a whole adjudication (judge_submission)",
+    ("hosted/orders.py", "judge_submission"): "    the statuses: the game's arrival check (judge_submission)",
     ("hosted/storage.py", "transaction"): "    the write transaction (lock, read, write, commit; baseline only)",
     ("sqlalchemy/orm/session.py", "commit"): "  COMMIT (every one of the request's)",
     ("sqlalchemy/engine/default.py", "_do_ping_w_event"): "  pool pre-ping round trips (one per check-out; baseline only)",

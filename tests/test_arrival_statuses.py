@@ -87,7 +87,8 @@ def positions(variant: str, folder: str) -> list[tuple[Any, Any, dict[str, list[
 
 
 GARBAGE = ["hello", "A xyz - abc", "F lon - nth; A lyv - yor", "build A par", "waive", "A par D", "F nth C A yor - bel",
-           "A yor - bel via convoy", "F eng C A lon - bre", "A bur S A par", "remove F bre", "F bre - mao/nc", "A lon H"]
+           "A yor - bel via convoy", "F eng C A lon - bre", "A bur S A par", "remove F bre", "F bre - mao/nc",
+           "A lon H"]
 
 
 def submissions(board: Any, state: Any, recorded: dict[str, list[str]], rng: random.Random,
@@ -131,8 +132,9 @@ def test_the_check_gives_the_statuses_a_whole_adjudication_gave(variant, folder,
 
 def test_a_convoy_whose_army_falls_back_to_land_is_void_on_arrival():
     """Under 2000-fallback an army ordered by convoy to a neighbour whose own convoy cannot carry it (the fleet
-    in the North Atlantic alone does not reach Edinburgh: the one in the Norwegian Sea is not ordered) moves by land: the fleet's convoy is then void, known
-    from the power's own orders; at the default rules the army waits for its convoy, which may not be void."""
+    in the North Atlantic alone does not reach Edinburgh: the one in the Norwegian Sea is not ordered) moves by
+    land: the fleet's convoy is then void, known from the power's own orders; at the default rules the army
+    waits for its convoy, which may not be void."""
     board = load_variant("standard")
     rules = rules_of(board)
     data = rules.state_to_data(board, rules.initial_state(board))
