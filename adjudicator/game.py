@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from adjudicator.arrival import LineStatus, SheetRefused, statuses
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.outcome import OrderResult
 from adjudicator.refusals import Kind
@@ -158,6 +159,27 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         """Whether an order of one seat's, judged alone when it arrives (hosted games) and found `void`, is void
         whatever the other seats order; by default not: their orders are secret, so it is shown as `ok`."""
         return False
+
+    def line_statuses(self, board: Any, state: Any, seat: str, lines: list[str]) -> list[LineStatus]:
+        """Each of `seat`'s lines as it stands when it arrives alone, the other seats' orders unseen (hosted
+        games; seat '' for the game master's steps): unreadable, illegal, ignored, void whatever the others
+        order, or ok; SheetRefused when the lines cannot be checked at all. The board is not judged: the game's
+        `arrival_report` says what its check finds."""
+        state = self.submission_state(board, state, seat)
+        sheet = self.read_order_lists(board, state, {seat: lines})
+        if sheet.refusal:
+            raise SheetRefused(sheet.refusal)
+        report = self.arrival_report(board, state, seat, sheet) if sheet.orders else []
+        return statuses(lines, sheet, report, seat,
+                        lambda order: self.void_known_on_arrival(board, state, seat, order))
+
+    def arrival_report(self, board: Any, state: Any, seat: str, sheet: Sheet) -> list[OrderResult]:
+        """The report lines of one seat's read orders that can be written before the others' orders are known:
+        each refused or void order's, with its reason (other lines may be there too, with any other status).
+        By default the game's own check of the seat's steps, which is its turn played on them alone: the
+        Arctic games' steps are checked one after another, each on the position the steps before it leave,
+        and no other seat's orders take part (Diplomacy checks without judging the board)."""
+        return self.adjudicate(board, state, sheet).report
 
     # --- order sheets ------------------------------------------------------------------------------------
     def read_sheet(self, board: BoardT, state: StateT | None, text: str, file: str | None = None) -> Sheet[OrderT]:

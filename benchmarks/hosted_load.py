@@ -41,7 +41,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -410,7 +410,7 @@ def deadlines(server: str, args: argparse.Namespace) -> None:
 
 # --- where the time goes -----------------------------------------------------------------------------------
 COSTS = {
-    "whole adjudication per submission (judge_submission -> play_turn)": ("judge_submission",),
+    "the statuses per submission (judge_submission -> line_statuses: checked, not judged)": ("judge_submission",),
     "position read from JSON per request (_board_state -> game_from_data)": ("_board_state",),
     "token check: game + seats read, hashes compared (authenticate)": ("authenticate (",),
     "SQLAlchemy ORM and Core (all statements)": ("sqlalchemy/",),
@@ -454,7 +454,7 @@ IN_PROCESS = {  # (file part, function) -> what it stands for, for the in-proces
     ("api/routes.py", "_body"): "  the request's schema check",
     ("hosted/service.py", "submit"): "  Service.submit",
     ("hosted/service.py", "_board_state"): "    the position read from its JSON (cache misses since issue 31)",
-    ("hosted/orders.py", "judge_submission"): "    the statuses: a whole adjudication (judge_submission)",
+    ("hosted/orders.py", "judge_submission"): "    the statuses: the game's arrival check (judge_submission)",
     ("hosted/storage.py", "transaction"): "    the write transaction (lock, read, write, commit; baseline only)",
     ("sqlalchemy/orm/session.py", "commit"): "  COMMIT (every one of the request's)",
     ("sqlalchemy/engine/default.py", "_do_ping_w_event"): "  pool pre-ping round trips (one per check-out; baseline only)",
@@ -578,12 +578,14 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=40, help="timed requests per operation and side (flat cost)")
     ap.add_argument("--judgements", type=int, default=8, help="timed judgements per side (flat cost)")
     ap.add_argument("--games", type=int, default=1000, help="games due at once (deadlines)")
+    ap.add_argument("--server", help="a running PostgreSQL server's URL (its databases made there) instead of the "
+                    "throw-away one, which runs with fsync off: e.g. one with its default durability")
     args = ap.parse_args()
     parts = set(args.parts.split(",")) | ({"profile"} if args.profile else set())
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed (apt-get install wrk)")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # a SIGTERM unwinds the with-blocks: servers stop
-    with cluster.postgres() as server:
+    with nullcontext(args.server) if args.server else cluster.postgres() as server:
         if "table" in parts:
             print("| workload | instances | req/s at concurrency 1 / 8 / 32 (/ 128) | p99 ms | max ms at the last "
                   "| failed |\n|---|---|---|---|---|---|", flush=True)

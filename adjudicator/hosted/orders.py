@@ -1,10 +1,10 @@
-"""A seat's orders judged on arrival, and the phase's orders read seat by seat, as data.
+"""A seat's orders checked on arrival, and the phase's orders read seat by seat, as data.
 
-A submission is judged by the stateless machinery alone (its power's orders, every other unit without orders),
-so each line's status is what `/v1/adjudicate` would give it: `unreadable` (with why, column and suggestions),
-`illegal`, `void`, `ignored` (with why) or `ok`. An `ok` order's outcome (succeeds, fails) is not shown: it
-depends on the other powers' orders, which stay secret; so is a `void` that hangs on them (a support of
-another power's move is `ok` until the phase is judged).
+A submission is checked by its game without judging the board (`GameRules.line_statuses`,
+adjudicator/arrival.py): each line is `unreadable` (with why, column and suggestions), `illegal`, `void`,
+`ignored` (with why) or `ok`, as `/v1/adjudicate` would judge it with every other unit without orders. An `ok`
+order's outcome (succeeds, fails) is not shown: it depends on the other powers' orders, which stay secret; so
+is a `void` that hangs on them (a support of another power's move is `ok` until the phase is judged).
 """
 
 from __future__ import annotations
@@ -12,13 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.arrival import GM, SheetRefused
 from adjudicator.game import rules_of
 from adjudicator.refusals import Kind, Refusal
 from adjudicator.sheets import Sheet
-from adjudicator.turn import play_turn
-
-GM = ""  # the seat key of the game master's game steps (orders without a power, e.g. `melt`, `next round`)
-_REFUSED = {"illegal", "void", "ignored"}
 
 
 @dataclass
@@ -40,39 +37,9 @@ def read_orders(board: Any, state: Any, orders: dict[str, list[str]]) -> Sheet:
 
 
 def judge_submission(board: Any, state: Any, power: str, lines: list[str]) -> list[dict[str, Any]]:
-    """Each line's status as the stateless judge gives it (Refused when the sheet cannot be judged at all); a
-    `void` that depends on the other seats' orders, which are secret, is shown as `ok` (it may not be void)."""
-    rules = rules_of(board)
-    state = rules.submission_state(board, state, power) if power != GM else state
-    sheet = read_orders(board, state, {power: lines})
-    if sheet.refusal:
-        raise Refused(sheet.refusal, [])
-    problems = {p.line: p for p in sheet.problems}
-    read = {getattr(o, "line", None): o for o in sheet.orders}  # a list item is one order: one per line
-    report = play_turn(board, state, sheet).report_json() if sheet.orders else {"orders": []}
-    # Only this seat's own lines are looked at: the rest of the report is every other unit's default.
-    entries: dict[int, list[dict[str, Any]]] = {}
-    for entry in report.get("orders", []):
-        if entry.get("line") and (entry.get("power") in (power, None) if power != GM else True):
-            entries.setdefault(int(entry["line"]), []).append(entry)
-    statuses = []
-    for number, text in enumerate(lines, 1):
-        status: dict[str, Any] = {"line": number, "order": text}
-        if number in problems:
-            p = problems[number]
-            status.update(status="unreadable", reason=p.reason, column=p.column, suggestions=list(p.suggestions))
-        else:
-            found = entries.get(number, [])
-            bad = next((e for e in found if e.get("status") in _REFUSED), None)
-            if bad is not None and bad["status"] == "void" and not rules.void_known_on_arrival(
-                    board, state, power, read.get(number)):
-                bad = None
-            if bad is not None:
-                status.update(status=bad["status"], reason=bad.get("reason", ""))
-            else:
-                status["status"] = "ok"
-            understood = next((e.get("understood_as") for e in found if e.get("understood_as")), None)
-            if understood:
-                status["understood_as"] = understood
-        statuses.append(status)
-    return statuses
+    """Each line's status on arrival, as the board's game checks the seat's lines without judging the board
+    (`GameRules.line_statuses`); Refused when they cannot be checked at all."""
+    try:
+        return [s.to_json() for s in rules_of(board).line_statuses(board, state, power, lines)]
+    except SheetRefused as exc:
+        raise Refused(exc.reason, []) from None

@@ -12,6 +12,7 @@ from typing import Any
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import GameRules, LEGAL_ORDERS, PICTURES, RULE_OPTIONS, TEXT_CASES
+from adjudicator.games.diplomacy.arrival import arrival_report
 from adjudicator.games.diplomacy.board import Board
 from adjudicator.games.diplomacy.board_file import board_from_data
 from adjudicator.games.diplomacy.board_check import check_diplomacy_board
@@ -110,6 +111,11 @@ class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
         target = getattr(order, "target", None)
         unit = state.units.get(target.province) if target is not None else None
         return unit is not None and unit.power == seat
+
+    def arrival_report(self, board: Board, state: GameState, seat: str, sheet: Sheet[Order]) -> list[OrderResult]:
+        """One power's orders checked without judging the board: the validation's refusals, and the supports and
+        convoys void with every other unit holding (adjudicator/games/diplomacy/arrival.py)."""
+        return arrival_report(board, state, sheet.orders)
 
     def read_sheet(self, board: Board, state: GameState | None, text: str, file: str | None = None) -> Sheet[Order]:
         """Orders and located problems; orders for another kind of phase are reported as such."""

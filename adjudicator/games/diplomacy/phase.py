@@ -145,8 +145,7 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
         kept = []
         for r in lines:
             if r.unit is not None and lost.get(r.unit.province) == r.unit:
-                r.reason += (f"; disbanded: {board.provinces[r.unit.province].name} is "
-                             f"{board.surface(r.unit.province, season)} in {season} and cannot carry it")
+                r.reason += stranded(board, season, r.unit)
             refusal = refused.get(r.unit.province) if r.status in (DEFAULT, FAILS) and r.order is None else None
             if refusal is not None:  # (its reason already says the unit holds: only what befell it is added)
                 refusal.reason += r.reason[len("no order: holds"):]
@@ -160,6 +159,16 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
     nxt = state.copy(units=units, dislodged=dislodged, contested=frozenset(moved.contested))
     result.next_state = _advance(board, nxt, result)
     return result
+
+
+def stranded(board: Board, season: str, unit: Unit) -> str:
+    """What the report adds to the line of a unit left where the season's terrain cannot carry it (disbanded
+    after the movement phase), or nothing when it can."""
+    stands = board.season(season).stands
+    if board.movement_stands(season) is stands or unit.location in stands[unit.type]:
+        return ""
+    return (f"; disbanded: {board.provinces[unit.province].name} is {board.surface(unit.province, season)} in "
+            f"{season} and cannot carry it")
 
 
 def _retreat(board: Board, state: GameState, orders: list[Order]) -> PhaseResult:

@@ -354,13 +354,7 @@ class MovementJudge:
             what = self._target_name(c.target)
             matches = p in self._valid_supports(c.target) if c.target in self.c else False
             if not matches:
-                moved = self.c.get(c.target)
-                if c.target_coast and moved is not None and moved.kind == MOVE and moved.dest == c.dest:
-                    # DATC 6.B.9 (issue 4.B.4): a coast named in a support must match the move's
-                    return VOID, (f"void: {what} moves to {moved.dest_location}, not to the "
-                                  f"{c.target_coast} coast this support names"), {}
-                doing = "hold" if c.dest is None else f"move to {c.dest}"
-                return VOID, f"void: {what} did not {doing}", {}
+                return VOID, void_support(c, self.c.get(c.target), what), {}
             if ok:
                 return SUCCEEDS, f"supports {what} ({'hold' if c.dest is None else 'move to ' + c.dest})", {}
             cutters = [a for a in self.moves_into.get(p, ()) if self.c[a].unit.power != c.unit.power
@@ -372,9 +366,9 @@ class MovementJudge:
                 return FAILS, f"support cut by {names}", {"cut_by": cutters}
             return FAILS, "support failed", {}
         # convoy
-        army_cmd = self.c.get(c.target)
-        if army_cmd is None or army_cmd.kind != MOVE or army_cmd.dest != c.dest or not army_cmd.via_convoy:
-            return VOID, f"void: the army in {c.target} was not ordered to move to {c.dest} by convoy", {}
+        void = void_convoy(c, self.c.get(c.target))
+        if void is not None:
+            return VOID, void, {}
         if p in result.paradox and self.rules.paradox == "all-hold":
             return (SUCCEEDS if ok else FAILS), "the convoy is part of a convoy paradox: its army holds (All Hold " \
                                                  "rule)", {"paradox": True}
@@ -427,6 +421,32 @@ class MovementJudge:
         if opposed:
             return FAILS, f"bounced in {c.dest} with " + "; ".join(f"{who}, {a} against {s}" for who, s in opposed), cause
         return FAILS, "bounced", cause
+
+
+def support_matches(c: Command, target: Command | None) -> bool:
+    """Whether a support names what its unit does: a hold of a unit that does not move, or its move (to the
+    coast it names, if it names one); civil disorder aside (DATC 4.D.9, the judge's own)."""
+    if target is None:
+        return False
+    if target.kind != MOVE:
+        return c.dest is None
+    return c.dest == target.dest and (c.target_coast is None or c.target_coast == _coast(target.dest_location))
+
+
+def void_support(c: Command, target: Command | None, what: str) -> str:
+    """Why a support that does not match what its unit (`what`, commanded `target`) does is void."""
+    if c.target_coast and target is not None and target.kind == MOVE and target.dest == c.dest:
+        # DATC 6.B.9 (issue 4.B.4): a coast named in a support must match the move's
+        return f"void: {what} moves to {target.dest_location}, not to the {c.target_coast} coast this support names"
+    doing = "hold" if c.dest is None else f"move to {c.dest}"
+    return f"void: {what} did not {doing}"
+
+
+def void_convoy(c: Command, army: Command | None) -> str | None:
+    """Why a convoy is void (its army, commanded `army`, is not ordered by convoy where it says), or None."""
+    if army is None or army.kind != MOVE or army.dest != c.dest or not army.via_convoy:
+        return f"void: the army in {c.target} was not ordered to move to {c.dest} by convoy"
+    return None
 
 
 _CUT_RULES = frozenset({"1971", "1982", "2000"})  # the rulebooks' convoy paradox rules (DATC 4.A.2)

@@ -1,0 +1,85 @@
+"""One power's orders checked when they arrive alone (hosted games), without judging the board.
+
+A refusal (illegal, ignored) is the validation's (`orders/validate.py` at a movement phase; a retreat's or an
+adjustment's own check, which settles each power's orders by themselves). A support or convoy is void when the
+unit it names does not do what it says: with every other power's units holding (their orders are secret),
+that is known from the power's own orders alone, and the game shows it when the unit is the power's own
+(`void_known_on_arrival`). Each line's reason is the one the judged phase would give it with the others
+holding.
+"""
+
+from __future__ import annotations
+
+from adjudicator.games.diplomacy.board import Board
+from adjudicator.games.diplomacy.judge.adjustment import adjudicate_adjustments
+from adjudicator.games.diplomacy.judge.movement import judge_movement, support_matches, void_convoy, void_support
+from adjudicator.games.diplomacy.judge.retreat import adjudicate_retreats
+from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.orders.validate import Command, every_unit_command, movement_commands
+from adjudicator.games.diplomacy.phase import stranded
+from adjudicator.games.diplomacy.state import GameState
+from adjudicator.outcome import ILLEGAL, VOID, OrderResult
+
+PENDING = "pending"  # a legal order whose outcome waits on the other powers' orders
+_FALLBACK = frozenset({"2000-fallback", "1971"})  # DATC 4.A.3 rules under which a failed convoy falls back to land
+
+
+def arrival_report(board: Board, state: GameState, orders: list[Order]) -> list[OrderResult]:
+    """A report line for each of one power's orders as far as it is known before the others': refused, void
+    or pending."""
+    if state.phase.type == "Retreat":
+        return adjudicate_retreats(board, state, orders)[1]
+    if state.phase.type == "Adjustment":
+        return adjudicate_adjustments(board, state, orders)[2]
+    return _movement(board, state, orders)
+
+
+def _movement(board: Board, state: GameState, orders: list[Order]) -> list[OrderResult]:
+    season = state.phase.season
+    rules = state.rule_options(board)
+    if rules.adjacent_convoy in _FALLBACK:
+        commands, rejected = every_unit_command(board, state, orders)
+        if _may_fall_back(board, season, commands):
+            # Whether such an army goes by convoy is the judge's to say (its convoy's PATH): asked here, with
+            # every other unit holding, under these rule options only; it settles `via_convoy` on the commands.
+            judge_movement(board, season, commands, rules)
+    else:  # the ordered units' commands: a unit without one holds
+        commands, rejected = movement_commands(board, state, orders)
+    # A unit that holds, supports or convoys stays where it is, and no unit of its own power can dislodge it:
+    # its line says, as the judged phase's does, whether the season's terrain disbands it there (a refused
+    # order's unit holds: the last refusal of the unit's says it).
+    refused = {r.unit.province: r for r in rejected if r.unit is not None and r.status == ILLEGAL}
+    for province, r in refused.items():
+        if province not in commands or commands[province].order is None:
+            r.reason += stranded(board, season, r.unit)
+    lines = list(rejected)
+    for c in commands.values():
+        if c.order is not None:
+            status, reason = _void_or_pending(c, commands, state)
+            if status == VOID:
+                reason += stranded(board, season, c.unit)
+            lines.append(OrderResult(c.unit.power, c.order.text or c.order.describe(), status, reason, unit=c.unit,
+                                     order=c.order, line=c.order.line))
+    return lines
+
+
+def _void_or_pending(c: Command, commands: dict[str, Command], state: GameState) -> tuple[str, str]:
+    """A support or convoy that names a unit not doing what it says is void, the other units holding."""
+    target = commands.get(c.target) if c.target is not None else None
+    if target is None and c.target in state.units:
+        target = Command(state.units[c.target], "hold")
+    if c.kind == "support" and not support_matches(c, target):
+        what = f"{target.unit.power} {target.unit.type} {target.unit.location}" if target else f"unit in {c.target}"
+        return VOID, void_support(c, target, what)
+    if c.kind == "convoy":
+        void = void_convoy(c, target)
+        if void is not None:
+            return VOID, void
+    return PENDING, "its outcome depends on the other powers' orders"
+
+
+def _may_fall_back(board: Board, season: str, commands: dict[str, Command]) -> bool:
+    """Whether an army is ordered by convoy to a space it could reach by land (DATC 4.A.3)."""
+    army_next = board.season(season).army_next
+    return any(c.kind == "move" and c.via_convoy and c.unit.type == "A" and c.dest in army_next.get(p, ())
+               for p, c in commands.items())
