@@ -9,10 +9,11 @@ options that change refusals and voids, for orders of every kind (legal, another
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.helpers import ROOT
 
 from adjudicator.arrival import GM, SheetRefused
 from adjudicator.catalogue import load_variant
@@ -21,7 +22,7 @@ from adjudicator.games.diplomacy.judge import movement
 from adjudicator.hosted.orders import read_orders
 from adjudicator.turn import play_turn
 
-DATA = Path(__file__).parent / "data"
+DATA = ROOT / "tests" / "data"
 _REFUSED = {"illegal", "void", "ignored"}
 
 
