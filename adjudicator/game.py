@@ -21,6 +21,9 @@ from adjudicator.refusals import Kind
 from adjudicator.render.svg import Picture
 from adjudicator.sheets import OrderT, Sheet, read_items
 from adjudicator.verdict import CaseOutcome
+from adjudicator.turn_report import game_result_text
+from adjudicator.yamldump import dump_yaml
+from adjudicator.yamlio import plain
 
 GAMES = {
     "diplomacy": "adjudicator.games.diplomacy",
@@ -132,8 +135,6 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
 
     def board_json(self, board: BoardT) -> dict[str, Any]:
         """The board as JSON for `GET /v1/variants/{name}`."""
-        from adjudicator.yamlio import plain
-
         return {"name": board.name, "title": board.title, "rules": board.rules, "data": plain(getattr(board, "raw", {}))}
 
     def phase_name(self, state: StateT) -> str | None:
@@ -202,7 +203,6 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         """A read order or step as JSON: its kind, its text and its fields."""
         import dataclasses
 
-        from adjudicator.yamlio import plain
 
         record: object = order
         fields: dict[str, Any] = {}
@@ -242,14 +242,10 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
 
     def report_text(self, board: BoardT, state: StateT, sheet: Sheet[OrderT], result: ResultT) -> str:
         """The turn's report as a game master mails it."""
-        from adjudicator.turn_report import game_result_text
-
         return game_result_text(board, result, sheet)
 
     def position_text(self, board: BoardT, state: StateT) -> str:
         """`adjudicator show`: the position in text."""
-        from adjudicator.yamldump import dump_yaml
-
         return f"{board.title}\n\n" + dump_yaml({"variant": board.name, **self.state_to_data(board, state)})
 
     # --- optional capabilities ---------------------------------------------------------------------------
@@ -273,7 +269,7 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         picture = self.picture(board, state, results)
         if fmt == "svg":
             return picture.svg()
-        from adjudicator.render.raster import png_from_picture
+        from adjudicator.render.raster import png_from_picture  # (the rasteriser: loaded for a PNG only)
 
         return png_from_picture(picture, width)
 

@@ -1,5 +1,9 @@
 """Hosted games: create, authenticate, secret orders, readiness, and adjudication exactly once.
 
+Long file: every operation of a hosted game keeps one discipline (the game's row lock, the phase a write names,
+judgement exactly once) in one transaction; what is not an operation is apart (storage, text, orders, tokens,
+webhooks, limits, tick).
+
 Exactly once: a phase is judged inside one transaction that first locks the game's row (`SELECT ... FOR UPDATE`
 on PostgreSQL; SQLite's write lock, taken at BEGIN), re-reads the submissions, writes the judged phase (unique
 per game and phase number), moves the game on with a compare-and-set on its phase number, clears the

@@ -23,6 +23,8 @@ from . import state as _state
 from .board import Board
 from .state import State
 from .steps import Step
+from .show import position_text, summary_lines
+from adjudicator.turn_report import game_result_text
 
 
 class Arctic2019Rules(GameRules[Board, State, Step, GameResult]):
@@ -65,7 +67,7 @@ class Arctic2019Rules(GameRules[Board, State, Step, GameResult]):
 
     def picture(self, board: Board, state: State, results: Any) -> Picture:
         """The board and its pieces as a picture in layers (`picture.py`)."""
-        from .picture import arctic2019_picture
+        from .picture import arctic2019_picture  # (the picture: loaded when drawn)
 
         return arctic2019_picture(board, state, results)
 
@@ -76,16 +78,12 @@ class Arctic2019Rules(GameRules[Board, State, Step, GameResult]):
 
     def report_text(self, board: Board, state: State, sheet: Sheet[Step], result: GameResult) -> str:
         """Each step with its outcome, what happened, then the turn and law that come next."""
-        from adjudicator.turn_report import game_result_text
 
-        from .show import summary_lines
 
         return game_result_text(board, result, sheet, summary_lines(board, result.next_state))
 
     def position_text(self, board: Board, state: State) -> str:
         """The countries' treasuries, votes, conflicts and ships; ships by sector; control; platforms; money."""
-        from .show import position_text
-
         return position_text(board, state)
 
 

@@ -19,6 +19,9 @@ from . import board as _board
 from . import orders as _orders
 from . import resolve as _resolve
 from . import state as _state
+from .show import position_text, standings_lines
+from adjudicator.errors import AdjudicatorError
+from adjudicator.turn_report import game_result_text
 
 
 class ArcticRaceRules(GameRules[_board.RaceBoard, _state.RaceState, _orders.Step, GameResult]):
@@ -39,8 +42,6 @@ class ArcticRaceRules(GameRules[_board.RaceBoard, _state.RaceState, _orders.Step
                  file: str | None = None) -> _state.RaceState:
         """A game to set up; `seed` shuffles the tiles (A18), a set-up sheet (`players`, `start`, `river` as laid
         out or `tiles`) sets it up at once (A17). A set-up that cannot be read or is refused is an error."""
-        from adjudicator.errors import AdjudicatorError
-
         state = _state.initial_state(board)
         if seed is not None:
             state.seed, state.tile_order = seed, _state.shuffled_tiles(board, seed)
@@ -131,21 +132,17 @@ class ArcticRaceRules(GameRules[_board.RaceBoard, _state.RaceState, _orders.Step
     def report_text(self, board: _board.RaceBoard, state: _state.RaceState, sheet: Sheet[_orders.Step],
                     result: GameResult) -> str:
         """Each step with its outcome, what happened, then the points, the ranking and whose turn is next."""
-        from adjudicator.turn_report import game_result_text
 
-        from .show import standings_lines
 
         return game_result_text(board, result, sheet, standings_lines(board, result.next_state))
 
     def position_text(self, board: _board.RaceBoard, state: _state.RaceState) -> str:
         """The players' cards, each racer's place, the river and the pile (counted, never shown), the standings."""
-        from .show import position_text
-
         return position_text(board, state, self.phase_name(state))
 
     def picture(self, board: _board.RaceBoard, state: _state.RaceState, results: Any) -> Picture:
         """The board and its pieces as a picture in layers (`picture.py`)."""
-        from .picture import race_picture
+        from .picture import race_picture  # (the picture: loaded when drawn)
 
         return race_picture(board, state, results)
 

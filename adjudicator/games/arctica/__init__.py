@@ -20,6 +20,8 @@ from adjudicator.games.arctica import board as _board
 from adjudicator.games.arctica import state as _state
 from adjudicator.games.arctica.orders import Order, parse_sheet, read_order_lists, read_sheet
 from adjudicator.games.arctica.resolve import adjudicate as _adjudicate
+from adjudicator.games.arctica.show import position_text, summary_lines
+from adjudicator.turn_report import game_result_text
 
 
 class ArcticaRules(GameRules[_board.Board, _state.State, Order, GameResult]):
@@ -75,23 +77,18 @@ class ArcticaRules(GameRules[_board.Board, _state.State, Order, GameResult]):
 
     def picture(self, board: _board.Board, state: _state.State, results: Any) -> Picture:
         """The board and its pieces as a picture in layers (`picture.py`)."""
-        from .picture import arctica_picture
+        from .picture import arctica_picture  # (the picture: loaded when drawn)
 
         return arctica_picture(board, state, results)
 
 
     def report_text(self, board: _board.Board, state: _state.State, sheet: Sheet[Order], result: GameResult) -> str:
         """Each step with its outcome, what happened, then the Biodiversity Points and majorities scored."""
-        from adjudicator.games.arctica.show import summary_lines
-        from adjudicator.turn_report import game_result_text
-
         return game_result_text(board, result, sheet, summary_lines(result.next_state, result.summary))
 
     def position_text(self, board: _board.Board, state: _state.State) -> str:
         """The players' counters, the circle, the tokens on the board, the Event tiles and Double Region tokens
         (counted while face down)."""
-        from adjudicator.games.arctica.show import position_text
-
         return position_text(board, state, self.phase_name(state))
 
 
