@@ -30,6 +30,14 @@ class SheetRefused(Exception):
 
 
 @dataclass(frozen=True)
+class SeatItem:
+    """One order of a seat's text body: the line it stands on in the text, and its text (`GameRules.seat_items`)."""
+
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
 class LineStatus:
     """One line of a seat's submission as it stands on arrival."""
 

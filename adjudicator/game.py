@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
-from adjudicator.arrival import LineStatus, SheetRefused, statuses
+from adjudicator.arrival import LineStatus, SeatItem, SheetRefused, statuses
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.outcome import OrderResult
 from adjudicator.refusals import Kind
@@ -173,6 +173,14 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         report = self.arrival_report(board, state, seat, sheet) if sheet.orders else []
         return statuses(lines, sheet, report, seat,
                         lambda order: self.void_known_on_arrival(board, state, seat, order))
+
+    def seat_items(self, board: Any, state: Any, seat: str, text: str) -> list[SeatItem]:
+        """A seat's orders sent as sheet text (a hosted game's text body), split as the game's sheet reader splits
+        a sheet: each line that holds an order is one item of the seat, numbered by its line; blank and comment
+        lines are none. By default a line holds one order or step and `#` starts a comment (the Arctic games'
+        sheets); a game whose sheets have headers reads them (Diplomacy)."""
+        return [SeatItem(number, raw.strip()) for number, raw in enumerate(text.splitlines(), 1)
+                if raw.split("#", 1)[0].strip()]
 
     def arrival_report(self, board: Any, state: Any, seat: str, sheet: Sheet) -> list[OrderResult]:
         """The report lines of one seat's read orders that can be written before the others' orders are known:

@@ -219,9 +219,7 @@ def game(game_id: str):
 def submit(game_id: str):
     body = _body("SubmitOrdersRequest", later=_PHASE)  # (first: a malformed body costs no statement)
     caller = _caller(game_id, write=True, keep=True)
-    orders = body["orders"]
-    lines = orders.splitlines() if isinstance(orders, str) else orders  # the text's own lines: its author's items
-    return _json(_run(service().submit, caller, lines, body.get("ready"), body.get("power"), _opened(),
+    return _json(_run(service().submit, caller, body["orders"], body.get("ready"), body.get("power"), _opened(),
                       phase_no=body.get("phase_no")))
 
 

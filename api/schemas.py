@@ -321,8 +321,9 @@ SCHEMAS.update({
     "SubmitOrdersRequest": {
         "type": "object",
         "properties": {"orders": {"oneOf": [{"type": "array", "items": _STR}, _STR],
-                                  "description": "This power's orders (a list, one order an item, or text with one "
-                                                 "order a line); they replace any sent before for this phase"},
+                                  "description": "This power's orders (a list, one order an item, or text read as an "
+                                                 "order sheet is: headers, comments and blank lines are no orders); "
+                                                 "they replace any sent before for this phase"},
                        "ready": {"type": "boolean"},
                        "power": {"type": "string", "maxLength": 100,
                                  "description": "The game master's token gives this power's orders (recorded as "

@@ -23,6 +23,7 @@ from sqlalchemy import (BindParameter, CursorResult, bindparam, delete, insert, 
                         update)
 from sqlalchemy.orm import Session
 
+from adjudicator import arrival
 from adjudicator.errors import AdjudicatorError
 from adjudicator.gamefile import game_to_data
 from adjudicator.game import PICTURES, rules_of
@@ -351,21 +352,25 @@ class Service:
         return actors or ([] if rules_of(board).players(board, state) else list(seats))
 
     # --- orders --------------------------------------------------------------------------------------------
-    def submit(self, caller: Caller, lines: list[str], ready: bool | None = None,
+    def submit(self, caller: Caller, orders: list[str] | str, ready: bool | None = None,
                power: str | None = None, opened: Opened | None = None, *, phase_no: int | None) -> dict[str, Any]:
         """Replace a seat's orders for phase `phase_no`, which must be the current one (the caller's own; the
-        game master's steps; or, given by the game master, a named power's); each line's status as the
-        stateless judge gives it on arrival."""
+        game master's steps; or, given by the game master, a named power's); each line's status as it stands on
+        arrival. `orders` is a list (an order an item) or text, split as the game's sheet reader splits a sheet
+        (`GameRules.seat_items`: headers, comments and blank lines are no orders; each status names its line)."""
         seat, given_by = self._submitter(caller, power, ready)
-        if len(lines) > self.limits.max_orders:
-            raise HostedError(Kind.TOO_LARGE, "Request too large",
-                              f"{len(lines)} orders; at most {self.limits.max_orders}",
-                              pointer="/orders")
-        items = (text.order_item(str(x), i, self.limits.max_order_length) for i, x in enumerate(lines, 1))
-        lines = [line for line in items if line]  # stripped; blank items dropped
+        if isinstance(orders, str):
+            sheet_text: str | None = orders
+            lines: list[str] = []
+        else:
+            sheet_text = None
+            self._check_count(len(orders))
+            items = (text.order_item(str(x), i, self.limits.max_order_length) for i, x in enumerate(orders, 1))
+            lines = [line for line in items if line]  # stripped; blank items dropped
         if opened is None:
             with self.store.sessions() as session:
-                return self.submit(caller, lines, ready, power, Opened(session), phase_no=phase_no)
+                return self.submit(caller, orders if sheet_text is not None else lines, ready, power,
+                                   Opened(session), phase_no=phase_no)
         session = opened.session
         # The game's row is locked FOR SHARE from here to the commit: a judgement (FOR UPDATE) waits for this
         # write, and takes it, or came first and this request reads the next phase.
@@ -381,7 +386,12 @@ class Service:
                               'every order is a power\'s; to give a power\'s orders send {"power": "<power>", '
                               '"orders": [...]}', pointer="/orders")
         try:
+            numbers: list[int] | None = None
+            if sheet_text is not None:
+                numbers, lines = self._sheet_items(board, state, seat, sheet_text)
             statuses = judge_submission(board, state, seat, lines) if lines else []
+            if numbers is not None:  # a text's statuses name the text's own lines
+                statuses = [{**s, "line": numbers[int(s["line"]) - 1]} for s in statuses]
         except Refused as exc:
             raise HostedError(Kind.REFUSED, "Orders refused",
                               exc.reason, pointer="/orders", errors=exc.problems) from None
@@ -392,6 +402,21 @@ class Service:
         sub = Submission(**row)
         judged = self._adjudicate_if_ready(caller.game_id, game.phase_no) if sub.ready else None
         return self._orders_view(game, sub, judged)
+
+    def _check_count(self, count: int) -> None:
+        if count > self.limits.max_orders:
+            raise HostedError(Kind.TOO_LARGE, "Request too large", f"{count} orders; at most {self.limits.max_orders}",
+                              pointer="/orders")
+
+    def _sheet_items(self, board: Any, state: Any, seat: str, sheet_text: str) -> tuple[list[int], list[str]]:
+        """A text body's orders as the seat's items (their lines, their texts), each checked at the door."""
+        try:
+            found = rules_of(board).seat_items(board, state, seat, sheet_text)
+        except arrival.SheetRefused as exc:
+            raise Refused(exc.reason, []) from None
+        self._check_count(len(found))
+        limit = self.limits.max_order_length
+        return [i.line for i in found], [text.sheet_line(i.text, i.line, limit) for i in found]
 
     @staticmethod
     def _submitter(caller: Caller, power: str | None, ready: bool | None) -> tuple[str, str | None]:

@@ -80,6 +80,11 @@ def order_item(value: str, number: int, limit: int) -> str:
                     line_hint="one list item is one order, on one line; send each order as an item of its own")
 
 
+def sheet_line(value: str, line: int, limit: int) -> str:
+    """One order of a submitted text, stripped: printable text (tabs allowed), at most `limit` characters."""
+    return _checked(value, f"the order on line {line}", "/orders", limit, allow_tab=True)
+
+
 def storable(data: Any, pointer: str = "") -> None:
     """Every string of JSON data (keys and values, at any depth) free of NUL and lone surrogates, which no
     database stores (PostgreSQL refuses both, in text and in JSON) and no UTF-8 encoder writes; else a 400

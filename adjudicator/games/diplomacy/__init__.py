@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from adjudicator.arrival import SeatItem
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import GameRules, LEGAL_ORDERS, PICTURES, RULE_OPTIONS, TEXT_CASES
-from adjudicator.games.diplomacy.arrival import arrival_report
+from adjudicator.games.diplomacy.arrival import arrival_report, seat_items
 from adjudicator.games.diplomacy.board import Board
 from adjudicator.games.diplomacy.board_file import board_from_data
 from adjudicator.games.diplomacy.board_check import check_diplomacy_board
@@ -27,6 +28,7 @@ from adjudicator.games.diplomacy.report import board_json, history_entry, positi
 from adjudicator.games.diplomacy.state import GameState, opening_state
 from adjudicator.games.diplomacy.state_file import state_from_data, state_to_data
 from adjudicator.render.svg import Picture
+from adjudicator.outcome import OrderResult
 from adjudicator.sheets import Sheet
 
 # The order kinds each kind of phase takes (a move in a retreat phase is read as the retreat).
@@ -111,6 +113,10 @@ class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
         target = getattr(order, "target", None)
         unit = state.units.get(target.province) if target is not None else None
         return unit is not None and unit.power == seat
+
+    def seat_items(self, board: Board, state: GameState, seat: str, text: str) -> list[SeatItem]:
+        """A power's text body split as its sheet is read: headers, comments and blank lines are no orders."""
+        return seat_items(board, state, seat, text)
 
     def arrival_report(self, board: Board, state: GameState, seat: str, sheet: Sheet[Order]) -> list[OrderResult]:
         """One power's orders checked without judging the board: the validation's refusals, and the supports and

@@ -15,9 +15,11 @@ from adjudicator.games.diplomacy.judge.adjustment import adjudicate_adjustments
 from adjudicator.games.diplomacy.judge.movement import judge_movement, support_matches, void_convoy, void_support
 from adjudicator.games.diplomacy.judge.retreat import adjudicate_retreats
 from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.orders.sheet import order_part, read_sheet
 from adjudicator.games.diplomacy.orders.validate import Command, every_unit_command, movement_commands
 from adjudicator.games.diplomacy.phase import stranded
 from adjudicator.games.diplomacy.state import GameState
+from adjudicator.arrival import SeatItem, SheetRefused
 from adjudicator.outcome import ILLEGAL, VOID, OrderResult
 
 PENDING = "pending"  # a legal order whose outcome waits on the other powers' orders
@@ -83,3 +85,20 @@ def _may_fall_back(board: Board, season: str, commands: dict[str, Command]) -> b
     army_next = board.season(season).army_next
     return any(c.kind == "move" and c.via_convoy and c.unit.type == "A" and c.dest in army_next.get(p, ())
                for p, c in commands.items())
+
+
+def seat_items(board: Board, state: GameState, seat: str, text: str) -> list[SeatItem]:
+    """A power's text body read as a sheet is (`read_sheet`, as `/v1/adjudicate` reads it), a line without a
+    header the power's own: each line that holds an order (or something meant as one) is one item, numbered by
+    its line; headers, comments and blank lines are none. A line under another power's header is refused
+    (SheetRefused): a power's token sends its own orders, and the line must not be read as the seat's."""
+    sheet = read_sheet(board, text, default_power=seat, state=state)
+    for order in sheet.orders:
+        header = sheet.header_lines.get(order.line or 0)
+        if order.power != seat and header is not None:
+            raise SheetRefused(f"line {order.line} is under the {order.power!r} header on line {header}: "
+                               f"{seat}'s token sends {seat}'s orders only; remove the header, or send "
+                               f"{order.power}'s orders with {order.power}'s token")
+    read = {o.line for o in sheet.orders} | {p.line for p in sheet.problems}
+    lines = text.splitlines()
+    return [SeatItem(number, order_part(lines[number - 1])) for number in sorted(n for n in read if n)]

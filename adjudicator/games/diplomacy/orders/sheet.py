@@ -361,3 +361,8 @@ def _read_power_list(reader: "_Reader", board: Board, power_name: str, texts: li
             reader.problem(i + 1, None, str(text), exc.message, power=name)
             continue
         reader._add([order], i + 1)
+
+
+def order_part(raw: str) -> str:
+    """A sheet line's order as the sheet reader reads it: without its trailing comment, stripped."""
+    return _strip_comment(raw).strip()
