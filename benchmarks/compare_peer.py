@@ -49,13 +49,13 @@ if str(ROOT) not in sys.path:  # run from a checkout without installing
 if str(ROOT / "benchmarks") not in sys.path:  # the shared timing helper, when imported by the tests
     sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, split_location  # noqa: E402
+from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, join_location, split_location  # noqa: E402
 from adjudicator.catalogue import load_variant  # noqa: E402
 from adjudicator.errors import AdjudicatorError  # noqa: E402
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due  # noqa: E402
 from adjudicator.games.diplomacy.judge.retreat import retreat_options  # noqa: E402
 from adjudicator.games.diplomacy.orders.legal import legal_orders  # noqa: E402
-from adjudicator.games.diplomacy.orders.model import Order  # noqa: E402
+from adjudicator.games.diplomacy.orders.model import Convoy, Move, Order, Support, destination_of  # noqa: E402
 from adjudicator.games.diplomacy.orders.parse import parse_order  # noqa: E402
 from adjudicator.games.diplomacy.orders.structured import order_object, orders_from_objects  # noqa: E402
 from adjudicator.games.diplomacy.phase import PhaseResult, adjudicate  # noqa: E402
@@ -78,16 +78,17 @@ def peer_order(order: Order) -> str:
         return "WAIVE"
     u = order.unit
     me = f"{u.type} {peer_loc(u.location)}" if u.type else peer_loc(u.location)
-    dest = peer_loc(f"{order.dest}/{order.dest_coast}" if order.dest_coast else order.dest) if order.dest else None
+    where = destination_of(order)
+    dest = peer_loc(join_location(*where)) if where else None
     if k == "hold":
         return f"{me} H"
-    if k == "move":
+    if isinstance(order, Move):
         return f"{me} - {dest}" + (" VIA" if order.via_convoy else "")
-    if k == "support":
+    if isinstance(order, Support):
         t = order.target
         them = f"{t.type} {peer_loc(t.location)}" if t.type else peer_loc(t.location)
         return f"{me} S {them}" + (f" - {dest}" if dest else "")
-    if k == "convoy":
+    if isinstance(order, Convoy):
         return f"{me} C {peer_unit(ARMY, order.target.location)} - {dest}"
     if k == "retreat":
         return f"{me} R {dest}"

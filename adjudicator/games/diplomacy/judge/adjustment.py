@@ -18,13 +18,13 @@ from typing import Iterable
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, NEUTRAL, Board, join_location
 from adjudicator.outcome import DEFAULT, SUCCEEDS, OrderResult
-from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.orders.model import Build, Disband, Order, Remove, Waive
 from adjudicator.games.diplomacy.orders.validate import Illegal, ignored, illegal, wrong_phase
 from adjudicator.games.diplomacy.rulebook import Rulebook
 from adjudicator.games.diplomacy.state import GameState, Unit, parse_unit_text
 
 
-_ADJUSTMENT_KINDS = frozenset({"build", "waive", "remove", "disband"})
+_ADJUSTMENT_ORDERS = (Build, Waive, Remove, Disband)
 
 
 def adjustment_due(state: GameState, power: str) -> int:
@@ -206,7 +206,7 @@ def adjudicate_adjustments(board: Board, state: GameState, orders: list[Order]) 
         for order in orders:
             if order.power != power:
                 continue
-            if order.kind in _ADJUSTMENT_KINDS:
+            if isinstance(order, _ADJUSTMENT_ORDERS):
                 mine.append(order)
             else:  # a move, support, convoy or retreat: another kind of phase's order, whatever the power is due
                 report.append(illegal(order, None, wrong_phase(order, state), "it is ignored"))
@@ -226,13 +226,13 @@ def _builds(board: Board, state: GameState, rules: Rulebook, power: str, due: in
     among several in one place (4.D.5); a waive as 4.D.7 allows; builds left over by the board's rule."""
     chosen: list[tuple[Order, Unit | None]] = []  # legal builds (and waives, None), in the order given
     for order in mine:
-        if order.kind == "waive":
+        if isinstance(order, Waive):
             if rules.waiving == "not-allowed":  # DATC 4.D.7
                 report.append(illegal(order, None, "builds may not be waived (DATC 4.D.7: not-allowed)", "ignored"))
             else:
                 chosen.append((order, None))
             continue
-        if order.kind != "build":
+        if not isinstance(order, Build):
             report.append(illegal(order, None, f"{power} is due {due} build(s), not removals", "ignored"))
             continue
         try:
@@ -301,7 +301,7 @@ def _removals(board: Board, state: GameState, rules: Rulebook, power: str, due: 
     rest by civil disorder (4.D.8)."""
     chosen: list[tuple[Order, Unit]] = []
     for order in mine:
-        if order.kind not in ("remove", "disband"):
+        if not isinstance(order, (Remove, Disband)):
             report.append(illegal(order, None, f"{power} must remove {due} unit(s); a {order.kind} order does nothing",
                                   "ignored"))
             continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adjudicator.games.diplomacy.board import Board, split_location
 from adjudicator.outcome import DEFAULT, FAILS, SUCCEEDS, OrderResult
-from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.orders.model import Build, Disband, Move, Order, Remove, Retreat, Waive
 from adjudicator.games.diplomacy.orders.validate import Illegal, ignored, illegal, resolve_destination, several_orders, wrong_phase
 from adjudicator.games.diplomacy.rulebook import DEFAULT_RULES, Rulebook
 from adjudicator.games.diplomacy.state import Dislodged, GameState, Unit, moved_unit
@@ -37,7 +37,7 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
     legal: dict[str, list[tuple[str | None, Order]]] = {}  # dislodged province -> (destination or None, order)
     refused: dict[str, OrderResult] = {}  # dislodged province -> the last report line of a refused order
     for order in orders:
-        if order.kind in ("build", "waive"):  # an adjustment phase's order: refused naming the phase
+        if isinstance(order, (Build, Waive)):  # an adjustment phase's order: refused naming the phase
             report.append(illegal(order, None, wrong_phase(order, state), "it is ignored"))
             continue
         d = state.dislodged.get(order.unit.province) if order.unit else None
@@ -48,10 +48,10 @@ def adjudicate_retreats(board: Board, state: GameState, orders: list[Order]) -> 
             report.append(ignored(order, f"the dislodged unit in {d.unit.province} belongs to {d.unit.power}"))
             continue
         p = d.unit.province
-        if order.kind in ("disband", "remove"):
+        if isinstance(order, (Disband, Remove)):
             legal.setdefault(p, []).append((None, order))
             continue
-        if order.kind not in ("move", "retreat"):
+        if not isinstance(order, (Move, Retreat)):
             report.append(illegal(order, d.unit, f"a dislodged unit can only retreat or disband, not {order.kind}",
                                   "the order is ignored"))
             refused[p] = report[-1]
