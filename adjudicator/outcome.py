@@ -15,11 +15,16 @@ class Order(Protocol):
 
 
 class Unit(Protocol):
-    """A piece on a board: its kind, where it stands, whose it is."""
+    """A piece on a board: its kind, where it stands, whose it is (read only: a game's units may be frozen)."""
 
-    type: str
-    location: str
-    power: str
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def location(self) -> str: ...
+
+    @property
+    def power(self) -> str: ...
 
 # Status of an order in the report.
 SUCCEEDS = "succeeds"  # carried out (moved, supported, convoyed, held, built, retreated...)

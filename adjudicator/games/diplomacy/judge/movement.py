@@ -19,7 +19,7 @@ from adjudicator.games.diplomacy.judge.facts import (ConvoyDisrupted, ConvoyFact
 from adjudicator.games.diplomacy.judge.resolver import Resolver
 from adjudicator.games.diplomacy.orders.model import Move
 from adjudicator.games.diplomacy.orders.validate import Command, ConvoyCommand, HoldCommand, MoveCommand, SupportCommand
-from adjudicator.games.diplomacy.rulebook import DEFAULT_RULES, Rulebook
+from adjudicator.games.diplomacy.rulebook import DEFAULT_RULES, Paradox, Rulebook
 from adjudicator.games.diplomacy.state import Dislodged, Unit, moved_unit
 
 @dataclass
@@ -79,7 +79,7 @@ class MovementJudge:
         self.moves = moves  # the commands that are moves, by province
         self.paradox: set[str] = set()
         self._support_lists: dict[str, list[str]] = {}
-        self.resolver = Resolver(self._adjudicate, self._backup)
+        self.resolver: Resolver[str] = Resolver(self._adjudicate, self._backup)
         self._settle_unopposed()
         # A decision of another order, final or the bound asked for (the resolver's own method: one call less
         # on the hottest path of the judge).
@@ -335,9 +335,9 @@ class MovementJudge:
                 arrivals[c.dest] = moved_unit(c.unit, c.dest_location)
         result = MovementResult(self.c, success, moved, arrivals, paradox=set(self.paradox))
         for dest, origin in result.moved.items():
-            c = self.c.get(dest)
-            if c is not None and not (type(c) is MoveCommand and success[dest]):
-                result.dislodged[dest] = Dislodged(c.unit, origin, self.moves[origin].via_convoy)
+            there = self.c.get(dest)
+            if there is not None and not (type(there) is MoveCommand and success[dest]):
+                result.dislodged[dest] = Dislodged(there.unit, origin, self.moves[origin].via_convoy)
         occupied_after = set(self.c).difference(result.moved.values())  # no unit left it, or one arrived
         occupied_after.update(result.moved)
         for dest, movers in self.moves_into.items():
@@ -473,7 +473,7 @@ class MovementJudge:
         return FAILS, "bounced", cause
 
 
-_CUT_RULES = frozenset({"1971", "1982", "2000"})  # the rulebooks' convoy paradox rules (DATC 4.A.2)
+_CUT_RULES: frozenset[Paradox] = frozenset({"1971", "1982", "2000"})  # the rulebooks' convoy paradox rules (DATC 4.A.2)
 
 
 def judge_movement(board: Board, season: str, commands: dict[str, Command], rules: Rulebook = DEFAULT_RULES,

@@ -267,7 +267,7 @@ def new_unit_ref(unit_type: str | None, province: str, coast: str | None, power:
 
 
 @functools.lru_cache(maxsize=8)
-def unit_refs(board: Board) -> dict[tuple, UnitRef]:
+def unit_refs(board: Board) -> dict[tuple[str | None, str, str | None, None], UnitRef]:
     """The UnitRef of every unit an order may name without a power, by (type or None, province, coast or None,
     None): made once per board, so that reading orders makes none (eight boards at most, as `parser_for`)."""
     return {(unit_type, province.id, coast, None): new_unit_ref(unit_type, province.id, coast, None)
