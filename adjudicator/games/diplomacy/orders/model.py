@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import ClassVar
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, join_location
 
@@ -217,31 +217,53 @@ def destination_of(order: Order) -> tuple[str, str | None] | None:
 
 # The readers' hot path makes its orders and UnitRefs as plain slotted objects of the same layout and then gives
 # them their class: a frozen dataclass's `__init__` sets each field through `object.__setattr__` and costs three
-# times as much. (Slots, not a `__dict__`: one object the collector tracks per order instead of two.) Each
-# order class has its twin, made from the class's own slots; the twins all take the readers' whole reading.
-def _twin(cls: type[Order]) -> Callable[..., Order]:
-    slots = cls.__slots__
-    own = [s for s in ("unit", "target", "dest", "dest_coast", "via_convoy", "power", "text", "line", "notes", "path")
-           if s in slots]
-    assert sorted(own) == sorted(slots), cls  # (every field of every order class is one the readers read)
-    body = "".join(f"    self.{s} = {s}\n" for s in own)
-    source = (f"def __init__(self, unit, target, dest, dest_coast, via_convoy, power, text, line, notes, path):\n"
-              f"{body}")
-    namespace: dict[str, Any] = {}
-    exec(source, namespace)  # (one store per field and no more: the point of the twin)
-    twin = type(f"_{cls.__name__}Slots", (Order,), {"__slots__": slots, "__init__": namespace["__init__"]})
+# times as much. (Slots, not a `__dict__`: one object the collector tracks per order instead of two.) A twin has
+# the slots of the classes it stands for (the same names: `__class__` may be assigned between them) and takes
+# the readers' whole reading.
+class _PlainSlots(Order):  # Hold, Disband, Remove, Build, Waive
+    __slots__ = Hold.__slots__
 
-    def make(unit: UnitRef | None, target: UnitRef | None, dest: str | None, dest_coast: str | None,
-             via_convoy: bool, power: str | None, text: str, line: int | None, notes: tuple[str, ...],
-             path: tuple[str, ...]) -> Order:
-        order = twin(unit, target, dest, dest_coast, via_convoy, power, text, line, notes, path)
-        order.__class__ = cls
-        return order  # type: ignore[no-any-return]
-
-    return make
+    def __init__(self, unit: UnitRef | None, target: UnitRef | None, dest: str | None, dest_coast: str | None,
+                 via_convoy: bool, power: str | None, text: str, line: int | None, notes: tuple[str, ...],
+                 path: tuple[str, ...]) -> None:
+        self.unit, self.power, self.text, self.line, self.notes = unit, power, text, line, notes
 
 
-_MAKERS = {kind: _twin(cls) for kind, cls in ORDER_CLASSES.items()}
+class _MoveSlots(Order):
+    __slots__ = Move.__slots__
+
+    def __init__(self, unit: UnitRef, target: UnitRef | None, dest: str, dest_coast: str | None, via_convoy: bool,
+                 power: str | None, text: str, line: int | None, notes: tuple[str, ...],
+                 path: tuple[str, ...]) -> None:
+        self.unit, self.dest, self.dest_coast, self.via_convoy, self.path = unit, dest, dest_coast, via_convoy, path
+        self.power, self.text, self.line, self.notes = power, text, line, notes
+
+
+class _AimedSlots(Order):  # Support, Convoy
+    __slots__ = Support.__slots__
+
+    def __init__(self, unit: UnitRef, target: UnitRef, dest: str | None, dest_coast: str | None, via_convoy: bool,
+                 power: str | None, text: str, line: int | None, notes: tuple[str, ...],
+                 path: tuple[str, ...]) -> None:
+        self.unit, self.target, self.dest, self.dest_coast = unit, target, dest, dest_coast
+        self.power, self.text, self.line, self.notes = power, text, line, notes
+
+
+class _RetreatSlots(Order):
+    __slots__ = Retreat.__slots__
+
+    def __init__(self, unit: UnitRef, target: UnitRef | None, dest: str, dest_coast: str | None, via_convoy: bool,
+                 power: str | None, text: str, line: int | None, notes: tuple[str, ...],
+                 path: tuple[str, ...]) -> None:
+        self.unit, self.dest, self.dest_coast = unit, dest, dest_coast
+        self.power, self.text, self.line, self.notes = power, text, line, notes
+
+
+# kind -> (its twin, its class)
+_TWINS: dict[str, tuple[type[Order], type[Order]]] = {
+    "hold": (_PlainSlots, Hold), "move": (_MoveSlots, Move), "support": (_AimedSlots, Support),
+    "convoy": (_AimedSlots, Convoy), "retreat": (_RetreatSlots, Retreat), "disband": (_PlainSlots, Disband),
+    "remove": (_PlainSlots, Remove), "build": (_PlainSlots, Build), "waive": (_PlainSlots, Waive)}
 
 
 def new_order(kind: str, unit: UnitRef | None, target: UnitRef | None, dest: str | None, dest_coast: str | None,
@@ -249,7 +271,10 @@ def new_order(kind: str, unit: UnitRef | None, target: UnitRef | None, dest: str
               path: tuple[str, ...] = ()) -> Order:
     """The order of this kind from a reader's whole reading (the fields its kind has no use for are dropped):
     the same value as `Move(...)` and the others, made without the frozen dataclass's `__init__`."""
-    return _MAKERS[kind](unit, target, dest, dest_coast, via_convoy, power, text, line, notes, path)
+    twin, cls = _TWINS[kind]
+    order = twin(unit, target, dest, dest_coast, via_convoy, power, text, line, notes, path)  # type: ignore[call-arg]
+    order.__class__ = cls
+    return order
 
 
 class _UnitRefSlots:

@@ -256,7 +256,7 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
 
 def _same_effect(a: Command, b: Command) -> bool:
     """Whether two commands of a unit do the same (whatever order each was read from)."""
-    return type(a) is type(b) and replace(a, order=None) == replace(b, order=None)
+    return type(a) is type(b) and replace(a, order=None) == replace(b, order=None)  # type: ignore[type-var]  # (each kind a dataclass)
 
 
 def several_orders(orders: list[Order], kept: Order | None, rules: Rulebook) -> str:
