@@ -68,10 +68,11 @@ class MoveFact:
 
 @dataclass(frozen=True, slots=True)
 class SupportVoid:
-    """A support the unit in `target` did not act on; `moved_to` and `coast` when it moved there but to another
-    coast than the one the support names (DATC 6.B.9)."""
+    """A support of the unit in `target` (its hold, or its move to `dest`) that the unit did not act on;
+    `moved_to` and `coast` when it moved there but to another coast than the one the support names (DATC 6.B.9)."""
 
     target: str
+    dest: str | None
     moved_to: str | None = None
     coast: str | None = None
 

@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, Board
-from adjudicator.outcome import DEFAULT, FAILS, SUCCEEDS, VOID, OrderResult
+from adjudicator.outcome import DEFAULT, FAILS, SUCCEEDS, OrderResult
 from adjudicator.games.diplomacy.judge.facts import (ConvoyDisrupted, ConvoyFact, ConvoyParadox, ConvoyVoid, Fact,
                                                      HeadToHead, HoldFact, MoveFact, NoConvoy, Opposition, OwnUnit,
                                                      SupportFact, SupportVoid, UnitLine)
+from adjudicator.games.diplomacy.judge.reasons import sentence
 from adjudicator.games.diplomacy.judge.resolver import Resolver
 from adjudicator.games.diplomacy.orders.model import Move
-from adjudicator.games.diplomacy.orders.validate import Command, ConvoyCommand, HoldCommand, MoveCommand, SupportCommand
+from adjudicator.games.diplomacy.orders.commands import Command, ConvoyCommand, HoldCommand, MoveCommand, SupportCommand
 from adjudicator.games.diplomacy.rulebook import DEFAULT_RULES, Paradox, Rulebook
 from adjudicator.games.diplomacy.state import Dislodged, Unit, moved_unit
 
@@ -354,15 +355,24 @@ class MovementJudge:
         return result
 
     # ----- explanations ---------------------------------------------------------------------------------
-    def _unit_name(self, p: str) -> str:
-        u = self.c[p].unit
-        return f"{u.power} {u.type} {u.location}"
+    def _target_name(self, province: str) -> str:
+        """The unit in a province as a reason names it (`France A par`)."""
+        c = self.c.get(province)
+        if c is None:
+            return f"unit in {province}"
+        return f"{c.unit.power} {c.unit.type} {c.unit.location}"
 
     def settled(self, p: str, result: MovementResult) -> Fact:
         """The deciding fact of the order in p, found by the same code that decided it (`_adjudicate_move`,
-        `_adjudicate_support`, `_adjudicate_convoy` asked to say why), every other decision now known."""
+        `_adjudicate_support`, `_adjudicate_convoy` asked to say why), every other decision now known. (What
+        succeeded needs no more than that: a move's strength, nothing cut a support.)"""
         c = self.c[p]
+        if type(c) is HoldCommand:
+            return _HELD
+        ok = result.success.get(p)
         if isinstance(c, MoveCommand):
+            if ok:
+                return MoveFact(self.attack(p, True))
             move = MoveFact()
             self._adjudicate_move(p, True, move)
             return move
@@ -370,21 +380,23 @@ class MovementJudge:
             if not (c.target in self.c and p in self._valid_supports(c.target)):
                 moved = self.c.get(c.target)
                 if c.target_coast and isinstance(moved, MoveCommand) and moved.dest == c.dest:
-                    return SupportVoid(c.target, moved.dest_location, c.target_coast)  # DATC 6.B.9 (4.B.4)
-                return SupportVoid(c.target)
+                    return SupportVoid(c.target, c.dest, moved.dest_location, c.target_coast)  # DATC 6.B.9 (4.B.4)
+                return SupportVoid(c.target, c.dest)
             support = SupportFact(c.target, c.dest)
-            self._adjudicate_support(p, True, support)
+            if not ok:
+                self._adjudicate_support(p, True, support)
             return support
         if isinstance(c, ConvoyCommand):
             army = self.c.get(c.target)
             if not (isinstance(army, MoveCommand) and army.dest == c.dest and army.via_convoy):
                 return ConvoyVoid(c.target, c.dest)
             return ConvoyFact(c.target, c.dest, p in result.paradox)
-        return HoldFact()
+        raise AssertionError(c)
 
     def _explain(self, p: str, result: MovementResult) -> UnitLine:
         c = self.c[p]
-        status, reason, cause = self._sentence(p, result.success.get(p), self.settled(p, result))
+        status, reason, cause = sentence(c, result.success.get(p), self.settled(p, result), self._target_name,
+                                         self.rules.paradox)
         befell: list[str] = []  # what befell the unit beyond its order, each said after it
         dislodged = result.dislodged.get(p)
         if dislodged is not None:
@@ -399,80 +411,13 @@ class MovementJudge:
             reason = "no order: holds"
         else:
             text = c.order.text or c.order.describe()
-        line = OrderResult(c.unit.power, text, status, reason + "".join(f"; {b}" for b in befell), unit=c.unit,
-                           order=c.order, line=c.order.line if c.order else None, cause=cause)
+        if befell:
+            reason += "".join(f"; {b}" for b in befell)
+        line = OrderResult(c.unit.power, text, status, reason, unit=c.unit, order=c.order,
+                           line=c.order.line if c.order else None, cause=cause)
         return UnitLine(line, befell)
 
-    def _sentence(self, p: str, ok: bool | None, fact: Fact) -> tuple[str, str, dict[str, Any]]:
-        """The status, reason and cause of an order, written from its deciding fact (and whether it succeeded)."""
-        match fact:
-            case HoldFact():
-                return SUCCEEDS, "holds", {}
-            case MoveFact(strength=a):
-                return self._move_sentence(p, bool(ok), fact, a)
-            case SupportVoid(target, moved_to, coast) if moved_to is not None:
-                return VOID, (f"void: {self._target_name(target)} moves to {moved_to}, not to the "
-                              f"{coast} coast this support names"), {}
-            case SupportVoid(target):
-                c = self.c[p]
-                assert isinstance(c, SupportCommand)
-                doing = "hold" if c.dest is None else f"move to {c.dest}"
-                return VOID, f"void: {self._target_name(target)} did not {doing}", {}
-            case SupportFact(target, dest, cut_by=cut_by):
-                if ok:
-                    return SUCCEEDS, f"supports {self._target_name(target)} " \
-                                     f"({'hold' if dest is None else 'move to ' + dest})", {}
-                if cut_by:
-                    return FAILS, f"support cut by {', '.join(self._unit_name(a) for a in cut_by)}", \
-                        {"cut_by": list(cut_by)}
-                return FAILS, "support failed", {}
-            case ConvoyVoid(target, dest):
-                return VOID, f"void: the army in {target} was not ordered to move to {dest} by convoy", {}
-            case ConvoyFact(target, dest, paradox=True):
-                if self.rules.paradox == "all-hold":
-                    return (SUCCEEDS if ok else FAILS), "the convoy is part of a convoy paradox: its army holds " \
-                                                         "(All Hold rule)", {"paradox": True}
-                return FAILS, "the convoy fails: it is part of a convoy paradox (Szykman rule)", {"paradox": True}
-            case ConvoyFact(target, dest):
-                if ok:
-                    return SUCCEEDS, f"convoys the army in {target} to {dest}", {}
-                return FAILS, "the convoy is disrupted", {}
-        raise AssertionError(fact)
-
-    def _target_name(self, province: str) -> str:
-        c = self.c.get(province)
-        return self._unit_name(province) if c else f"unit in {province}"
-
-    def _move_sentence(self, p: str, ok: bool, fact: MoveFact, a: int) -> tuple[str, str, dict[str, Any]]:
-        c = self.c[p]
-        assert isinstance(c, MoveCommand)
-        if ok:
-            return SUCCEEDS, f"moves to {c.dest_location}", {"strength": a}
-        match fact.blocked:
-            case NoConvoy():
-                return FAILS, "no fleet was ordered to convoy it", {"no_convoy": True}
-            case ConvoyParadox():
-                return FAILS, "its convoy failed in a convoy paradox (Szykman rule)", {"paradox": True}
-            case ConvoyDisrupted():
-                return FAILS, "its convoy was disrupted", {"convoy_disrupted": True}
-            case OwnUnit(where):
-                return FAILS, f"cannot dislodge a unit of its own power in {where}", {"own_unit": where}
-            case HeadToHead(opponent, d):
-                how = "lost the head-to-head battle with" if a < d else "bounced in a head-to-head battle with"
-                return FAILS, f"{how} {self._unit_name(opponent)}, {a} against {d}", \
-                    {"strength": a, "head_to_head": opponent, "defence": d}
-        opposed = [(f"{self._unit_name(o.province)}, holding" if o.holding else self._unit_name(o.province), o.strength)
-                   for o in fact.opposed]  # (who, strength) of everything this move had to overcome
-        cause: dict[str, Any] = {"strength": a, "bounced_with": [f"{who} ({a} against {s})" for who, s in opposed]}
-        stronger = [(who, s) for who, s in opposed if s > a]
-        if stronger:  # not a standoff: a stronger unit decided it
-            return FAILS, "beaten by " + "; ".join(f"{who}, {a} against {s}" for who, s in stronger), \
-                {**cause, "beaten_by": [who for who, _ in stronger]}
-        if opposed:
-            return FAILS, f"bounced in {c.dest} with " + "; ".join(f"{who}, {a} against {s}" for who, s in opposed), cause
-        return FAILS, "bounced", cause
-
-
+_HELD = HoldFact()  # (a hold's fact is always the same)
 _CUT_RULES: frozenset[Paradox] = frozenset({"1971", "1982", "2000"})  # the rulebooks' convoy paradox rules (DATC 4.A.2)
 
 
