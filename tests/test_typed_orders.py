@@ -9,7 +9,7 @@ import typing
 import pytest
 
 from adjudicator.catalogue import load_variant
-from adjudicator.games.diplomacy.judge.facts import HeadToHead, MoveFact, Opposition, SupportFact
+from adjudicator.games.diplomacy.judge.facts import HeadToHead, Moved, MoveFact, Opposition, Supported, SupportFact
 from adjudicator.games.diplomacy.judge.movement import MovementJudge, judge_movement
 from adjudicator.games.diplomacy.orders.model import (ORDER_CLASSES, Build, Convoy, Disband, Hold, Move, Order, Remove,
                                                       Retreat, Support, UnitRef, Waive)
@@ -94,8 +94,9 @@ def test_the_fact_of_a_cut_support_names_the_cutter_and_the_reason_is_written_fr
     judge = moved.judge
     assert isinstance(judge, MovementJudge)
     assert judge.settled("ber", moved) == SupportFact("mun", "sil", ["pru"])
-    assert judge.settled("mun", moved) == MoveFact(1, None, [Opposition("war", False, 1)])
-    assert judge.settled("pru", moved) == MoveFact(1, None, [Opposition("ber", True, 1)])
+    assert judge.settled("mun", moved) == MoveFact("sil", 1, None, [Opposition("war", False, 1)])
+    assert judge.settled("pru", moved) == MoveFact("ber", 1, None, [Opposition("ber", True, 1)])
+    assert judge.settled("war", moved) == MoveFact("sil", 1, None, [Opposition("mun", False, 1)])
     lines = {r.unit.location: r for r in phase.report if r.unit is not None}
     assert (lines["ber"].status, lines["ber"].reason, lines["ber"].cause) == (
         "fails", "support cut by Russia A pru", {"cut_by": ["pru"]})
@@ -110,7 +111,8 @@ def test_the_fact_of_a_head_to_head_battle_names_the_opponent_and_its_defence() 
                                    ("Germany", "A ber S A mun - sil"), ("Austria", "A boh S A sil - mun")])
     judge = moved.judge
     assert isinstance(judge, MovementJudge)
-    assert judge.settled("sil", moved) == MoveFact(2, HeadToHead("mun", 2), [])
+    assert judge.settled("sil", moved) == MoveFact("mun", 2, HeadToHead("mun", 2), [])
+    assert judge.settled("ber", moved) == Supported("mun", "sil")  # (a support given: nothing cut it)
     lines = {r.unit.location: r for r in phase.report if r.unit is not None}
     assert lines["sil"].reason == "bounced in a head-to-head battle with Germany A mun, 2 against 2"
     assert lines["sil"].cause == {"strength": 2, "head_to_head": "mun", "defence": 2}
@@ -118,8 +120,9 @@ def test_the_fact_of_a_head_to_head_battle_names_the_opponent_and_its_defence() 
 
 def test_a_refused_order_of_a_dislodged_unit_says_what_befell_it_after_the_refusal() -> None:
     state = _position({"ber": ("Germany", "A"), "pru": ("Russia", "A"), "sil": ("Russia", "A")})
-    _, phase = _judged(state, [("Germany", "A ber - mos"), ("Russia", "A pru - ber"),
-                               ("Russia", "A sil S A pru - ber")])
+    moved, phase = _judged(state, [("Germany", "A ber - mos"), ("Russia", "A pru - ber"),
+                                   ("Russia", "A sil S A pru - ber")])
+    assert isinstance(moved.judge, MovementJudge) and moved.judge.settled("pru", moved) == Moved(2, "ber")
     line = next(r for r in phase.report if r.unit is not None and r.unit.location == "ber")
     assert line.status == "illegal" and line.reason.endswith("; the unit holds; dislodged by Russia A pru")
     assert line.cause == {"dislodged_by": {"power": "Russia", "type": "A", "from": "pru"}}

@@ -148,7 +148,7 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
                 terrain = (f"disbanded: {board.provinces[r.unit.province].name} is "
                            f"{board.surface(r.unit.province, season)} in {season} and cannot carry it")
                 r.reason += f"; {terrain}"
-                befell.append(terrain)
+                befell = (*befell, terrain)
             refusal = refused.get(r.unit.province) if r.unit is not None and r.status in (DEFAULT, FAILS) \
                 and r.order is None else None
             if refusal is not None:  # (its reason already says the unit holds: only what befell it is added)

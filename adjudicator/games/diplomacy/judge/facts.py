@@ -57,10 +57,20 @@ class Opposition:
     strength: int
 
 
+@dataclass(slots=True)  # (not frozen, as `Supported`)
+class Moved:
+    """A move that succeeded: its attack `strength` beat everything at its destination; it arrives at `to`."""
+
+    strength: int
+    to: str
+
+
 @dataclass(slots=True)
 class MoveFact:
-    """A move: its attack `strength`, what `blocked` it outright, or everything `opposed` it at least as strong."""
+    """A move to `dest` that failed: its attack `strength`, what `blocked` it outright, or everything that
+    `opposed` it at least as strong."""
 
+    dest: str
     strength: int = 0
     blocked: Blocked | None = None
     opposed: list[Opposition] = field(default_factory=list)
@@ -77,9 +87,18 @@ class SupportVoid:
     coast: str | None = None
 
 
+@dataclass(slots=True)  # (not frozen: one is made for most orders of a report, and a frozen dataclass's `__init__` costs
+class Supported:  # three times as much)
+    """A support given: of the unit in `target`, its hold or its move to `dest`."""
+
+    target: str
+    dest: str | None
+
+
 @dataclass(slots=True)
 class SupportFact:
-    """A support of the unit in `target` (its hold, or its move to `dest`) and the units that cut it, if any."""
+    """A support of the unit in `target` (its hold, or its move to `dest`) that failed: the units that cut it
+    (none: its unit was dislodged, or the rules settled it)."""
 
     target: str
     dest: str | None
@@ -103,7 +122,7 @@ class ConvoyFact:
     paradox: bool = False
 
 
-Fact = HoldFact | MoveFact | SupportVoid | SupportFact | ConvoyVoid | ConvoyFact
+Fact = HoldFact | Moved | MoveFact | Supported | SupportVoid | SupportFact | ConvoyVoid | ConvoyFact
 
 
 @dataclass(slots=True)
@@ -112,4 +131,4 @@ class UnitLine:
     reason: kept apart so that a refused order's line can say it too."""
 
     result: OrderResult
-    befell: list[str]
+    befell: tuple[str, ...]

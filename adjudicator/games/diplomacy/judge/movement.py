@@ -9,13 +9,13 @@ options of the game's `Rulebook` are read where they apply (convoy disruption an
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, Board
 from adjudicator.outcome import DEFAULT, FAILS, SUCCEEDS, OrderResult
 from adjudicator.games.diplomacy.judge.facts import (ConvoyDisrupted, ConvoyFact, ConvoyParadox, ConvoyVoid, Fact,
-                                                     HeadToHead, HoldFact, MoveFact, NoConvoy, Opposition, OwnUnit,
-                                                     SupportFact, SupportVoid, UnitLine)
+                                                     HeadToHead, HoldFact, Moved, MoveFact, NoConvoy, Opposition,
+                                                     OwnUnit, Supported, SupportFact, SupportVoid, UnitLine)
 from adjudicator.games.diplomacy.judge.reasons import sentence
 from adjudicator.games.diplomacy.judge.resolver import Resolver
 from adjudicator.games.diplomacy.orders.model import Move
@@ -38,7 +38,11 @@ class MovementResult:
 
     def explain(self) -> list[UnitLine]:
         """Each unit's report line, with what befell it (written on demand)."""
-        return [self.judge._explain(p, self) for p in self.commands] if self.judge is not None else []
+        judge = self.judge
+        if judge is None:
+            return []
+        name = judge._target_name
+        return [judge._explain(p, self, name) for p in self.commands]
 
 
 class MovementJudge:
@@ -58,16 +62,23 @@ class MovementJudge:
         convoyers: dict[tuple[str, str], list[str]] = {}
         coasted = False  # a support names the coast of the move it supports
         moves: dict[str, MoveCommand] = {}
+        supports: dict[str, SupportCommand] = {}
+        aimed: list[str] = []  # the supports and convoys
         for p, c in commands.items():
             table: dict[Any, list[str]]
             key: Any
             if type(c) is MoveCommand:  # (`type(c) is`: the classes have no subclasses, and it is the cheapest test)
                 moves[p] = c
                 table, key = moves_into, c.dest
+            elif type(c) is HoldCommand:
+                continue
             elif type(c) is SupportCommand:
+                supports[p] = c
+                aimed.append(p)
                 table, key = supporters, (c.target, c.dest)
                 coasted = coasted or c.target_coast is not None
             elif type(c) is ConvoyCommand:
+                aimed.append(p)
                 table, key = convoyers, (c.target, c.dest)
             else:
                 continue
@@ -78,6 +89,7 @@ class MovementJudge:
                 found.append(p)
         self.moves_into, self.supporters, self.convoyers, self._coasted = moves_into, supporters, convoyers, coasted
         self.moves = moves  # the commands that are moves, by province
+        self._supports, self._aimed = supports, aimed
         self.paradox: set[str] = set()
         self._support_lists: dict[str, list[str]] = {}
         self.resolver: Resolver[str] = Resolver(self._adjudicate, self._backup)
@@ -91,11 +103,11 @@ class MovementJudge:
         dislodged), and a direct move into an empty space that no other unit moves to (strength 1 or more
         against hold 0 and no prevent). Most orders of a phase are such; the resolver is left the rest."""
         resolved, moves_into, commands = self.resolver.resolved, self.moves_into, self.c
-        for p, c in commands.items():
-            if type(c) is MoveCommand:
-                if not c.via_convoy and c.dest not in commands and len(moves_into[c.dest]) == 1:
-                    resolved[p] = True
-            elif type(c) is not HoldCommand and p not in moves_into:
+        for p, c in self.moves.items():
+            if not c.via_convoy and c.dest not in commands and len(moves_into[c.dest]) == 1:
+                resolved[p] = True
+        for p in self._aimed:
+            if p not in moves_into:
                 resolved[p] = True
 
     # ----- helpers ------------------------------------------------------------------------------------
@@ -247,8 +259,7 @@ class MovementJudge:
         return ConvoyDisrupted()
 
     def _adjudicate_support(self, p: str, opt: bool, fact: SupportFact | None = None) -> bool:
-        c = self.c[p]
-        assert type(c) is SupportCommand
+        c = self._supports[p]
         holds = True
         for attacker in self.moves_into.get(p, ()):
             a = self.moves[attacker]
@@ -275,8 +286,7 @@ class MovementJudge:
         cutting the support in p: 1971, a fleet supporting a fleet's attack on one of the army's convoying
         fleets; 2000 (and 2023), a unit supporting an attack on a fleet the army's convoy cannot do without;
         1982, a fleet supporting an action in a body of water that holds a convoying fleet."""
-        c, a = self.c[p], self.moves[attacker]
-        assert type(c) is SupportCommand
+        c, a = self._supports[p], self.moves[attacker]
         fleets = self.convoyers.get((attacker, a.dest), ())
         rule = self.rules.paradox
         if rule == "1982":
@@ -324,16 +334,18 @@ class MovementJudge:
         success: dict[str, bool] = {}
         moved: dict[str, str] = {}
         arrivals: dict[str, Unit] = {}
-        for p, c in self.c.items():  # (one pass: each decision, and each move that succeeds)
-            if type(c) is HoldCommand:
-                continue
-            ok = known.get(p)
-            if ok is None:
-                ok = resolve(p)
-            success[p] = ok
-            if ok and type(c) is MoveCommand:
-                moved[c.dest] = p
-                arrivals[c.dest] = moved_unit(c.unit, c.dest_location)
+        for p, c in self.c.items():  # (one pass, in the commands' order: each decision, and each move that succeeds)
+            if type(c) is MoveCommand:
+                ok = known.get(p)
+                if ok is None:
+                    ok = resolve(p)
+                success[p] = ok
+                if ok:
+                    moved[c.dest] = p
+                    arrivals[c.dest] = moved_unit(c.unit, c.dest_location)
+            elif type(c) is not HoldCommand:
+                ok = known.get(p)
+                success[p] = resolve(p) if ok is None else ok
         result = MovementResult(self.c, success, moved, arrivals, paradox=set(self.paradox))
         for dest, origin in result.moved.items():
             there = self.c.get(dest)
@@ -372,8 +384,8 @@ class MovementJudge:
         ok = result.success.get(p)
         if isinstance(c, MoveCommand):
             if ok:
-                return MoveFact(self.attack(p, True))
-            move = MoveFact()
+                return Moved(self.attack(p, True), c.dest_location)
+            move = MoveFact(c.dest)
             self._adjudicate_move(p, True, move)
             return move
         if isinstance(c, SupportCommand):
@@ -382,9 +394,10 @@ class MovementJudge:
                 if c.target_coast and isinstance(moved, MoveCommand) and moved.dest == c.dest:
                     return SupportVoid(c.target, c.dest, moved.dest_location, c.target_coast)  # DATC 6.B.9 (4.B.4)
                 return SupportVoid(c.target, c.dest)
+            if ok:
+                return Supported(c.target, c.dest)
             support = SupportFact(c.target, c.dest)
-            if not ok:
-                self._adjudicate_support(p, True, support)
+            self._adjudicate_support(p, True, support)
             return support
         if isinstance(c, ConvoyCommand):
             army = self.c.get(c.target)
@@ -393,15 +406,14 @@ class MovementJudge:
             return ConvoyFact(c.target, c.dest, p in result.paradox)
         raise AssertionError(c)
 
-    def _explain(self, p: str, result: MovementResult) -> UnitLine:
+    def _explain(self, p: str, result: MovementResult, name: Callable[[str], str]) -> UnitLine:
         c = self.c[p]
-        status, reason, cause = sentence(c, result.success.get(p), self.settled(p, result), self._target_name,
-                                         self.rules.paradox)
-        befell: list[str] = []  # what befell the unit beyond its order, each said after it
+        status, reason, cause = sentence(self.settled(p, result), result.success.get(p), name, self.rules.paradox)
+        befell: tuple[str, ...] = ()  # what befell the unit beyond its order, each said after it
         dislodged = result.dislodged.get(p)
         if dislodged is not None:
             by = self.c[result.moved[p]].unit
-            befell.append(f"dislodged by {by.power} {by.type} {by.location}")
+            befell = (f"dislodged by {by.power} {by.type} {by.location}",)
             cause["dislodged_by"] = {"power": by.power, "type": by.type, "from": by.location}
             if status == SUCCEEDS:
                 status = FAILS

@@ -6,27 +6,28 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from adjudicator.games.diplomacy.judge.facts import (ConvoyDisrupted, ConvoyFact, ConvoyParadox, ConvoyVoid, Fact,
-                                                     HeadToHead, HoldFact, MoveFact, NoConvoy, OwnUnit, SupportFact,
-                                                     SupportVoid)
-from adjudicator.games.diplomacy.orders.commands import Command, MoveCommand
+                                                     HeadToHead, HoldFact, Moved, MoveFact, NoConvoy, OwnUnit,
+                                                     Supported, SupportFact, SupportVoid)
 from adjudicator.games.diplomacy.rulebook import Paradox
 from adjudicator.outcome import FAILS, SUCCEEDS, VOID
 
 Said = tuple[str, str, dict[str, Any]]  # (status, reason, cause)
 
 
-def sentence(c: Command, ok: bool | None, fact: Fact, name: Callable[[str], str], paradox: Paradox) -> Said:
-    """The status, reason and cause of a command, from its deciding fact; `name` names the unit in a province
-    (`France A par`), `paradox` is the rulebook's answer to DATC 4.A.2."""
+def sentence(fact: Fact, ok: bool | None, name: Callable[[str], str], paradox: Paradox) -> Said:
+    """The status, reason and cause of an order, from its deciding fact (and, for a convoy, whether it
+    succeeded); `name` names the unit in a province (`France A par`), `paradox` is the rulebook's answer to DATC
+    4.A.2."""
+    if type(fact) is HoldFact:  # (the common facts first, by the cheapest test: most orders of a report)
+        return SUCCEEDS, "holds", {}
+    if type(fact) is Moved:
+        return SUCCEEDS, f"moves to {fact.to}", {"strength": fact.strength}
+    if type(fact) is Supported:
+        return SUCCEEDS, f"supports {name(fact.target)} ({'hold' if fact.dest is None else 'move to ' + fact.dest})", {}
     match fact:
-        case HoldFact():
-            return SUCCEEDS, "holds", {}
         case MoveFact():
-            assert isinstance(c, MoveCommand)
-            return _move(c, bool(ok), fact, name)
+            return _failed_move(fact, name)
         case SupportFact(target, dest, cut_by):
-            if ok:
-                return SUCCEEDS, f"supports {name(target)} ({'hold' if dest is None else 'move to ' + dest})", {}
             if cut_by:
                 return FAILS, f"support cut by {', '.join(name(a) for a in cut_by)}", {"cut_by": list(cut_by)}
             return FAILS, "support failed", {}
@@ -48,10 +49,8 @@ def sentence(c: Command, ok: bool | None, fact: Fact, name: Callable[[str], str]
     raise AssertionError(fact)
 
 
-def _move(c: MoveCommand, ok: bool, fact: MoveFact, name: Callable[[str], str]) -> Said:
+def _failed_move(fact: MoveFact, name: Callable[[str], str]) -> Said:
     a = fact.strength
-    if ok:
-        return SUCCEEDS, f"moves to {c.dest_location}", {"strength": a}
     match fact.blocked:
         case NoConvoy():
             return FAILS, "no fleet was ordered to convoy it", {"no_convoy": True}
@@ -73,5 +72,5 @@ def _move(c: MoveCommand, ok: bool, fact: MoveFact, name: Callable[[str], str]) 
         return FAILS, "beaten by " + "; ".join(f"{who}, {a} against {s}" for who, s in stronger), \
             {**cause, "beaten_by": [who for who, _ in stronger]}
     if opposed:
-        return FAILS, f"bounced in {c.dest} with " + "; ".join(f"{who}, {a} against {s}" for who, s in opposed), cause
+        return FAILS, f"bounced in {fact.dest} with " + "; ".join(f"{who}, {a} against {s}" for who, s in opposed), cause
     return FAILS, "bounced", cause
