@@ -129,7 +129,7 @@ class MovementJudge:
             if type(c) is MoveCommand:
                 found = self.supporters.get((p, c.dest), [])
                 if self._coasted:
-                    found = [s for s in found if _support_coast(self.c[s]) in (None, _coast(c.dest_location))]
+                    found = [s for s in found if self._supports[s].target_coast in (None, _coast(c.dest_location))]
             else:
                 found = self.supporters.get((p, None), [])
                 if self.idle and c.unit.power in self.idle and self.rules.civil_disorder_support == "fails":
@@ -456,11 +456,6 @@ def judge_movement(board: Board, season: str, commands: dict[str, Command], rule
 
 def _coast(location: str | None) -> str | None:
     return location.partition("/")[2] or None if location else None
-
-
-def _support_coast(c: Command) -> str | None:
-    """The coast a support names for the move it supports."""
-    return c.target_coast if isinstance(c, SupportCommand) else None
 
 
 def _convoyed_to(c: Command | None, to: str) -> bool:
