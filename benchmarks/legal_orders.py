@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, split_location  # noqa: E402
 from adjudicator.catalogue import load_variant  # noqa: E402
 from adjudicator.games.diplomacy.orders import legal  # noqa: E402
-from adjudicator.games.diplomacy.orders.model import Order, UnitRef  # noqa: E402
+from adjudicator.games.diplomacy.orders.model import Convoy, Hold, Move, Order, Support, UnitRef  # noqa: E402
 from adjudicator.games.diplomacy.orders.validate import Illegal, movement_command  # noqa: E402
 from adjudicator.games.diplomacy.state import GameState, Phase, Unit  # noqa: E402
 
@@ -45,29 +45,29 @@ def reference_movement_orders(board: Board, state: GameState, unit: Unit) -> lis
     fleets = board.season(season).sea.intersection(u.province for u in state.units.values() if u.type == FLEET)
     me = UnitRef(unit.type, unit.province, unit.coast, unit.power)
     ref = lambda u: UnitRef(u.type, u.province, u.coast, u.power)  # noqa: E731
-    candidates = [Order("hold", me)]
+    candidates: list[Order] = [Hold(me)]
     graph = board.army_moves(season) if unit.type == ARMY else board.fleet_moves(season)
     for loc in sorted(graph.successors(unit.location)) if unit.location in graph else []:
         province, coast = split_location(loc)
-        candidates.append(Order("move", me, dest=province, dest_coast=coast))
+        candidates.append(Move(me, province, coast))
     if unit.type == ARMY and board.convoy_origin_ok(unit.province, season):
         for dest in sorted(board.provinces):
             if dest != unit.province and board.convoy_route_exists(unit.province, dest, season, fleets):
-                candidates.append(Order("move", me, dest=dest, via_convoy=True))
+                candidates.append(Move(me, dest, via_convoy=True))
     reach = [p for p in board.provinces if p != unit.province and board.can_support_into(unit.type, unit.location, p, season)]
     for other in state.units.values():
         if other.province == unit.province:
             continue
         if other.province in reach:
-            candidates.append(Order("support", me, target=ref(other)))
-        candidates.extend(Order("support", me, target=ref(other), dest=d) for d in reach if d != other.province)
+            candidates.append(Support(me, ref(other)))
+        candidates.extend(Support(me, ref(other), d) for d in reach if d != other.province)
     if unit.type == FLEET and board.surface(unit.province, season) == "sea":
         for army in state.units.values():
             if army.type == ARMY:
                 for dest in sorted(board.provinces):
                     if dest != army.province and unit.province in board.convoy_fleets_on_routes(
                             army.province, dest, season, fleets):
-                        candidates.append(Order("convoy", me, target=ref(army), dest=dest))
+                        candidates.append(Convoy(me, ref(army), dest))
     out = []
     for order in candidates:
         try:

@@ -41,6 +41,7 @@ if str(ROOT / "benchmarks") not in sys.path:
 
 from adjudicator.games.diplomacy.board import Board, split_location  # noqa: E402
 from adjudicator.catalogue import load_variant  # noqa: E402
+from adjudicator.errors import OrderError  # noqa: E402
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due  # noqa: E402
 from adjudicator.games.diplomacy.orders.legal import legal_orders  # noqa: E402
 from adjudicator.games.diplomacy.orders.parse import parse_order, parser_for  # noqa: E402
@@ -150,8 +151,12 @@ def order_mix(board: Board, count: int, seed: int) -> list[str]:
         text = canonical[i % len(canonical)]
         style = STYLES[i % len(STYLES)]
         spelt = respell(board, text, style, rng)
-        want, got = parse_order(board, text), parse_order(board, spelt)
-        if (want.describe(), want.via_convoy) != (got.describe(), got.via_convoy):
+        want = parse_order(board, text)
+        try:
+            got = parse_order(board, spelt)
+        except OrderError:  # an alias two places share (`liv`: Livonia, Liverpool): the canonical spelling instead
+            spelt, got = text, want
+        if want.describe() != got.describe():  # (a move by convoy says so: `A yor - nwy via convoy`)
             raise AssertionError(f"{spelt!r} parses as {got.describe()!r}, not as {want.describe()!r}")
         mix.append(spelt)
     return mix

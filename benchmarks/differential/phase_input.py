@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.games.diplomacy.board import ARMY, Board
-from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.board import ARMY, Board, join_location
+from adjudicator.games.diplomacy.orders.model import Convoy, Move, Order, Support, destination_of
 from adjudicator.games.diplomacy.phase import PhaseResult
 from adjudicator.games.diplomacy.state import GameState, Phase
 
@@ -28,16 +28,17 @@ def peer_order(order: Order) -> str:
         return "WAIVE"
     u = order.unit
     me = f"{u.type} {peer_loc(u.location)}" if u.type else peer_loc(u.location)
-    dest = peer_loc(f"{order.dest}/{order.dest_coast}" if order.dest_coast else order.dest) if order.dest else None
+    where = destination_of(order)
+    dest = peer_loc(join_location(*where)) if where else None
     if k == "hold":
         return f"{me} H"
-    if k == "move":
+    if isinstance(order, Move):
         return f"{me} - {dest}" + (" VIA" if order.via_convoy else "")
-    if k == "support":
+    if isinstance(order, Support):
         t = order.target
         them = f"{t.type} {peer_loc(t.location)}" if t.type else peer_loc(t.location)
         return f"{me} S {them}" + (f" - {dest}" if dest else "")
-    if k == "convoy":
+    if isinstance(order, Convoy):
         return f"{me} C {peer_unit(ARMY, order.target.location)} - {dest}"
     if k == "retreat":
         return f"{me} R {dest}"

@@ -14,13 +14,14 @@ from adjudicator.arrival import SeatItem
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import GameRules, LEGAL_ORDERS, PICTURES, RULE_OPTIONS, TEXT_CASES
 from adjudicator.games.diplomacy.arrival import arrival_report, seat_items
-from adjudicator.games.diplomacy.board import Board
+from adjudicator.games.diplomacy.board import Board, join_location
 from adjudicator.games.diplomacy.board_file import board_from_data
 from adjudicator.games.diplomacy.board_check import check_diplomacy_board
 from adjudicator.games.diplomacy.cases.runner import run_text_cases
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, build_sites
 from adjudicator.games.diplomacy.orders.legal import legal_orders
-from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.orders.model import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support,
+                                                      Waive, destination_of, target_of)
 from adjudicator.games.diplomacy.orders.sheet import orders_from_lists, read_sheet
 from adjudicator.games.diplomacy.orders.structured import orders_from_objects
 from adjudicator.games.diplomacy.phase import PhaseResult, adjudicate, phase_json
@@ -32,15 +33,15 @@ from adjudicator.outcome import OrderResult
 from adjudicator.sheets import Sheet
 
 # The order kinds each kind of phase takes (a move in a retreat phase is read as the retreat).
-_PHASE_KINDS = {
-    "Movement": frozenset({"hold", "move", "support", "convoy"}),
-    "Retreat": frozenset({"retreat", "move", "disband", "remove"}),
-    "Adjustment": frozenset({"build", "remove", "disband", "waive"}),
+_PHASE_KINDS: dict[str, tuple[type[Order], ...]] = {
+    "Movement": (Hold, Move, Support, Convoy),
+    "Retreat": (Retreat, Move, Disband, Remove),
+    "Adjustment": (Build, Remove, Disband, Waive),
 }
 # The phase each kind of order is written for (a removal is an adjustment's, though a retreat phase reads it).
-_PHASE_OF = {"hold": "Movement", "move": "Movement", "support": "Movement", "convoy": "Movement",
-             "retreat": "Retreat", "disband": "Retreat", "build": "Adjustment", "remove": "Adjustment",
-             "waive": "Adjustment"}
+_PHASE_OF: dict[type[Order], str] = {Hold: "Movement", Move: "Movement", Support: "Movement", Convoy: "Movement",
+                                     Retreat: "Retreat", Disband: "Retreat", Build: "Adjustment",
+                                     Remove: "Adjustment", Waive: "Adjustment"}
 _PHASE_WORDS = {"Movement": "movement orders (hold, move, support, convoy)",
                 "Retreat": "retreat orders (retreat or disband)",
                 "Adjustment": "adjustment orders (build, remove or waive)"}
@@ -54,8 +55,8 @@ def check_phase(state: GameState | None, sheet: Sheet[Order]) -> Sheet[Order]:
         return sheet
     phase = state.phase.type
     wanted = _PHASE_KINDS[phase]
-    if sheet.orders and all(o.kind not in wanted for o in sheet.orders):
-        other = Counter(_PHASE_OF[o.kind] for o in sheet.orders).most_common(1)[0][0]
+    if sheet.orders and not any(isinstance(o, wanted) for o in sheet.orders):
+        other = Counter(_PHASE_OF[type(o)] for o in sheet.orders).most_common(1)[0][0]
         sheet.refusal = (f"this sheet holds {_PHASE_WORDS[other]}, but the game is at {state.phase}: "
                          f"send {_PHASE_WORDS[phase]}")
     return sheet
@@ -134,10 +135,11 @@ class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
     def order_json(self, order: Order) -> dict[str, Any]:
         """An order's power, text, line, kind, unit, target, destination, convoy flag and canonical form."""
         unit = lambda ref: None if ref is None else {"type": ref.type, "location": ref.location}  # noqa: E731
+        dest = destination_of(order)
         return {"power": order.power, "text": order.text, "line": order.line, "kind": order.kind,
-                "unit": unit(order.unit), "target": unit(order.target),
-                "destination": (order.dest + (f"/{order.dest_coast}" if order.dest_coast else "")) if order.dest else None,
-                "via_convoy": order.via_convoy, "canonical": order.describe()}
+                "unit": unit(order.unit), "target": unit(target_of(order)),
+                "destination": join_location(*dest) if dest else None,
+                "via_convoy": isinstance(order, Move) and order.via_convoy, "canonical": order.describe()}
 
     def read_order_objects(self, board: Board, state: GameState | None, objects: list[Any]) -> Sheet[Order]:
         """Orders as objects {power, kind, unit, target, destination, coast, via_convoy}: no text, no grammar."""

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 from adjudicator.games.diplomacy.board import Board
 from adjudicator.games.diplomacy.judge.adjustment import adjudicate_adjustments
-from adjudicator.games.diplomacy.judge.movement import judge_movement, support_matches, void_convoy, void_support
+from adjudicator.games.diplomacy.judge.facts import ConvoyVoid, SupportVoid
+from adjudicator.games.diplomacy.judge.movement import judge_movement
+from adjudicator.games.diplomacy.judge.reasons import sentence
 from adjudicator.games.diplomacy.judge.retreat import adjudicate_retreats
 from adjudicator.games.diplomacy.orders.model import Order
 from adjudicator.games.diplomacy.orders.sheet import order_part, read_sheet
-from adjudicator.games.diplomacy.orders.validate import Command, every_unit_command, movement_commands
+from adjudicator.games.diplomacy.orders.commands import Command, ConvoyCommand, HoldCommand, MoveCommand, SupportCommand
+from adjudicator.games.diplomacy.orders.validate import every_unit_command, movement_commands
+from adjudicator.games.diplomacy.rulebook import Rulebook
 from adjudicator.games.diplomacy.phase import stranded
 from adjudicator.games.diplomacy.state import GameState
 from adjudicator.arrival import SeatItem, SheetRefused
@@ -57,7 +61,7 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> list[Order
     lines = list(rejected)
     for c in commands.values():
         if c.order is not None:
-            status, reason = _void_or_pending(c, commands, state)
+            status, reason = _void_or_pending(c, commands, state, rules)
             if status == VOID:
                 reason += stranded(board, season, c.unit)
             lines.append(OrderResult(c.unit.power, c.order.text or c.order.describe(), status, reason, unit=c.unit,
@@ -65,25 +69,57 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> list[Order
     return lines
 
 
-def _void_or_pending(c: Command, commands: dict[str, Command], state: GameState) -> tuple[str, str]:
-    """A support or convoy that names a unit not doing what it says is void, the other units holding."""
-    target = commands.get(c.target) if c.target is not None else None
-    if target is None and c.target in state.units:
-        target = Command(state.units[c.target], "hold")
-    if c.kind == "support" and not support_matches(c, target):
-        what = f"{target.unit.power} {target.unit.type} {target.unit.location}" if target else f"unit in {c.target}"
-        return VOID, void_support(c, target, what)
-    if c.kind == "convoy":
-        void = void_convoy(c, target)
-        if void is not None:
-            return VOID, void
-    return PENDING, "its outcome depends on the other powers' orders"
+def _void_or_pending(c: Command, commands: dict[str, Command], state: GameState, rules: Rulebook) -> tuple[str, str]:
+    """A support or convoy that names a unit not doing what it says is void, the other units holding (its
+    reason the judge's sentence for the same fact, judge/reasons.py)."""
+    fact: SupportVoid | ConvoyVoid | None = None
+    if isinstance(c, SupportCommand):
+        target = _commanded(c.target, commands, state)
+        if not support_matches(c, target):
+            moved = target if isinstance(target, MoveCommand) and c.target_coast and target.dest == c.dest else None
+            fact = SupportVoid(c.target, c.dest, moved.dest_location, c.target_coast) if moved is not None \
+                else SupportVoid(c.target, c.dest)
+    elif isinstance(c, ConvoyCommand):
+        army = _commanded(c.target, commands, state)
+        if not (isinstance(army, MoveCommand) and army.dest == c.dest and army.via_convoy):
+            fact = ConvoyVoid(c.target, c.dest)
+    if fact is None:
+        return PENDING, "its outcome depends on the other powers' orders"
+    name = lambda province: _name(_commanded(province, commands, state), province)  # noqa: E731
+    status, reason, _ = sentence(fact, None, name, rules.paradox)
+    return status, reason
+
+
+def _commanded(province: str, commands: dict[str, Command], state: GameState) -> Command | None:
+    """The command of the unit in `province`: its own, or a hold when its power has not ordered it yet."""
+    if province in commands:
+        return commands[province]
+    unit = state.units.get(province)
+    return HoldCommand(unit) if unit is not None else None
+
+
+def _name(c: Command | None, province: str) -> str:
+    return f"{c.unit.power} {c.unit.type} {c.unit.location}" if c is not None else f"unit in {province}"
+
+
+def support_matches(c: SupportCommand, target: Command | None) -> bool:
+    """Whether a support names what its unit does: a hold of a unit that does not move, or its move (to the
+    coast it names, if it names one)."""
+    if target is None:
+        return False
+    if not isinstance(target, MoveCommand):
+        return c.dest is None
+    return c.dest == target.dest and (c.target_coast is None or c.target_coast == _coast(target.dest_location))
+
+
+def _coast(location: str) -> str | None:
+    return location.partition("/")[2] or None
 
 
 def _may_fall_back(board: Board, season: str, commands: dict[str, Command]) -> bool:
     """Whether an army is ordered by convoy to a space it could reach by land (DATC 4.A.3)."""
     army_next = board.season(season).army_next
-    return any(c.kind == "move" and c.via_convoy and c.unit.type == "A" and c.dest in army_next.get(p, ())
+    return any(isinstance(c, MoveCommand) and c.via_convoy and c.unit.type == "A" and c.dest in army_next.get(p, ())
                for p, c in commands.items())
 
 

@@ -138,17 +138,20 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
     disbanded = result.disbanded_by_terrain  # (not `result`: the report, which the result holds, must not hold it)
 
     def report() -> list[OrderResult]:
-        lines = moved.explain()
-        # A unit whose order was refused gets one line: the refusal, with what the unit did instead.
+        # A unit whose order was refused gets one line: the refusal, with what befell the unit instead.
         refused = {r.unit.province: r for r in rejected if r.unit is not None and r.status == "illegal"}
         lost = {u.province: u for u in disbanded}
         kept = []
-        for r in lines:
+        for explained in moved.explain():
+            r, befell = explained.result, explained.befell
             if r.unit is not None and lost.get(r.unit.province) == r.unit:
-                r.reason += stranded(board, season, r.unit)
-            refusal = refused.get(r.unit.province) if r.status in (DEFAULT, FAILS) and r.order is None else None
+                terrain = stranded(board, season, r.unit)
+                r.reason += terrain
+                befell = (*befell, terrain.removeprefix("; "))
+            refusal = refused.get(r.unit.province) if r.unit is not None and r.status in (DEFAULT, FAILS) \
+                and r.order is None else None
             if refusal is not None:  # (its reason already says the unit holds: only what befell it is added)
-                refusal.reason += r.reason[len("no order: holds"):]
+                refusal.reason += "".join(f"; {b}" for b in befell)
                 refusal.cause.update(r.cause)
                 continue
             kept.append(r)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping, get_args
 
 from adjudicator.errors import AdjudicatorError
 
@@ -40,38 +40,63 @@ class Victory:
         return wanted
 
 
+# The answers to each question, as types: a misspelt answer in the code is a type error (mypy), and the reader
+# refuses one in a file (`_checked`). The default is first.
+MultiRoute = Literal["all-routes", "one-route"]  # 4.A.1
+Paradox = Literal["szykman", "1971", "1982", "2000", "all-hold"]  # 4.A.2
+AdjacentConvoy = Literal["2000", "1971", "1982", "2000-fallback", "explicit"]  # 4.A.3
+ConvoyCutsOwnAttack = Literal["not-cut", "cut"]  # 4.A.4
+RetreatToConvoyOrigin = Literal["if-convoyed", "never"]  # 4.A.5
+ConvoyPath = Literal["ignored", "allowed", "required"]  # 4.A.6
+DislodgedBounce = Literal["unless-head-to-head", "never"]  # 4.A.7
+OmittedCoast = Literal["only-coast", "fails"]  # 4.B.2
+ImpossibleCoast = Literal["illegal", "other-coast"]  # 4.B.3
+SupportCoast = Literal["valid", "own-units", "coast-required"]  # 4.B.4
+CoastIgnored = Literal["ignored", "fails"]  # 4.B.5, 4.B.6
+Designation = Literal["valid", "invalid", "valid-unless-other"]  # 4.C.1, 4.C.2, 4.C.5, 4.C.6
+BuildWithoutType = Literal["army-or-fleet-by-coast", "fails", "army-inland"]  # 4.C.3
+FleetBuildOnLand = Literal["fails", "army"]  # 4.C.4
+SeveralOrders = Literal["hold", "first", "last"]  # 4.D.3
+WhichCount = Literal["first", "none", "last"]  # 4.D.4, 4.D.5
+TooManyRemovals = Literal["first", "civil-disorder", "last"]  # 4.D.6
+Waiving = Literal["allowed", "not-allowed"]  # 4.D.7
+CivilDisorder = Literal["2023", "home-centres", "godip"]  # 4.D.8
+CivilDisorderSupport = Literal["succeeds", "fails"]  # 4.D.9
+Builds = Literal["home", "owned", "any-home"]
+DefaultBuilds = Literal["none", "armies"]
+
 # key -> (attribute, answers, the default first). The order is OPTIONS.md's.
 DATC_KEYS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "4.A.1": ("multi_route", ("all-routes", "one-route")),
-    "4.A.2": ("paradox", ("szykman", "1971", "1982", "2000", "all-hold")),
-    "4.A.3": ("adjacent_convoy", ("2000", "1971", "1982", "2000-fallback", "explicit")),
-    "4.A.4": ("convoy_cuts_own_attack", ("not-cut", "cut")),
-    "4.A.5": ("retreat_to_convoy_origin", ("if-convoyed", "never")),
-    "4.A.6": ("convoy_path", ("ignored", "allowed", "required")),
-    "4.A.7": ("dislodged_bounce", ("unless-head-to-head", "never")),
-    "4.B.2": ("omitted_coast", ("only-coast", "fails")),
-    "4.B.3": ("impossible_coast", ("illegal", "other-coast")),
-    "4.B.4": ("support_coast", ("valid", "own-units", "coast-required")),
-    "4.B.5": ("wrong_unit_coast", ("ignored", "fails")),
-    "4.B.6": ("unknown_coast", ("ignored", "fails")),
-    "4.C.1": ("missing_unit_type", ("valid", "invalid", "valid-unless-other")),
-    "4.C.2": ("wrong_unit_type", ("valid", "invalid", "valid-unless-other")),
-    "4.C.3": ("build_without_type", ("army-or-fleet-by-coast", "fails", "army-inland")),
-    "4.C.4": ("fleet_build_on_land", ("fails", "army")),
-    "4.C.5": ("missing_nationality", ("valid", "invalid", "valid-unless-other")),
-    "4.C.6": ("wrong_nationality", ("valid", "invalid", "valid-unless-other")),
-    "4.D.3": ("several_orders", ("hold", "first", "last")),
-    "4.D.4": ("too_many_builds", ("first", "none", "last")),
-    "4.D.5": ("two_builds_one_place", ("first", "none", "last")),
-    "4.D.6": ("too_many_removals", ("first", "civil-disorder", "last")),
-    "4.D.7": ("waiving", ("allowed", "not-allowed")),
-    "4.D.8": ("civil_disorder", ("2023", "home-centres", "godip")),
-    "4.D.9": ("civil_disorder_support", ("succeeds", "fails")),
+    "4.A.1": ("multi_route", get_args(MultiRoute)),
+    "4.A.2": ("paradox", get_args(Paradox)),
+    "4.A.3": ("adjacent_convoy", get_args(AdjacentConvoy)),
+    "4.A.4": ("convoy_cuts_own_attack", get_args(ConvoyCutsOwnAttack)),
+    "4.A.5": ("retreat_to_convoy_origin", get_args(RetreatToConvoyOrigin)),
+    "4.A.6": ("convoy_path", get_args(ConvoyPath)),
+    "4.A.7": ("dislodged_bounce", get_args(DislodgedBounce)),
+    "4.B.2": ("omitted_coast", get_args(OmittedCoast)),
+    "4.B.3": ("impossible_coast", get_args(ImpossibleCoast)),
+    "4.B.4": ("support_coast", get_args(SupportCoast)),
+    "4.B.5": ("wrong_unit_coast", get_args(CoastIgnored)),
+    "4.B.6": ("unknown_coast", get_args(CoastIgnored)),
+    "4.C.1": ("missing_unit_type", get_args(Designation)),
+    "4.C.2": ("wrong_unit_type", get_args(Designation)),
+    "4.C.3": ("build_without_type", get_args(BuildWithoutType)),
+    "4.C.4": ("fleet_build_on_land", get_args(FleetBuildOnLand)),
+    "4.C.5": ("missing_nationality", get_args(Designation)),
+    "4.C.6": ("wrong_nationality", get_args(Designation)),
+    "4.D.3": ("several_orders", get_args(SeveralOrders)),
+    "4.D.4": ("too_many_builds", get_args(WhichCount)),
+    "4.D.5": ("two_builds_one_place", get_args(WhichCount)),
+    "4.D.6": ("too_many_removals", get_args(TooManyRemovals)),
+    "4.D.7": ("waiving", get_args(Waiving)),
+    "4.D.8": ("civil_disorder", get_args(CivilDisorder)),
+    "4.D.9": ("civil_disorder_support", get_args(CivilDisorderSupport)),
 }
 # A board's own rules (not DATC questions), with the same road.
 BOARD_KEYS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "builds": ("builds", ("home", "owned", "any-home")),
-    "default_builds": ("default_builds", ("none", "armies")),
+    "builds": ("builds", get_args(Builds)),
+    "default_builds": ("default_builds", get_args(DefaultBuilds)),
 }
 KEYS = {**DATC_KEYS, **BOARD_KEYS}
 # The spellings of 4.D.8 before it had its DATC key (`civil_disorder: distance-from-home` in older files).
@@ -94,33 +119,33 @@ SETS: dict[str, dict[str, str]] = {
 class Rulebook:
     """Every rule option in force; the defaults are DATC v3.0's preferences and the standard board's rules."""
 
-    multi_route: str = "all-routes"  # 4.A.1
-    paradox: str = "szykman"  # 4.A.2
-    adjacent_convoy: str = "2000"  # 4.A.3
-    convoy_cuts_own_attack: str = "not-cut"  # 4.A.4
-    retreat_to_convoy_origin: str = "if-convoyed"  # 4.A.5
-    convoy_path: str = "ignored"  # 4.A.6
-    dislodged_bounce: str = "unless-head-to-head"  # 4.A.7
-    omitted_coast: str = "only-coast"  # 4.B.2
-    impossible_coast: str = "illegal"  # 4.B.3
-    support_coast: str = "valid"  # 4.B.4
-    wrong_unit_coast: str = "ignored"  # 4.B.5
-    unknown_coast: str = "ignored"  # 4.B.6
-    missing_unit_type: str = "valid"  # 4.C.1
-    wrong_unit_type: str = "valid"  # 4.C.2
-    build_without_type: str = "army-or-fleet-by-coast"  # 4.C.3
-    fleet_build_on_land: str = "fails"  # 4.C.4
-    missing_nationality: str = "valid"  # 4.C.5
-    wrong_nationality: str = "valid"  # 4.C.6
-    several_orders: str = "hold"  # 4.D.3
-    too_many_builds: str = "first"  # 4.D.4
-    two_builds_one_place: str = "first"  # 4.D.5
-    too_many_removals: str = "first"  # 4.D.6
-    waiving: str = "allowed"  # 4.D.7
-    civil_disorder: str = "2023"  # 4.D.8
-    civil_disorder_support: str = "succeeds"  # 4.D.9
-    builds: str = "home"
-    default_builds: str = "none"
+    multi_route: MultiRoute = "all-routes"  # 4.A.1
+    paradox: Paradox = "szykman"  # 4.A.2
+    adjacent_convoy: AdjacentConvoy = "2000"  # 4.A.3
+    convoy_cuts_own_attack: ConvoyCutsOwnAttack = "not-cut"  # 4.A.4
+    retreat_to_convoy_origin: RetreatToConvoyOrigin = "if-convoyed"  # 4.A.5
+    convoy_path: ConvoyPath = "ignored"  # 4.A.6
+    dislodged_bounce: DislodgedBounce = "unless-head-to-head"  # 4.A.7
+    omitted_coast: OmittedCoast = "only-coast"  # 4.B.2
+    impossible_coast: ImpossibleCoast = "illegal"  # 4.B.3
+    support_coast: SupportCoast = "valid"  # 4.B.4
+    wrong_unit_coast: CoastIgnored = "ignored"  # 4.B.5
+    unknown_coast: CoastIgnored = "ignored"  # 4.B.6
+    missing_unit_type: Designation = "valid"  # 4.C.1
+    wrong_unit_type: Designation = "valid"  # 4.C.2
+    build_without_type: BuildWithoutType = "army-or-fleet-by-coast"  # 4.C.3
+    fleet_build_on_land: FleetBuildOnLand = "fails"  # 4.C.4
+    missing_nationality: Designation = "valid"  # 4.C.5
+    wrong_nationality: Designation = "valid"  # 4.C.6
+    several_orders: SeveralOrders = "hold"  # 4.D.3
+    too_many_builds: WhichCount = "first"  # 4.D.4
+    two_builds_one_place: WhichCount = "first"  # 4.D.5
+    too_many_removals: TooManyRemovals = "first"  # 4.D.6
+    waiving: Waiving = "allowed"  # 4.D.7
+    civil_disorder: CivilDisorder = "2023"  # 4.D.8
+    civil_disorder_support: CivilDisorderSupport = "succeeds"  # 4.D.9
+    builds: Builds = "home"
+    default_builds: DefaultBuilds = "none"
     victory: Victory = field(default_factory=Victory)
 
     @property

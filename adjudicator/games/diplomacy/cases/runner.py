@@ -16,7 +16,7 @@ from adjudicator.errors import AdjudicatorError
 from adjudicator.game import TEXT_CASES, rules_of
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.outcome import OrderResult
-from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.orders.model import Move, Order
 from adjudicator.games.diplomacy.phase import PhaseResult, adjudicate
 from adjudicator.games.diplomacy.state import Dislodged, GameState, Phase, Unit, parse_unit_text
 
@@ -91,7 +91,7 @@ def _retreat_context(board: Board, case: Case, units: dict[str, Unit], dislodged
             order = read_order(board, line.text, notes, line.line, case.file)
         except AdjudicatorError as exc:  # who dislodged whom is the case's position: it cannot be run without
             raise exc.located(file=exc.file or case.file, line=line.line) from None
-        if order.kind != "move":
+        if not isinstance(order, Move):
             continue
         origin = order.unit.province
         by_convoy = order.via_convoy or (order.unit.type == ARMY and not any(

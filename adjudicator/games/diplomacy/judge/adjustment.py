@@ -14,17 +14,17 @@ adds places.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from typing import Callable, Iterable
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, NEUTRAL, Board, join_location
 from adjudicator.outcome import DEFAULT, SUCCEEDS, OrderResult
-from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.orders.model import Build, Disband, Order, Remove, Waive
 from adjudicator.games.diplomacy.orders.validate import Illegal, ignored, illegal, wrong_phase
 from adjudicator.games.diplomacy.rulebook import Rulebook
 from adjudicator.games.diplomacy.state import GameState, Unit, parse_unit_text
 
 
-_ADJUSTMENT_KINDS = frozenset({"build", "waive", "remove", "disband"})
+_ADJUSTMENT_ORDERS = (Build, Waive, Remove, Disband)
 
 
 def adjustment_due(state: GameState, power: str) -> int:
@@ -73,7 +73,7 @@ def buildable_units(board: Board, state: GameState, power: str) -> list[Unit]:
     return out
 
 
-def _build(board: Board, state: GameState, power: str, order: Order, used: set[str]) -> Unit:
+def _build(board: Board, state: GameState, power: str, order: Build, used: set[str]) -> Unit:
     season = state.phase.season
     ref = order.unit
     province = ref.province
@@ -136,7 +136,7 @@ def civil_disorder_order(board: Board, state: GameState, power: str, candidates:
         homes = board.home_centres(power)
         army = board.distances_from(homes)
         fleet = _fleet_distances(board, homes, state.phase.season)
-        distance = lambda u: (fleet if u.type == FLEET else army).get(u.province, far)  # noqa: E731
+        distance: Callable[[Unit], int] = lambda u: (fleet if u.type == FLEET else army).get(u.province, far)  # noqa: E731
     else:
         owned = state.centres_of(power)
         nearest = board.distances_from(owned, (u.province for u in candidates)) if owned else {}
@@ -202,11 +202,11 @@ def adjudicate_adjustments(board: Board, state: GameState, orders: list[Order]) 
     dues = adjustments_due(state, board.powers)
     for power in board.powers:
         due = dues[power]
-        mine = []
+        mine: list[Order] = []
         for order in orders:
             if order.power != power:
                 continue
-            if order.kind in _ADJUSTMENT_KINDS:
+            if isinstance(order, _ADJUSTMENT_ORDERS):
                 mine.append(order)
             else:  # a move, support, convoy or retreat: another kind of phase's order, whatever the power is due
                 report.append(illegal(order, None, wrong_phase(order, state), "it is ignored"))
@@ -226,13 +226,13 @@ def _builds(board: Board, state: GameState, rules: Rulebook, power: str, due: in
     among several in one place (4.D.5); a waive as 4.D.7 allows; builds left over by the board's rule."""
     chosen: list[tuple[Order, Unit | None]] = []  # legal builds (and waives, None), in the order given
     for order in mine:
-        if order.kind == "waive":
+        if isinstance(order, Waive):
             if rules.waiving == "not-allowed":  # DATC 4.D.7
                 report.append(illegal(order, None, "builds may not be waived (DATC 4.D.7: not-allowed)", "ignored"))
             else:
                 chosen.append((order, None))
             continue
-        if order.kind != "build":
+        if not isinstance(order, Build):
             report.append(illegal(order, None, f"{power} is due {due} build(s), not removals", "ignored"))
             continue
         try:
@@ -266,13 +266,13 @@ def _builds(board: Board, state: GameState, rules: Rulebook, power: str, due: in
                     report.append(ignored(order, f"{power} may build only {due} unit(s)"
                                           + ("" if rules.too_many_builds == "first" else " (DATC 4.D.4: the last count)")))
             chosen = keep
-    for order, unit in chosen:
-        if unit is None:
+    for order, new in chosen:
+        if new is None:
             report.append(OrderResult(power, order.text or "waive", SUCCEEDS, "build waived", order=order, line=order.line))
         else:
-            built[unit.province] = unit
-            report.append(OrderResult(power, order.text or order.describe(), SUCCEEDS, f"builds {unit.type} {unit.location}",
-                                      unit=unit, order=order, line=order.line))
+            built[new.province] = new
+            report.append(OrderResult(power, order.text or order.describe(), SUCCEEDS, f"builds {new.type} {new.location}",
+                                      unit=new, order=order, line=order.line))
     left = due - len(chosen)
     if left and rules.default_builds == "armies":  # the board's rule: an army on each buildable centre left
         for unit in default_builds(board, state, power, set(built), left):
@@ -288,7 +288,7 @@ def default_builds(board: Board, state: GameState, power: str, taken: set[str], 
     """Armies on the power's buildable centres not already built on, by province id, `count` at most (the
     `default_builds: armies` rule, as the Chaos variant plays)."""
     season = state.phase.season
-    out = []
+    out: list[Unit] = []
     for province, types in sorted(build_sites(board, state, power).items()):
         if len(out) < count and province not in taken and ARMY in types and board.army_can_stand(province, season):
             out.append(Unit(power, ARMY, province))
@@ -301,7 +301,7 @@ def _removals(board: Board, state: GameState, rules: Rulebook, power: str, due: 
     rest by civil disorder (4.D.8)."""
     chosen: list[tuple[Order, Unit]] = []
     for order in mine:
-        if order.kind not in ("remove", "disband"):
+        if not isinstance(order, (Remove, Disband)):
             report.append(illegal(order, None, f"{power} must remove {due} unit(s); a {order.kind} order does nothing",
                                   "ignored"))
             continue

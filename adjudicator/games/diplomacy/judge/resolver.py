@@ -7,19 +7,21 @@ resolutions (by calling `fix`). Decisions are booleans.
 
 from __future__ import annotations
 
-from typing import Callable, Hashable
+from typing import Callable, Generic, Hashable, NoReturn, TypeVar
+
+K = TypeVar("K", bound=Hashable)  # what a decision is keyed by (the judge's: a province)
 
 
-class Resolver:
+class Resolver(Generic[K]):
     """Resolves boolean decisions with optimistic/pessimistic bounds, cycle detection and a backup rule."""
 
-    def __init__(self, adjudicate: Callable[[Hashable, bool], bool], backup: Callable[[list], None]):
+    def __init__(self, adjudicate: Callable[[K, bool], bool], backup: Callable[[list[K]], None]):
         self._adjudicate = adjudicate
         self._backup = backup
-        self.resolved: dict[Hashable, bool] = {}
-        self._visiting: set = set()
-        self._cycle: list = []
-        self._in_cycle: set = set()
+        self.resolved: dict[K, bool] = {}
+        self._visiting: set[K] = set()
+        self._cycle: list[K] = []
+        self._in_cycle: set[K] = set()
         self._recursion_hits = 0
         self._uncertain = False
 
@@ -28,22 +30,22 @@ class Resolver:
         the resolver holds no reference back to its owner."""
         self._adjudicate = self._backup = _released
 
-    def fix(self, key: Hashable, value: bool) -> None:
+    def fix(self, key: K, value: bool) -> None:
         """Settle a decision (used by the backup rule)."""
         self.resolved[key] = value
 
-    def _add_to_cycle(self, key: Hashable) -> None:
+    def _add_to_cycle(self, key: K) -> None:
         if key not in self._in_cycle:
             self._cycle.append(key)
             self._in_cycle.add(key)
 
-    def _truncate_cycle(self, length: int) -> list:
+    def _truncate_cycle(self, length: int) -> list[K]:
         removed = self._cycle[length:]
         del self._cycle[length:]
         self._in_cycle.difference_update(removed)
         return removed
 
-    def resolve(self, key: Hashable, optimistic: bool = True) -> bool:
+    def resolve(self, key: K, optimistic: bool = True) -> bool:
         """The decision for `key`: final when known, else the bound asked for (True when optimistic)."""
         known = self.resolved.get(key)
         if known is not None:
@@ -89,5 +91,5 @@ class Resolver:
         return optimistic
 
 
-def _released(*args: object) -> bool:
+def _released(*args: object) -> NoReturn:
     raise RuntimeError(f"a decision asked for after the resolver was released: {args[:1]}")

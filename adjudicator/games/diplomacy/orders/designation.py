@@ -8,7 +8,7 @@ another order for the same unit writes it right.
 
 from __future__ import annotations
 
-from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.orders.model import Convoy, Order, Support
 from adjudicator.games.diplomacy.rulebook import Rulebook
 from adjudicator.games.diplomacy.state import GameState
 
@@ -23,7 +23,7 @@ def _flaw(rules: Rulebook, state: GameState, order: Order) -> tuple[str, str] | 
         return rules.missing_unit_type, "the order does not say army or fleet (DATC 4.C.1)"
     if written is not None and written != unit.type and rules.wrong_unit_type != "valid":
         return rules.wrong_unit_type, f"the order calls the {unit.type} in {unit.location} {written} (DATC 4.C.2)"
-    if order.kind in ("support", "convoy") and order.target is not None:
+    if isinstance(order, (Support, Convoy)):
         other = state.units.get(order.target.province)
         if other is None:
             return None

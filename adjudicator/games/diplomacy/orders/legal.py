@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, split_location
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, buildable_units
 from adjudicator.games.diplomacy.judge.retreat import retreat_options
-from adjudicator.games.diplomacy.orders.model import Order, UnitRef
+from adjudicator.games.diplomacy.orders.model import Convoy, Hold, Move, Order, Support, UnitRef
 from adjudicator.games.diplomacy.orders.validate import Illegal, movement_command
 from adjudicator.games.diplomacy.state import GameState, Unit
 
@@ -84,7 +84,7 @@ def _position(board: Board, state: GameState) -> _Position:
                     fleet = state.units.get(sea)
                     if fleet is None:
                         continue
-                    order = Order("convoy", _ref(fleet), target=me, dest=dest)
+                    order = Convoy(_ref(fleet), me, dest)
                     if pos.legal(fleet, order):
                         pos.convoys.setdefault(sea, []).append(order)
         pos.reach[unit.province] = reach
@@ -115,14 +115,14 @@ def _position_for(board: Board, state: GameState) -> _Position:
 def _movement_orders(pos: _Position, unit: Unit) -> list[Order]:
     board, state, season = pos.board, pos.state, pos.season
     me = _ref(unit)
-    candidates = [Order("hold", me)]
+    candidates: list[Order] = [Hold(me)]
     for loc in pos.moves[unit.province]:
         province, coast = split_location(loc)
-        candidates.append(Order("move", me, dest=province, dest_coast=coast))
+        candidates.append(Move(me, province, coast))
     path_required = state.rule_options(board).convoy_path == "required"  # DATC 4.A.6: the move names its seas
     for dest in pos.by_convoy.get(unit.province, ()):
         path = _shortest_path(board, pos.fleets, unit.province, dest) if path_required else ()
-        candidates.append(Order("move", me, dest=dest, via_convoy=True, path=path))
+        candidates.append(Move(me, dest, via_convoy=True, path=path))
     support_into = [p for p in board.provinces if p != unit.province
                     and board.can_support_into(unit.type, unit.location, p, season)]
     for other in state.units.values():
@@ -130,11 +130,11 @@ def _movement_orders(pos: _Position, unit: Unit) -> list[Order]:
             continue
         target = _ref(other)
         if other.province in support_into:
-            candidates.append(Order("support", me, target=target))
+            candidates.append(Support(me, target))
         could = pos.reach[other.province]
         for dest in support_into:
             if dest != other.province and dest in could:
-                candidates.append(Order("support", me, target=target, dest=dest))
+                candidates.append(Support(me, target, dest))
     legal = [order for order in candidates if pos.legal(unit, order)]
     return legal + pos.convoys.get(unit.province, [])
 

@@ -14,7 +14,7 @@ from typing import Any
 from adjudicator.games.diplomacy.board import Board
 from adjudicator.errors import AdjudicatorError, OrderError
 from adjudicator.names import AmbiguousName, UnknownName
-from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.orders.model import Build, Hold, Order
 from adjudicator.games.diplomacy.orders.parse import UNIT, UnknownPlace, parser_for
 from adjudicator.sheets import MAX_LINES, MAX_SUGGESTED, Sheet, SheetProblem, json_pointer, one_order_problem
 
@@ -111,7 +111,7 @@ class _Reader:
         """One order (an OrderError otherwise); in an adjustment phase a unit alone is refused."""
         order = self.parser.parse(text, line=line, file=self.file, column_offset=column - 1, power=power,
                                   suggest=self.suggested < MAX_SUGGESTED, units=self.units.get(power))
-        if self.adjustment and order.kind == "hold":
+        if self.adjustment and isinstance(order, Hold):
             unit = order.unit
             raise OrderError(f"{text.strip()!r} names a unit but no order: in an adjustment phase write "
                              f"'Build {unit}', 'Remove {unit}' (or '+ {unit}', '- {unit}') or 'Waive'; a unit alone "
@@ -177,7 +177,7 @@ class _Reader:
         """Why an order read for its header's power names another power's unit, for the report: which header the
         line was read for, and (when one came since) that a `Power:` on a line is for that line only."""
         for order in orders:
-            if order.unit is None or order.kind in ("build", "waive") or order.unit.province in \
+            if order.unit is None or isinstance(order, Build) or order.unit.province in \
                     self.units.get(order.power, ()):
                 continue
             owner = next((p for p, places in self.units.items() if order.unit.province in places), None)

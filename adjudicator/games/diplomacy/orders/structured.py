@@ -33,7 +33,7 @@ from typing import Any
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, Board
 from adjudicator.names import AmbiguousName, UnknownName
-from adjudicator.games.diplomacy.orders.model import ORDER_KINDS, Order, UnitRef, new_order, new_unit_ref, unit_refs, unit_refs_by_text
+from adjudicator.games.diplomacy.orders.model import ORDER_KINDS, Move, Order, UnitRef, destination_of, new_order, new_unit_ref, target_of, unit_refs, unit_refs_by_text
 from adjudicator.sheets import Sheet, SheetProblem
 
 FIELDS = ("power", "kind", "unit", "target", "destination", "coast", "via_convoy")
@@ -296,13 +296,14 @@ def order_object(order: Order) -> dict[str, Any]:
     obj: dict[str, Any] = {"power": order.power, "kind": order.kind}
     if order.unit is not None:
         obj["unit"] = unit(order.unit)
-    if order.target is not None:
-        obj["target"] = unit(order.target)
-    if order.dest is not None:
-        obj["destination"] = order.dest
-        if order.dest_coast:
-            obj["coast"] = order.dest_coast
-    if order.via_convoy:
+    target, dest = target_of(order), destination_of(order)
+    if target is not None:
+        obj["target"] = unit(target)
+    if dest is not None:
+        obj["destination"] = dest[0]
+        if dest[1]:
+            obj["coast"] = dest[1]
+    if isinstance(order, Move) and order.via_convoy:
         obj["via_convoy"] = True
     return obj
 

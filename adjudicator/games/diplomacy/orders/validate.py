@@ -9,12 +9,14 @@ read where it applies with its DATC number beside it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Callable
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, NEUTRAL, Board, SeasonView, join_location
 from adjudicator.outcome import IGNORED, ILLEGAL, OrderResult
 from adjudicator.names import spelling_score
-from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.orders.model import Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support, Waive
+from adjudicator.games.diplomacy.orders.commands import Command, ConvoyCommand, HoldCommand, MoveCommand, SupportCommand
 from adjudicator.games.diplomacy.orders.designation import refused_designations
 from adjudicator.games.diplomacy.rulebook import DEFAULT_RULES, Rulebook
 from adjudicator.games.diplomacy.state import GameState, Unit
@@ -22,25 +24,6 @@ from adjudicator.games.diplomacy.state import GameState, Unit
 
 class Illegal(Exception):
     """An order that cannot be executed, with the reason."""
-
-
-@dataclass(slots=True)
-class Command:
-    """A validated order of one unit: what the engine executes (slots: made for every unit of every phase)."""
-
-    unit: Unit
-    kind: str  # hold, move, support, convoy, retreat, disband
-    dest: str | None = None  # province
-    dest_location: str | None = None  # where a fleet arrives (coast)
-    target: str | None = None  # province of the supported / convoyed unit
-    target_coast: str | None = None  # coast named in a support for a move (must match if given)
-    via_convoy: bool = False
-    order: Order | None = None
-
-    @property
-    def province(self) -> str:
-        """Where the unit stands."""
-        return self.unit.province
 
 
 def _name(board: Board, province: str) -> str:
@@ -165,9 +148,10 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     wrong_coast_fails = rules.wrong_unit_coast == "fails"
     ordered: set[str] | None = None  # the places of the units given movement orders (worked out when needed)
     for order in orders:
-        if order.kind not in checks:  # a build, removal or retreat: refused naming the phase, whatever stands there
+        check = checks.get(type(order))
+        if check is None:  # a build, removal or retreat: refused naming the phase, whatever stands there
             if ordered is None:
-                ordered = {o.unit.province for o in orders if o.kind in checks and o.unit is not None}
+                ordered = {o.unit.province for o in orders if type(o) in checks and o.unit is not None}
             report.append(_misplaced(board, state, order, ordered))
             continue
         unit = units.get(order.unit.province)
@@ -178,11 +162,11 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
             if wrong_coast_fails and order.unit.coast is not None and order.unit.coast != unit.coast:
                 raise Illegal(f"the order names the {order.unit.coast} coast, but the unit is at {unit.location} "
                               f"(DATC 4.B.5: fails)")
-            command = checks.get(order.kind, _not_movement)(phase, unit, order)
+            command = check(phase, unit, order)
         except Illegal as exc:
             report.append(illegal(order, unit, str(exc)))
             continue
-        convoys = convoys or command.kind == "convoy"
+        convoys = convoys or type(command) is ConvoyCommand
         if unit.province in commands:
             more.setdefault(unit.province, []).append(command)
         else:
@@ -191,8 +175,7 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     for province in [p for p in commands if p in more] if more else ():  # (in the order of their first orders)
         extra = more[province]
         cmds = [commands[province], *extra]
-        distinct = {(c.kind, c.dest, c.dest_location, c.target, c.target_coast, c.via_convoy) for c in cmds}
-        if len(distinct) == 1:
+        if all(_same_effect(cmds[0], c) for c in extra):
             for c in extra:
                 report.append(ignored(c.order, "the same order was given twice; it counts once"))
         elif rules.several_orders == "hold":  # DATC 4.D.3
@@ -209,6 +192,11 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     if convoys or rules.adjacent_convoy != "2000":
         _settle_convoy_intent(board, season, commands, rules)
     return commands, report
+
+
+def _same_effect(a: Command, b: Command) -> bool:
+    """Whether two commands of a unit do the same (whatever order each was read from)."""
+    return type(a) is type(b) and replace(a, order=None) == replace(b, order=None)  # type: ignore[type-var]  # (each kind a dataclass)
 
 
 def several_orders(orders: list[Order], kept: Order | None, rules: Rulebook) -> str:
@@ -243,7 +231,7 @@ def every_unit_command(board: Board, state: GameState,
     commands, report = movement_commands(board, state, orders)
     for province, unit in state.units.items():
         if province not in commands:
-            commands[province] = Command(unit, "hold")
+            commands[province] = HoldCommand(unit)
     return commands, report
 
 
@@ -252,7 +240,7 @@ def movement_command(board: Board, state: GameState, unit: Unit, order: Order, f
     order (`fleets`: the fleets that may convoy)."""
     season = state.phase.season
     phase = _Movement(board, state, season, board.season(season), fleets, state.rule_options(board))
-    return _CHECKS.get(order.kind, _not_movement)(phase, unit, order)
+    return _CHECKS.get(type(order), _not_movement)(phase, unit, order)
 
 
 def _not_its_unit(order: Order, unit: Unit | None) -> str:
@@ -266,16 +254,17 @@ def _not_its_unit(order: Order, unit: Unit | None) -> str:
 
 
 # What each kind of order is, and when it is given (for the refusal at another kind of phase).
-_OTHER_KINDS = {"build": ("a build", "an adjustment phase"), "waive": ("a waived build", "an adjustment phase"),
-                "remove": ("a removal", "an adjustment phase"), "disband": ("a disband", "a retreat or adjustment phase"),
-                "retreat": ("a retreat", "a retreat phase"), "move": ("a move", "a movement phase"),
-                "hold": ("a hold", "a movement phase"), "support": ("a support", "a movement phase"),
-                "convoy": ("a convoy", "a movement phase")}
+_OTHER_KINDS: dict[type[Order], tuple[str, str]] = {
+    Build: ("a build", "an adjustment phase"), Waive: ("a waived build", "an adjustment phase"),
+    Remove: ("a removal", "an adjustment phase"), Disband: ("a disband", "a retreat or adjustment phase"),
+    Retreat: ("a retreat", "a retreat phase"), Move: ("a move", "a movement phase"),
+    Hold: ("a hold", "a movement phase"), Support: ("a support", "a movement phase"),
+    Convoy: ("a convoy", "a movement phase")}
 
 
 def wrong_phase(order: Order, state: GameState) -> str:
     """Why an order of another kind of phase is refused, naming both."""
-    what, when = _OTHER_KINDS.get(order.kind, (f"a {order.kind} order", "another kind of phase"))
+    what, when = _OTHER_KINDS[type(order)]
     return f"{what} is ordered at {when}; the game is at {state.phase}"
 
 
@@ -288,7 +277,7 @@ def _misplaced(board: Board, state: GameState, order: Order, ordered: set[str]) 
         return illegal(order, None, reason, "it is ignored")
     own = unit.power == order.power
     standing = f"{unit.type} {unit.location}" if own else f"{unit.power}'s {unit.type} {unit.location}"
-    if order.kind == "build":
+    if isinstance(order, Build):
         where = board.provinces[unit.province].name
         if own and unit.province not in ordered:
             return illegal(order, unit, reason, f"nothing is built: {where} is occupied by {standing}, which holds "
@@ -308,10 +297,10 @@ def _not_movement(phase: _Movement, unit: Unit, order: Order) -> Command:
 # (The hot checks below make their Commands with positional fields and read the season's sets inline: each
 # keyword and method call costs as much as a lookup.)
 def _hold_command(phase: _Movement, unit: Unit, order: Order) -> Command:
-    return Command(unit, "hold", None, None, None, None, False, order)
+    return HoldCommand(unit, order)
 
 
-def _move_command(phase: _Movement, unit: Unit, order: Order) -> Command:
+def _move_command(phase: _Movement, unit: Unit, order: Move) -> Command:
     board, season, dest = phase.board, phase.season, order.dest
     if dest == unit.province:
         raise Illegal("a unit cannot move to the space it is in")
@@ -326,23 +315,23 @@ def _move_command(phase: _Movement, unit: Unit, order: Order) -> Command:
         if order.path and rules.convoy_path != "ignored":  # DATC 4.A.6
             return _path_move(phase, unit, order)
         if adjacent and not via:
-            return Command(unit, "move", dest, dest, None, None, False, order)
+            return MoveCommand(unit, dest, dest, False, order)
         if rules.convoy_path == "required" and not adjacent:  # DATC 4.A.6
             raise Illegal("a convoyed move must name its path (A Yor - Nth - Bel) (DATC 4.A.6: required)")
         if board.convoy_route_exists(unit.province, dest, season, phase.fleets):
-            return Command(unit, "move", dest, dest, None, None, True, order)
+            return MoveCommand(unit, dest, dest, True, order)
         if adjacent:
             if rules.adjacent_convoy == "2000-fallback":  # DATC 4.A.3: no convoy there, the land route
-                return Command(unit, "move", dest, dest, None, None, False, order)
+                return MoveCommand(unit, dest, dest, False, order)
             # "via convoy" with no fleets to carry it: the army is not kidnapped into a land move
             raise Illegal(f"no fleets stand where they could convoy {unit.location} to {_name(board, dest)}")
         raise Illegal(_why_not_adjacent(board, ARMY, unit.location, dest, season,
                                         no_convoy=board.surface(dest, season) != "sea"))
     loc = resolve_destination(board, FLEET, unit.location, dest, order.dest_coast, season, rules)
-    return Command(unit, "move", dest, loc, None, None, False, order)
+    return MoveCommand(unit, dest, loc, False, order)
 
 
-def _path_move(phase: _Movement, unit: Unit, order: Order) -> Command:
+def _path_move(phase: _Movement, unit: Unit, order: Move) -> Command:
     """A convoyed move along the path its order names (DATC 4.A.6: allowed or required): each space of the
     path borders the one before over water, and holds a fleet that may convoy."""
     board, path = phase.board, order.path
@@ -356,7 +345,7 @@ def _path_move(phase: _Movement, unit: Unit, order: Order) -> Command:
         raise Illegal(f"no fleet in {_name(board, missing[0])} could convoy along the path the order names")
     if not board.convoy_destination_ok(order.dest, phase.season) or not board.convoy_origin_ok(unit.province, phase.season):
         raise Illegal(f"an army cannot be convoyed from {unit.location} to {_name(board, order.dest)}")
-    return Command(unit, "move", order.dest, order.dest, None, None, True, order)
+    return MoveCommand(unit, order.dest, order.dest, True, order)
 
 
 def _could_move(phase: _Movement, unit: Unit, dest: str) -> bool:
@@ -366,7 +355,7 @@ def _could_move(phase: _Movement, unit: Unit, dest: str) -> bool:
     return unit.type == ARMY and phase.board.convoy_route_exists(unit.province, dest, phase.season, phase.fleets)
 
 
-def _support_command(phase: _Movement, unit: Unit, order: Order) -> Command:
+def _support_command(phase: _Movement, unit: Unit, order: Support) -> Command:
     board, view = phase.board, phase.view
     support = view.support[unit.type].get(unit.location, ())  # the provinces it may support into
     target = order.target.province
@@ -379,7 +368,7 @@ def _support_command(phase: _Movement, unit: Unit, order: Order) -> Command:
     if dest is None:
         if target not in support:
             raise Illegal(f"{unit.location} cannot reach {_name(board, target)}, so it cannot support a unit there")
-        return Command(unit, "support", None, None, target, None, False, order)
+        return SupportCommand(unit, target, None, None, order)
     if dest == unit.province:
         raise Illegal("a unit cannot support a move into its own space")
     if dest == target:
@@ -400,15 +389,15 @@ def _support_command(phase: _Movement, unit: Unit, order: Order) -> Command:
         raise Illegal(f"a support of a fleet's move to {_name(board, dest)} must name the coast "
                       f"(DATC 4.B.4: {phase.rules.support_coast})")
     if coast is None or supported.type != FLEET:
-        return Command(unit, "support", dest, None, target, None, False, order)
+        return SupportCommand(unit, target, dest, None, order)
     if coast not in board.provinces[dest].coasts:
         coast = None
     elif not view.can_move(FLEET, supported.location, join_location(dest, coast)):
         raise Illegal(f"the fleet in {_name(board, target)} cannot reach the {coast} coast of {_name(board, dest)}")
-    return Command(unit, "support", dest, target=target, target_coast=coast, order=order)
+    return SupportCommand(unit, target, dest, coast, order)
 
 
-def _convoy_command(phase: _Movement, unit: Unit, order: Order) -> Command:
+def _convoy_command(phase: _Movement, unit: Unit, order: Convoy) -> Command:
     board, season, state = phase.board, phase.season, phase.state
     if unit.type != FLEET:
         raise Illegal("only fleets can convoy")
@@ -431,10 +420,11 @@ def _convoy_command(phase: _Movement, unit: Unit, order: Order) -> Command:
     if unit.province not in board.convoy_fleets_on_routes(target, dest, season, phase.fleets):
         raise Illegal(f"the fleet in {_name(board, unit.province)} is on no convoy route from "
                       f"{_name(board, target)} to {_name(board, dest)}")
-    return Command(unit, "convoy", dest, target=target, order=order)
+    return ConvoyCommand(unit, target, dest, order)
 
 
-_CHECKS = {"hold": _hold_command, "move": _move_command, "support": _support_command, "convoy": _convoy_command}
+_CHECKS: dict[type[Order], Callable[[_Movement, Unit, Order], Command]] = {
+    Hold: _hold_command, Move: _move_command, Support: _support_command, Convoy: _convoy_command}  # type: ignore[dict-item]
 
 
 def _settle_convoy_intent(board: Board, season: str, commands: dict[str, Command], rules: Rulebook) -> None:
@@ -446,15 +436,15 @@ def _settle_convoy_intent(board: Board, season: str, commands: dict[str, Command
     if rule == "explicit":
         return
     if rule == "1971":
-        convoyed = {(c.target, c.dest) for c in commands.values() if c.kind == "convoy"}
+        convoyed = {(c.target, c.dest) for c in commands.values() if isinstance(c, ConvoyCommand)}
         for command in commands.values():
-            if command.kind == "move" and command.unit.type == ARMY and not command.via_convoy \
+            if isinstance(command, MoveCommand) and command.unit.type == ARMY and not command.via_convoy \
                     and (command.province, command.dest) in convoyed:
                 other = commands.get(command.dest)
-                command.via_convoy = other is not None and other.kind == "move" and other.dest == command.province
+                command.via_convoy = isinstance(other, MoveCommand) and other.dest == command.province
         return
-    convoyed_by = {(c.target, c.dest, c.unit.power) for c in commands.values() if c.kind == "convoy"}
+    convoyed_by = {(c.target, c.dest, c.unit.power) for c in commands.values() if isinstance(c, ConvoyCommand)}
     for command in commands.values():
-        if (command.kind == "move" and command.unit.type == ARMY and not command.via_convoy
+        if (isinstance(command, MoveCommand) and command.unit.type == ARMY and not command.via_convoy
                 and (command.province, command.dest, command.unit.power) in convoyed_by):
             command.via_convoy = True

@@ -17,6 +17,7 @@ from typing import Any
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.games.diplomacy.board import Board, join_location, split_location
+from adjudicator.games.diplomacy.orders.model import Move, destination_of, target_of
 from adjudicator.games.diplomacy.orders.parse import parse_order
 from adjudicator.games.diplomacy.phase import PhaseResult
 from adjudicator.outcome import DEFAULT, IGNORED, OrderResult
@@ -123,13 +124,13 @@ def drawn_order(board: Board, result: OrderResult, number: int) -> DrawnOrder | 
     kind = _DRAWN_AS.get(kind, kind)
     if kind not in DRAWN_KINDS:
         return None
-    unit, target = order.unit, order.target
-    dest = join_location(order.dest, order.dest_coast) if order.dest else None
+    unit, target, where = order.unit, target_of(order), destination_of(order)
+    dest = join_location(*where) if where else None
     d = DrawnOrder(kind, result.power, result.status, unit.location if unit else None, unit.type if unit else None,
                    number=number)
     if kind in ("move", "retreat"):
         d.dest = dest
-        d.path = tuple(order.path) if kind == "move" else ()
+        d.path = tuple(order.path) if isinstance(order, Move) else ()
     elif kind in ("support", "convoy") and target is not None:
         d.target, d.target_dest = target.location, dest
     if result.unit is not None and kind != "build":  # drawn where the unit stands (the order may name no coast)

@@ -12,7 +12,7 @@ from adjudicator.games.diplomacy.board import ARMY, FLEET, split_location
 from adjudicator.catalogue import load_variant
 from adjudicator.games.diplomacy.judge.movement import MovementJudge
 from adjudicator.games.diplomacy.orders.parse import parse_order
-from adjudicator.games.diplomacy.orders.validate import Command, every_unit_command, movement_commands
+from adjudicator.games.diplomacy.orders.validate import HoldCommand, every_unit_command, movement_commands
 from adjudicator.games.diplomacy.phase import adjudicate
 from adjudicator.games.diplomacy.state import opening_state
 from tests.helpers import benchmark
@@ -87,7 +87,7 @@ def test_unopposed_orders_are_settled_before_the_resolver_runs() -> None:
         ("England", "F lon - nth"), ("England", "F edi - nwg"), ("Russia", "F sev - bla")]]
     commands, _ = movement_commands(board, state, orders)
     for province, unit in state.units.items():
-        commands.setdefault(province, Command(unit, "hold"))
+        commands.setdefault(province, HoldCommand(unit))
     judge = MovementJudge(board, "Spring", commands)
     assert judge.resolver.resolved == {"lon": True, "edi": True, "sev": True, "mar": True}  # par, mun: contested
     result = judge.run()

@@ -19,7 +19,7 @@ from adjudicator.errors import OrderError
 from adjudicator.grammar_tools import grammar_text
 from adjudicator.lalr_table import LalrTable, UnexpectedTerminal
 from adjudicator.games.diplomacy.orders import parse as P
-from adjudicator.games.diplomacy.orders.model import Order, UnitRef, new_order, new_unit_ref, _OrderSlots, _UnitRefSlots
+from adjudicator.games.diplomacy.orders.model import ORDER_CLASSES, Move, UnitRef, new_order, new_unit_ref, _UnitRefSlots
 from adjudicator.games.diplomacy.orders.parse import OrderParser, grammar, pieces_of
 from adjudicator.games.diplomacy.state import opening_state
 
@@ -218,18 +218,22 @@ def test_hot_path_constructors_make_the_same_objects() -> None:
     assert new_unit_ref("F", "stp", "nc", "Russia") == ref
     assert hash(new_unit_ref("F", "stp", "nc", "Russia")) == hash(ref)
     args = ("move", ref, None, "bot", None, False, "Russia", "F stp/nc - bot", 3, ("a note",))
-    made, built = new_order(*args), Order(*args)
+    made, built = new_order(*args), Move(ref, "bot", None, False, (), "Russia", "F stp/nc - bot", 3, ("a note",))
     assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
-    assert type(made) is Order and dataclasses.astuple(made) == dataclasses.astuple(built)
+    assert type(made) is Move and dataclasses.astuple(made) == dataclasses.astuple(built)
     assert not hasattr(made, "__dict__") and not hasattr(new_unit_ref("A", "par", None, None), "__dict__")
     assert dataclasses.astuple(new_unit_ref("A", "par", None, None)) == ("A", "par", None, None)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        made.kind = "hold"  # type: ignore[misc]
+        made.dest = "fin"  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         new_unit_ref("A", "par", None, None).province = "bur"  # type: ignore[misc]
-    # The slotted twins must keep the dataclasses' fields, in their order: a field added to one and not the
-    # other would make `__class__` assignment fail at the first order read.
-    assert _OrderSlots.__slots__ == tuple(f.name for f in dataclasses.fields(Order))
+    # Every kind's slotted twin keeps its dataclass's fields: a field added to one and not the other would make
+    # `__class__` assignment fail at the first order read.
+    for kind, cls in ORDER_CLASSES.items():
+        one = new_order(kind, ref, ref, "bot", "nc", True, "Russia", "x", 3, (), ("nth",))
+        assert type(one) is cls and not hasattr(one, "__dict__")
+        assert dataclasses.astuple(one) == dataclasses.astuple(cls(**{f.name: getattr(one, f.name)
+                                                                      for f in dataclasses.fields(cls)}))
     assert _UnitRefSlots.__slots__ == tuple(f.name for f in dataclasses.fields(UnitRef))
 
 

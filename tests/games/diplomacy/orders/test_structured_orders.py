@@ -12,7 +12,7 @@ import pytest
 
 from adjudicator.catalogue import load_variant
 from adjudicator.game import NotAvailable, rules_of
-from adjudicator.games.diplomacy.orders.model import Order
+from adjudicator.games.diplomacy.orders.model import Move, Order
 from adjudicator.games.diplomacy.orders.sheet import orders_from_lists
 from adjudicator.games.diplomacy.orders.structured import SUGGESTED_PROBLEMS, order_object, orders_from_objects
 from adjudicator.games.diplomacy.phase import adjudicate
@@ -268,7 +268,7 @@ def test_the_plain_path_reads_what_the_general_reader_reads(board):
             assert fast == reader.order(obj, i + 1) and fast.line == i + 1, obj
     assert taken >= 0.97 * len(objects)
     move = {"power": "France", "kind": "move", "unit": "A par", "destination": "bur"}
-    assert reader.plain(move, 1) == Order("move", reader.texts["A par"], dest="bur", power="France", line=1)
+    assert reader.plain(move, 1) == Move(reader.texts["A par"], "bur", power="France", line=1)
     assert reader.plain({**move, "via_convoy": True}, 1).via_convoy is True
     others = [{**move, "coast": "nc"}, {**move, "destination": "Burgundy"}, {**move, "power": "French"},
               {**move, "unit": "Army Paris"}, {**move, "unit": {"type": "A", "location": "par"}},
