@@ -182,7 +182,7 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         return [SeatItem(number, raw.strip()) for number, raw in enumerate(text.splitlines(), 1)
                 if raw.split("#", 1)[0].strip()]
 
-    def arrival_report(self, board: Any, state: Any, seat: str, sheet: Sheet) -> list[OrderResult]:
+    def arrival_report(self, board: Any, state: Any, seat: str, sheet: Sheet[Any]) -> list[OrderResult]:
         """The report lines of one seat's read orders that can be written before the others' orders are known:
         each refused or void order's, with its reason (other lines may be there too, with any other status).
         By default the game's own check of the seat's steps, which is its turn played on them alone: the

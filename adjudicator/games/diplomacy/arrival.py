@@ -21,7 +21,7 @@ from adjudicator.games.diplomacy.orders.sheet import order_part, read_sheet
 from adjudicator.games.diplomacy.orders.commands import Command, ConvoyCommand, HoldCommand, MoveCommand, SupportCommand
 from adjudicator.games.diplomacy.orders.validate import every_unit_command, movement_commands
 from adjudicator.games.diplomacy.rulebook import Rulebook
-from adjudicator.games.diplomacy.phase import stranded
+from adjudicator.games.diplomacy.phase import stranded, unit_of
 from adjudicator.games.diplomacy.state import GameState
 from adjudicator.arrival import SeatItem, SheetRefused
 from adjudicator.outcome import ILLEGAL, VOID, OrderResult
@@ -54,10 +54,10 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> list[Order
     # A unit that holds, supports or convoys stays where it is, and no unit of its own power can dislodge it:
     # its line says, as the judged phase's does, whether the season's terrain disbands it there (a refused
     # order's unit holds: the last refusal of the unit's says it).
-    refused = {r.unit.province: r for r in rejected if r.unit is not None and r.status == ILLEGAL}
-    for province, r in refused.items():
+    refused = {unit.province: (r, unit) for r in rejected if (unit := unit_of(r)) is not None and r.status == ILLEGAL}
+    for province, (r, unit) in refused.items():
         if province not in commands or commands[province].order is None:
-            r.reason += stranded(board, season, r.unit)
+            r.reason += stranded(board, season, unit)
     lines = list(rejected)
     for c in commands.values():
         if c.order is not None:

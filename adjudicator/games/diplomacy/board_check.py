@@ -293,7 +293,8 @@ def _unwritable_coasts(board, p) -> list[str]:
     for loc in board.locations(p.id) if p.coasts else ():
         text = f"F {loc}"
         try:
-            read = {parse_order(board, f"{text} H").unit.location, parse_unit_text(board, text, "").location}
+            held = parse_order(board, f"{text} H")
+            read = {held.unit.location if held.unit else "", parse_unit_text(board, text, "").location}
             why = None if read == {loc} else f"{text!r} reads as {' or '.join(sorted(read - {loc}))}"
         except AdjudicatorError as exc:
             why = f"{text!r} is refused: {exc.message}"

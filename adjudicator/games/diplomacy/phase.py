@@ -139,16 +139,17 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
 
     def report() -> list[OrderResult]:
         # A unit whose order was refused gets one line: the refusal, with what befell the unit instead.
-        refused = {r.unit.province: r for r in rejected if r.unit is not None and r.status == "illegal"}
+        refused = {u.province: r for r in rejected if (u := unit_of(r)) is not None and r.status == "illegal"}
         lost = {u.province: u for u in disbanded}
         kept = []
         for explained in moved.explain():
             r, befell = explained.result, explained.befell
-            if r.unit is not None and lost.get(r.unit.province) == r.unit:
-                terrain = stranded(board, season, r.unit)
+            unit = unit_of(r)
+            if unit is not None and lost.get(unit.province) == unit:
+                terrain = stranded(board, season, unit)
                 r.reason += terrain
                 befell = (*befell, terrain.removeprefix("; "))
-            refusal = refused.get(r.unit.province) if r.unit is not None and r.status in (DEFAULT, FAILS) \
+            refusal = refused.get(unit.province) if unit is not None and r.status in (DEFAULT, FAILS) \
                 and r.order is None else None
             if refusal is not None:  # (its reason already says the unit holds: only what befell it is added)
                 refusal.reason += "".join(f"; {b}" for b in befell)
@@ -162,6 +163,11 @@ def _movement(board: Board, state: GameState, orders: list[Order]) -> PhaseResul
     nxt = state.copy(units=units, dislodged=dislodged, contested=frozenset(moved.contested))
     result.next_state = _advance(board, nxt, result)
     return result
+
+
+def unit_of(result: OrderResult) -> Unit | None:
+    """A report line's unit, as Diplomacy's judges write it (the kit's lines name any game's pieces)."""
+    return result.unit if isinstance(result.unit, Unit) else None
 
 
 def stranded(board: Board, season: str, unit: Unit) -> str:

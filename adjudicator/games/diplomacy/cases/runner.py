@@ -83,7 +83,7 @@ def _folded(text: str) -> str:
 def _retreat_context(board: Board, case: Case, units: dict[str, Unit], dislodged: dict[str, Unit],
                      notes: list[str]) -> tuple[dict[str, Dislodged], frozenset[str]]:
     """Who dislodged whom (and whether by convoy), and standoffs, from PRESTATE_RESULTS."""
-    attackers: dict[str, tuple[str, bool]] = {}
+    attackers: dict[str, tuple[str | None, bool]] = {}
     failed_into: Counter[str] = Counter()
     for line in case.get("PRESTATE_RESULTS"):
         _power(board, line, notes)
@@ -102,8 +102,8 @@ def _retreat_context(board: Board, case: Case, units: dict[str, Unit], dislodged
             failed_into[order.dest] += 1
     result = {}
     for province, unit in dislodged.items():
-        origin, by_convoy = attackers.get(province, (None, False))
-        result[province] = Dislodged(unit, origin, by_convoy)
+        came_from, by_convoy = attackers.get(province, (None, False))
+        result[province] = Dislodged(unit, came_from, by_convoy)
     contested = frozenset(p for p, n in failed_into.items() if n >= 2 and p not in units and p not in attackers)
     return result, contested
 
