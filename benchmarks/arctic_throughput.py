@@ -5,7 +5,7 @@
 
 No other adjudicator plays the Arctic variant, so the figure stands on its own (compare it with the standard
 board's in benchmarks/compare_peer.py). The games are played like compare_peer's: seeded random legal orders
-for every unit (`adjudicator.games.diplomacy.orders.legal.legal_orders`, coordinated so that supports and convoys happen),
+for every unit (`adjudicator.games.diplomacy.legal.legal_orders`, coordinated so that supports and convoys happen),
 random retreats and adjustments (sometimes missing, for civil disorder); the four seasons bring the Arctic's
 freezing and melting, units stranded by the ice, and the summer and winter adjustments. What is timed is what
 a game master's tool does for a phase: reading every order and `adjudicate()`, in the three modes of

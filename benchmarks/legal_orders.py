@@ -1,4 +1,4 @@
-"""Legal-order listing on full boards: `adjudicator.games.diplomacy.orders.legal` against the plain generate-and-validate
+"""Legal-order listing on full boards: `adjudicator.games.diplomacy.legal` against the plain generate-and-validate
 listing it replaced (every candidate order of every unit offered to the validator), in the same run.
 
     python benchmarks/legal_orders.py --repeat 3
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, split_location  # noqa: E402
 from adjudicator.catalogue import load_variant  # noqa: E402
-from adjudicator.games.diplomacy.orders import legal  # noqa: E402
+from adjudicator.games.diplomacy import legal  # noqa: E402
 from adjudicator.games.diplomacy.orders.model import Convoy, Hold, Move, Order, Support, UnitRef  # noqa: E402
 from adjudicator.games.diplomacy.orders.validate import Illegal, movement_command  # noqa: E402
 from adjudicator.games.diplomacy.state import GameState, Phase, Unit  # noqa: E402

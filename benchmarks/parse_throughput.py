@@ -43,7 +43,7 @@ from adjudicator.games.diplomacy.board import Board, split_location  # noqa: E40
 from adjudicator.catalogue import load_variant  # noqa: E402
 from adjudicator.errors import OrderError  # noqa: E402
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due  # noqa: E402
-from adjudicator.games.diplomacy.orders.legal import legal_orders  # noqa: E402
+from adjudicator.games.diplomacy.legal import legal_orders  # noqa: E402
 from adjudicator.games.diplomacy.orders.parse import parse_order, parser_for  # noqa: E402
 from adjudicator.games.diplomacy.orders.structured import order_object, orders_from_objects  # noqa: E402
 from adjudicator.games.diplomacy.phase import adjudicate  # noqa: E402

@@ -11,7 +11,7 @@ from collections import defaultdict
 from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, split_location
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due
 from adjudicator.games.diplomacy.judge.retreat import retreat_options
-from adjudicator.games.diplomacy.orders.legal import legal_orders
+from adjudicator.games.diplomacy.legal import legal_orders
 from adjudicator.games.diplomacy.orders.parse import parse_order
 from adjudicator.games.diplomacy.orders.structured import order_object
 from adjudicator.games.diplomacy.state import GameState

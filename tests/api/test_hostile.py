@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from adjudicator.catalogue import _shipped_board, load_variant, variant_names
 from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError
-from adjudicator.games.diplomacy.orders.legal import legal_orders
+from adjudicator.games.diplomacy.legal import legal_orders
 from adjudicator.yamlio import load_yaml_text
 from api import create_app
 from tests.helpers import ROOT, benchmark

@@ -19,7 +19,7 @@ from adjudicator.games.diplomacy.board_file import board_from_data
 from adjudicator.games.diplomacy.board_check import check_diplomacy_board
 from adjudicator.games.diplomacy.cases.runner import run_text_cases
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, build_sites
-from adjudicator.games.diplomacy.orders.legal import legal_orders
+from adjudicator.games.diplomacy.legal import legal_orders
 from adjudicator.games.diplomacy.orders.model import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support,
                                                       Waive, destination_of, target_of)
 from adjudicator.games.diplomacy.orders.sheet import orders_from_lists, read_sheet

@@ -14,7 +14,7 @@ from adjudicator.catalogue import board_from_path
 from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError, StateError
 from adjudicator.gamefile import game_from_data, read_game_file
-from adjudicator.games.diplomacy.orders.legal import legal_orders
+from adjudicator.games.diplomacy.legal import legal_orders
 from adjudicator.games.diplomacy.orders.parse import parse_order
 from adjudicator.variant_check import check_variant_file
 from adjudicator.yamlio import load_yaml_text
