@@ -46,8 +46,8 @@ class BoardLayers:
     labels: str  # over the units and orders (arrowheads and marks are placed off them besides)
     label_boxes: dict[str, Box]  # by province
     centre_spots: dict[str, tuple[float, float]]
+    geo: Geometry  # the board's geometry the layers are drawn from (the phase layers place units by it)
     features: list[str] = field(default_factory=list)  # legend keys: land, sea, ice, impassable, canal...
-    geo: Geometry | None = None
     key: tuple = ()  # what the rasteriser keeps these layers under: unique to this board and season
     centres: tuple[dict[str, str], dict[str, str]] | None = None  # the centre markers, written once (diplomacy.py)
     _grid: dict | None = None
@@ -116,7 +116,7 @@ def _build(board: Board, season: str) -> BoardLayers:
     features += sorted({k for k, _ in kinds}, key=list(FEATURE).index)
     parts.append(path(frame_d, "frame-outline", fill="none", stroke="#4A4A48", stroke_width=1.8))
     labels, boxes, centres = _labels(board, geo, season)
-    return BoardLayers(group("map", parts), labels, boxes, centres, features, geo, ("diplomacy", next(_made)))
+    return BoardLayers(group("map", parts), labels, boxes, centres, geo, features, ("diplomacy", next(_made)))
 
 
 def _boundaries(board: Board, geo: Geometry, season: str) -> list[str]:

@@ -9,6 +9,7 @@ Every element a reader looks for has an id: `space-Kar`, `centre-Arc`, `unit-Rus
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from adjudicator.games.diplomacy.board import Board, split_location
@@ -108,8 +109,8 @@ def _centre_templates(layers: BoardLayers) -> tuple[dict[str, str], dict[str, st
 
 
 # ----- the legend --------------------------------------------------------------------------------------------
-def _swatch(fill: str, **attrs: object):
-    return lambda x, y: rect(x, y - 8, 22, 16, fill=fill, stroke="#555555", stroke_width=1, **attrs)
+def _swatch(fill: str) -> Callable[[float, float], str]:
+    return lambda x, y: rect(x, y - 8, 22, 16, fill=fill, stroke="#555555", stroke_width=1)
 
 
 def _sample_line(colour: str, width: float, dash: str | None = None, dot: bool = False, head: bool = False,

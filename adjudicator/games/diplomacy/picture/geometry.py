@@ -6,6 +6,7 @@ without positions is laid out by layout.py, and the result is kept by stored.py.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +58,7 @@ def _centre_of(positions) -> tuple[tuple[float, float], bool]:
     for lat, lon in positions:
         phi, lam = math.radians(lat), math.radians(lon)
         v += (math.cos(phi) * math.cos(lam), math.cos(phi) * math.sin(lam), math.sin(phi))
-    v /= max(np.linalg.norm(v), 1e-12)
+    v /= max(float(np.linalg.norm(v)), 1e-12)
     lat = math.degrees(math.asin(max(-1.0, min(1.0, v[2]))))
     lon = math.degrees(math.atan2(v[1], v[0]))
     if lat > 70:
@@ -196,7 +197,7 @@ def _clip_segment(frame_shape: str, bounds, centre, radius):
     """A function giving, for arrays of segments p->q (n, 2 each), the parameter range [t0, t1] of each inside
     the frame, and which are inside at all."""
     if frame_shape == "disc":
-        def clip(p, q):
+        def clip_disc(p, q):
             d = q - p
             f = p - np.asarray(centre, dtype=float)
             a = (d * d).sum(axis=1)
@@ -208,10 +209,10 @@ def _clip_segment(frame_shape: str, bounds, centre, radius):
             a2 = np.where(ok, 2 * a, 1.0)
             t0, t1 = np.maximum(0.0, (-b - r) / a2), np.minimum(1.0, (-b + r) / a2)
             return t0, t1, ok & (t1 > t0)
-        return clip
+        return clip_disc
     x0, x1, y0, y1 = bounds
 
-    def clip(p, q):
+    def clip_rect(p, q):
         n = len(p)
         t0, t1, ok = np.zeros(n), np.ones(n), np.ones(n, dtype=bool)
         dx, dy = q[:, 0] - p[:, 0], q[:, 1] - p[:, 1]
@@ -223,7 +224,7 @@ def _clip_segment(frame_shape: str, bounds, centre, radius):
                 t0 = np.where(~zero & (pp < 0), np.maximum(t0, t), t0)
                 t1 = np.where(~zero & (pp > 0), np.minimum(t1, t), t1)
         return t0, t1, ok & (t1 > t0)
-    return clip
+    return clip_rect
 
 
 def _contacts(diagram: Diagram, clip) -> dict[frozenset, list]:
@@ -394,7 +395,7 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
     tolerance = 2.0 * pt
     budget = ROUND_WORK * len(seeds)
     work = 0
-    best = None
+    best: tuple[float, Diagram, int] | None = None
     for round_ in range(rounds + 1):
         if round_ and work + len(seeds) > budget:
             break
@@ -431,6 +432,7 @@ def _fit_borders(board: Board, seeds, owner, frame_info, pt: float, rounds: int 
             if candidates:
                 third = min(sorted(candidates), key=lambda o: math.dist(nearest(o, mx, my), (mx, my)))
                 chain(third, nearest(third, mx, my), (mx, my), 1.0)
+    assert best is not None  # (the first round always scores: no budget stops it)
     diagram, n = best[1], best[2]
     seeds, owner = seeds[:n], owner[:n]
     # A piece of a space cut off from the rest (a chain that ran through a neighbour) joins the space
@@ -518,14 +520,14 @@ def _simplify(diagram: Diagram, vertices: np.ndarray, tolerance: float) -> set[i
             line = [start, n]
             while len(links[line[-1]]) == 2 and line[-1] not in seen:
                 seen.add(line[-1])
-                a, b = links[line[-1]]
-                line.append(a if a != line[-2] else b)
+                x, y = links[line[-1]]
+                line.append(x if x != line[-2] else y)
             if len(line) > 2:  # (a line already walked from its other end stops at once)
                 dp(line)
     return drop
 
 
-def _loops(diagram: Diagram, vertices: np.ndarray, drop: set[int] = frozenset()) -> dict[str, list[list[tuple[float, float]]]]:
+def _loops(diagram: Diagram, vertices: np.ndarray, drop: AbstractSet[int] = frozenset()) -> dict[str, list[list[tuple[float, float]]]]:
     """Each owner's region as closed loops of its boundary half-edges (the region on their left)."""
     out_edges: dict[str, dict[int, list[int]]] = {}
     for a, b, u, t in diagram.half:
@@ -551,7 +553,7 @@ def _loops(diagram: Diagram, vertices: np.ndarray, drop: set[int] = frozenset())
     return loops
 
 
-def _border_lines(diagram: Diagram, vertices: np.ndarray, inside, drop: set[int] = frozenset()) -> list[tuple[str, str, list]]:
+def _border_lines(diagram: Diagram, vertices: np.ndarray, inside, drop: AbstractSet[int] = frozenset()) -> list[tuple[str, str, list]]:
     """The boundaries between two owners as polylines (each once)."""
     segs: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for a, b, u, t in diagram.half:
@@ -617,14 +619,16 @@ def _build_geometry(board: Board, debug: bool = False) -> Geometry:
     proj_spec = dict(spec.get("projection") or {})
     positioned = all(p.position is not None for p in board.provinces.values())
     polar = False
+    project: Callable[[Any], tuple[float, float]] | None  # a position or seed of the board's -> map units
     name = str(proj_spec.get("name", "azimuthal-equidistant"))
     if name not in PROJECTIONS:
         raise VariantError(f"drawing: unknown projection {name!r}; use one of {', '.join(PROJECTIONS)}",
                            file=board.source)
     if positioned and name == "plane":  # positions taken from a picture (an imported map's SVG): y points down
-        def project(xy) -> tuple[float, float]:
+        def plane(xy: Any) -> tuple[float, float]:
             return float(xy[0]), -float(xy[1])
 
+        project = plane
         anchor = {pid: project(p.position) for pid, p in board.provinces.items()}
     elif positioned:
         centre = proj_spec.get("centre")
@@ -633,13 +637,14 @@ def _build_geometry(board: Board, debug: bool = False) -> Geometry:
         elif centre is None:  # no drawing data: centre on the positions, or on the pole they surround
             centre, polar = _centre_of([p.position for p in board.provinces.values()])
         proj = Projection(tuple(centre), float(proj_spec.get("rotation", 0.0)), proj_spec.get("central_longitude"))
-        def project(latlon, proj=proj) -> tuple[float, float]:
+        def sphere(latlon: Any, proj: Projection = proj) -> tuple[float, float]:
             return proj(float(latlon[0]), float(latlon[1]))
 
+        project = sphere
         anchor = {pid: project(p.position) for pid, p in board.provinces.items()}
     else:  # a variant without drawing data: a layout computed from its graph, in points (layout.py)
         anchor = graph_layout(board)
-        project = None  # type: ignore[assignment]
+        project = None
         spec.setdefault("frame", {"shape": "rectangle", "margin": MARGIN})
 
     seeds: list[tuple[float, float]] = list(anchor.values())

@@ -17,6 +17,7 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
+import numpy.typing as npt
 
 from adjudicator.render.style import FIG_WIDTH_IN, MapStyle
 from adjudicator.render.text import text_width
@@ -32,7 +33,7 @@ MAX_PUSHES = 600  # rounds of pushing footprints apart (a few dozen usually do)
 def _outer_face(graph: nx.Graph) -> list[str] | None:
     """The longest face of a planar embedding of the graph, or None when the graph is not planar."""
     planar, embedding = nx.check_planarity(graph)
-    if not planar:
+    if not planar or not isinstance(embedding, nx.PlanarEmbedding):  # (it is one when planar; the stubs say Graph)
         return None
     seen: set[tuple[str, str]] = set()
     best: list[str] = []
@@ -49,11 +50,11 @@ def _barycentric(graph: nx.Graph, nodes: list[str], outer: list[str], rounds: in
     index = {n: i for i, n in enumerate(nodes)}
     n = len(nodes)
     fixed = np.zeros(n, dtype=bool)
-    pos = np.zeros((n, 2))
+    pos: npt.NDArray[np.floating[Any]] = np.zeros((n, 2))
     for k, v in enumerate(outer):
-        a = 2 * math.pi * k / len(outer)
+        angle = 2 * math.pi * k / len(outer)
         fixed[index[v]] = True
-        pos[index[v]] = (math.cos(a), math.sin(a))
+        pos[index[v]] = (math.cos(angle), math.sin(angle))
     edges = np.array([(index[u], index[v]) for u, v in graph.edges() if u != v], dtype=int).reshape(-1, 2)
     weights = np.ones(len(edges))
     for _ in range(rounds + 1):
@@ -194,7 +195,7 @@ def graph_layout(board: Any, style: Any = None) -> dict[str, tuple[float, float]
     (`_rows`): time linear in the board either way."""
     style = style or MapStyle()
     nodes = list(board.provinces)
-    graph = nx.Graph()
+    graph: nx.Graph[str] = nx.Graph()
     graph.add_nodes_from(nodes)
     graph.add_edges_from((u, v) for u, v in board.graph.edges() if u != v)
     w, h, shift = _footprints(board, style)
