@@ -27,24 +27,12 @@ from adjudicator.games.diplomacy.picture import stored
 from adjudicator.render import shelves
 from api import create_app
 from tests.api_helpers import free_port, stop, wait_until_serving
+from tests.helpers import benchmark
 
 GEOMETRY = sys.modules["adjudicator.games.diplomacy.picture.geometry"]
 
 
-def chain_board(n: int, title: str = "Chain") -> dict:
-    """A board of n land spaces in a row, each bordering the next (no drawing positions): 40 KB at 500."""
-    width = len(str(n - 1))
-    ids = [f"p{i:0{width}d}" for i in range(n)]
-    provinces = [{"id": pid, "name": f"Place {i}", "kind": "land", **({"centre": True, "home": "AB"[i % 2]}
-                                                                      if i < 4 else {})} for i, pid in enumerate(ids)]
-    return {"name": f"chain{n}", "title": title, "rules": "diplomacy",
-            "powers": {"A": {"colour": "#D62728"}, "B": {"colour": "#1F77B4"}},
-            "terrain": {"land": {"default": "land"}, "sea": {"default": "sea"}},
-            "calendar": {"start": {"season": "Spring", "year": 1901, "type": "Movement"},
-                         "phases": [{"season": "Spring", "type": "Movement"}, {"season": "Fall", "type": "Movement"},
-                                    {"season": "Fall", "type": "Adjustment"}]},
-            "victory": 3, "provinces": provinces, "borders": [f"{a} - {b} : land" for a, b in zip(ids, ids[1:])],
-            "start": {"A": [f"A {ids[0]}"], "B": [f"A {ids[1]}"]}}
+chain_board = benchmark("pictures").chain_board  # the benchmark's board of n spaces in a row (no positions)
 
 
 @pytest.fixture
