@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.outcome import IGNORED, ILLEGAL, VOID, OrderResult
+from adjudicator.refusals import Kind, Refusal
 from adjudicator.sheets import Sheet
 
 OK, UNREADABLE = "ok", "unreadable"  # the two statuses of a line that are no report's
@@ -21,8 +22,10 @@ REFUSED = frozenset({ILLEGAL, VOID, IGNORED})  # a report line's statuses a seat
 GM = ""  # the seat key of the game master's steps (orders without a power, e.g. `melt`, `next round`)
 
 
-class SheetRefused(Exception):
+class LinesRefused(Refusal):
     """A seat's lines that cannot be checked as a whole (orders for another kind of phase, too many lines)."""
+
+    kind = Kind.REFUSED
 
     def __init__(self, reason: str):
         super().__init__(reason)

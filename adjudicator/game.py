@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
-from adjudicator.arrival import LineStatus, SeatItem, SheetRefused, statuses
+from adjudicator.arrival import LineStatus, LinesRefused, SeatItem, statuses
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.outcome import OrderResult
 from adjudicator.refusals import Kind
@@ -164,12 +164,12 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
     def line_statuses(self, board: Any, state: Any, seat: str, lines: list[str]) -> list[LineStatus]:
         """Each of `seat`'s lines as it stands when it arrives alone, the other seats' orders unseen (hosted
         games; seat '' for the game master's steps): unreadable, illegal, ignored, void whatever the others
-        order, or ok; SheetRefused when the lines cannot be checked at all. The board is not judged: the game's
+        order, or ok; LinesRefused when the lines cannot be checked at all. The board is not judged: the game's
         `arrival_report` says what its check finds."""
         state = self.submission_state(board, state, seat)
         sheet = self.read_order_lists(board, state, {seat: lines})
         if sheet.refusal:
-            raise SheetRefused(sheet.refusal)
+            raise LinesRefused(sheet.refusal)
         report = self.arrival_report(board, state, seat, sheet) if sheet.orders else []
         return statuses(lines, sheet, report, seat,
                         lambda order: self.void_known_on_arrival(board, state, seat, order))

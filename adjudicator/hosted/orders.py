@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.arrival import GM, SheetRefused
+from adjudicator.arrival import GM, LinesRefused
 from adjudicator.game import rules_of
 from adjudicator.refusals import Kind, Refusal
 from adjudicator.sheets import Sheet
@@ -41,5 +41,5 @@ def judge_submission(board: Any, state: Any, power: str, lines: list[str]) -> li
     (`GameRules.line_statuses`); Refused when they cannot be checked at all."""
     try:
         return [s.to_json() for s in rules_of(board).line_statuses(board, state, power, lines)]
-    except SheetRefused as exc:
+    except LinesRefused as exc:
         raise Refused(exc.reason, []) from None

@@ -412,7 +412,7 @@ class Service:
         """A text body's orders as the seat's items (their lines, their texts), each checked at the door."""
         try:
             found = rules_of(board).seat_items(board, state, seat, sheet_text)
-        except arrival.SheetRefused as exc:
+        except arrival.LinesRefused as exc:
             raise Refused(exc.reason, []) from None
         self._check_count(len(found))
         limit = self.limits.max_order_length

@@ -15,7 +15,7 @@ import pytest
 
 from tests.helpers import ROOT
 
-from adjudicator.arrival import GM, SheetRefused
+from adjudicator.arrival import GM, LinesRefused
 from adjudicator.catalogue import load_variant
 from adjudicator.game import rules_of
 from adjudicator.games.diplomacy.judge import movement
@@ -67,7 +67,7 @@ def oracle(board: Any, state: Any, power: str, lines: list[str]) -> list[dict[st
 def checked(board: Any, state: Any, power: str, lines: list[str]) -> list[dict[str, Any]] | str:
     try:
         return [s.to_json() for s in rules_of(board).line_statuses(board, state, power, lines)]
-    except SheetRefused as exc:
+    except LinesRefused as exc:
         return exc.reason
 
 

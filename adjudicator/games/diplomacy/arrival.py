@@ -23,7 +23,7 @@ from adjudicator.games.diplomacy.orders.validate import every_unit_command, move
 from adjudicator.games.diplomacy.rulebook import Rulebook
 from adjudicator.games.diplomacy.phase import stranded, unit_of
 from adjudicator.games.diplomacy.state import GameState
-from adjudicator.arrival import SeatItem, SheetRefused
+from adjudicator.arrival import LinesRefused, SeatItem
 from adjudicator.outcome import ILLEGAL, VOID, OrderResult
 
 PENDING = "pending"  # a legal order whose outcome waits on the other powers' orders
@@ -127,12 +127,12 @@ def seat_items(board: Board, state: GameState, seat: str, text: str) -> list[Sea
     """A power's text body read as a sheet is (`read_sheet`, as `/v1/adjudicate` reads it), a line without a
     header the power's own: each line that holds an order (or something meant as one) is one item, numbered by
     its line; headers, comments and blank lines are none. A line under another power's header is refused
-    (SheetRefused): a power's token sends its own orders, and the line must not be read as the seat's."""
+    (LinesRefused): a power's token sends its own orders, and the line must not be read as the seat's."""
     sheet = read_sheet(board, text, default_power=seat, state=state)
     for order in sheet.orders:
         header = sheet.header_lines.get(order.line or 0)
         if order.power != seat and header is not None:
-            raise SheetRefused(f"line {order.line} is under the {order.power!r} header on line {header}: "
+            raise LinesRefused(f"line {order.line} is under the {order.power!r} header on line {header}: "
                                f"{seat}'s token sends {seat}'s orders only; remove the header, or send "
                                f"{order.power}'s orders with {order.power}'s token")
     read = {o.line for o in sheet.orders} | {p.line for p in sheet.problems}
