@@ -15,10 +15,11 @@ from adjudicator.games.diplomacy.state import GameState
 
 def _flaw(rules: Rulebook, state: GameState, order: Order) -> tuple[str, str] | None:
     """(the rule's answer, what is wrong) for the first designation of an order the rules hold against it."""
-    unit = state.units.get(order.unit.province) if order.unit is not None else None
-    if unit is None:
+    ref = order.unit
+    unit = state.units.get(ref.province) if ref is not None else None
+    if ref is None or unit is None:
         return None
-    written = order.unit.type
+    written = ref.type
     if written is None and rules.missing_unit_type != "valid":
         return rules.missing_unit_type, "the order does not say army or fleet (DATC 4.C.1)"
     if written is not None and written != unit.type and rules.wrong_unit_type != "valid":
@@ -45,7 +46,7 @@ def refused_designations(rules: Rulebook, state: GameState, orders: list[Order])
     refused: dict[int, tuple[bool, str]] = {}
     for order in orders:
         flaw = flaws[id(order)]
-        if flaw is None:
+        if flaw is None or order.unit is None:  # (an order with a flaw names its unit)
             continue
         if flaw[0] == "invalid":
             refused[id(order)] = (True, flaw[1])

@@ -28,6 +28,10 @@ from adjudicator.lalr_table import LalrTable, UnexpectedTerminal
 from adjudicator.names import ARTICLES, normalise
 from adjudicator.games.diplomacy.orders.model import Order, UnitRef, new_order, new_unit_ref, unit_refs
 
+# What the reader makes of an order's text, the fields of its Order but its power, text and line: (kind, unit,
+# target, dest, dest's coast, via convoy, notes, path). Kept per text (`OrderParser.readings`).
+Reading = tuple[str, UnitRef | None, UnitRef | None, str | None, str | None, bool, tuple[str, ...], tuple[str, ...]]
+
 # The codes of grammar/diplomacy.lark.
 UNIT, PLACE, POWER, COAST, MOVE, HOLD, SUPPORT, CONVOY, VIA = "U", "P", "W", "K", "M", "H", "S", "C", "Y"
 RETREAT, DISBAND, REMOVE, BUILD, WAIVE, PLUS, LPAR, RPAR, SLASH, UNKNOWN = "R", "D", "X", "B", "N", "+", "(", ")", "/", "?"
@@ -226,7 +230,10 @@ class Reach:
         """Computed once per board, over every season."""
         army: dict[str, set[str]] = {p: set() for p in board.provinces}
         fleet: dict[str, set[str]] = {p: set() for p in board.provinces}
-        army_stand, fleet_stand, sea, coastal = set(), set(), set(), set()
+        army_stand: set[str] = set()
+        fleet_stand: set[str] = set()
+        sea: set[str] = set()
+        coastal: set[str] = set()
         for season in board.seasons:
             view = board.season(season)
             for o, ds in view.army_next.items():
@@ -258,7 +265,7 @@ class Reach:
         return self.convoy_score(origin, dest)
 
     def convoy_score(self, origin: str, dest: str, fleet: str | None = None) -> int:
-        """CONVOY divided by the number of fleets the shortest convoy from origin to dest needs (through
+        """BY_CONVOY divided by the number of fleets the shortest convoy from origin to dest needs (through
         `fleet`, when given); 0 when no chain of seas joins them."""
         if origin == dest or origin not in self.coastal or dest not in self.coastal:
             return 0
@@ -272,7 +279,7 @@ class Reach:
             if not ends:
                 return 0
             needed = min(ends)
-        return max(1, CONVOY // needed)
+        return max(1, BY_CONVOY // needed)
 
     def _fleets_from(self, place: str) -> dict[str, int]:
         """For each sea, the fewest fleets of a chain from `place` to it (it included)."""
@@ -350,7 +357,8 @@ _PLAIN_CODES = "UPWKMHSCYRDXBN+/"  # the codes a plain word may have (no parenth
 # How readings of a name of two places are scored (`OrderParser._score`): a reading wins only by a clear margin,
 # more than SETTLE_RATIO times the next (a direct move over any convoy; a convoy by one fleet over one that needs
 # three or more; any possible reading over impossible ones), else the order is refused naming both.
-DIRECT, CONVOY, SETTLE_RATIO = 100_000, 1000, 2
+# (BY_CONVOY, not CONVOY: that is the convoy word's code, which this name once hid from `OrderParser._near`.)
+DIRECT, BY_CONVOY, SETTLE_RATIO = 100_000, 1000, 2
 MAX_ORDER_LENGTH = 500
 MAX_READINGS = 20_000  # order texts kept per board (a game's phase has a few dozen; 8 boards at most: see parser_for)
 
@@ -393,7 +401,7 @@ class OrderParser:
         self._may_join = re.compile("|".join(map(re.escape, sorted(self.lexicon.join_codes))) or "(?!)")
         self._meant = {piece: m[0] if code == PLACE else m for piece, (code, m) in fast.items()}
         self._power_meant = {**{piece: m for piece, (code, m) in fast.items() if code == POWER}, **self.lexicon.dual}
-        self.readings: dict[str, tuple] = {}  # order text -> what the grammar made of it
+        self.readings: dict[str, Reading] = {}  # order text -> what the grammar made of it
         self.refs: dict[tuple, UnitRef] = {}  # (type, place, coast, power) -> the one UnitRef of it
 
     # ----- step 1: words -------------------------------------------------------------------------------
@@ -481,13 +489,13 @@ class OrderParser:
         return out, two_places
 
     # ----- steps 2 and 3 -------------------------------------------------------------------------------
-    def read(self, text: str, suggest: bool = True, units: Any = None) -> tuple:
-        """(kind, unit, target, dest, coast, via convoy, notes, path) for one order; an OrderError otherwise."""
+    def read(self, text: str, suggest: bool = True, units: Any = None) -> Reading:
+        """The Reading of one order; an OrderError otherwise."""
         # (the pieces when each blank-separated chunk is one: then `_plain` reads them)
         plain = self._plain(text, text.split()) if len(text) <= MAX_ORDER_LENGTH else None
         return plain if plain is not None else self._read_further(text, suggest, units)
 
-    def _read_further(self, text: str, suggest: bool = True, units: Any = None) -> tuple:
+    def _read_further(self, text: str, suggest: bool = True, units: Any = None) -> Reading:
         """`read` once `_plain` has not read the text's blank-separated chunks."""
         if not text.strip():
             raise OrderError("empty order", column=1)
@@ -511,7 +519,7 @@ class OrderParser:
             raise self._explain(exc, text, words, suggest) from None
         return self._build(kind, refs, via, words, text, units, two_places)
 
-    def _plain(self, text: str, pieces: list[str] | None = None) -> tuple | None:
+    def _plain(self, text: str, pieces: list[str] | None = None) -> Reading | None:
         """`read` for an order of plain words only, the common case: every piece one word by itself, with one
         reading (`lexicon.fast`), none the start of a longer name here but a two-word phrase (`via convoy`, one
         piece then), no parenthesis. Its words are its pieces, so no Word is made; None for any other order (and
@@ -564,7 +572,7 @@ class OrderParser:
         return _reading(kind, made, via, ())
 
     def _plain_settled(self, text: str, pieces: list[str], codes: str, kind: str, refs: list[tuple],
-                       via: bool) -> tuple | None:
+                       via: bool) -> Reading | None:
         """`_plain` for an order with a name of two places (`A tyr - tri`): its Words made from its pieces (one
         each), settled and built by `_build` as the general reader's; None when that fails (`read` explains)."""
         lexicon = self.lexicon
@@ -622,8 +630,8 @@ class OrderParser:
                     reading = self.read(text, suggest, units)  # not kept: it depends on the position
                     return new_order(*reading[:6], power, text.strip(), line, reading[6], reading[7])
                 except OrderError as final:
-                    kind = UnknownPlace if isinstance(final, UnknownPlace) else OrderError
-                    raise kind(final.message, file=file, line=line, suggestions=final.suggestions,
+                    error = UnknownPlace if isinstance(final, UnknownPlace) else OrderError
+                    raise error(final.message, file=file, line=line, suggestions=final.suggestions,
                                column=(final.column or 1) + column_offset) from None
             if use_cache:
                 if len(self.readings) >= MAX_READINGS:
@@ -633,7 +641,7 @@ class OrderParser:
         return new_order(kind, unit, target, dest, coast, via, power, text.strip(), line, notes, path)
 
     def _build(self, kind: str, refs: list[tuple], via: bool, words: list[Word], text: str,
-               units: Any = None, two_places: bool = True) -> tuple:
+               units: Any = None, two_places: bool = True) -> Reading:
         notes: list[str] = []
         choice: dict[int, str] = {}
         if two_places and any(w.code == PLACE and len(w.meaning) > 1 and len(self._places(w)) > 1 for w in words):
@@ -705,7 +713,8 @@ class OrderParser:
         top = max(s for s, _ in scored)
         best = [c for s, c in scored if s == top]
         second = max([s for s, c in scored if s < top] or [0])
-        own_combo = tuple(own) if None not in own else None
+        named = [p for p in own if p is not None]
+        own_combo = tuple(named) if len(named) == len(own) else None
         if top > 0 and len(best) == 1 and top > SETTLE_RATIO * second:
             chosen = best[0]
         elif own_combo is not None and (own_combo in best or top == 0):
@@ -725,15 +734,17 @@ class OrderParser:
                              f"reading fits where the order's units can go")
         return dict(zip(slots, chosen))
 
-    def _score(self, kind: str, refs: list[tuple], via: bool, words: list[Word], combo: tuple) -> int:
+    def _score(self, kind: str, refs: list[tuple], via: bool, words: list[Word], combo: tuple[str, ...]) -> int:
         """How well a reading of the order fits the board: DIRECT when its units could carry it out as read,
-        less when a move needs a convoy (the more fleets, the less), 0 when it never could."""
+        less when a move needs a convoy (the more fleets, the less), 0 when it never could. (`_settle` scores
+        orders that name a unit: every place is in one of `refs`, `combo` a place for each.)"""
         r = self.reach
-        types = [words[ref[1]].meaning if ref[1] is not None else None for ref in refs]
+        types: list[str | None] = [words[ref[1]].meaning if ref[1] is not None else None for ref in refs]
         best = 0
-        for t in ([types[0]] if types[0] else [ARMY, FLEET]) if refs else [None]:
-            u = combo[0] if combo else None
-            if u is not None and not r.stands(t, u):
+        u = combo[0]
+        first = types[0]
+        for t in [first] if first else [ARMY, FLEET]:
+            if not r.stands(t, u):
                 continue
             if kind in ("hold", "disband", "remove"):
                 score = DIRECT
@@ -854,16 +865,16 @@ def _shape(table: LalrTable, codes: str) -> tuple:
     return shape
 
 
-def _reading(kind: str, made: list[UnitRef], via: bool, notes: tuple[str, ...]) -> tuple:
-    """(kind, unit, target, dest, coast, via convoy, notes, path) from the units and places an order names."""
+def _reading(kind: str, made: list[UnitRef], via: bool, notes: tuple[str, ...]) -> Reading:
+    """The Reading of the units and places an order names."""
     unit = made[0] if made else None
     if kind in ("move", "retreat"):
         dest = made[-1]
         path = tuple(ref.province for ref in made[1:-1]) if len(made) > 2 else ()
         return kind, unit, None, dest.province, dest.coast, via, notes, path
     if kind in ("support", "convoy"):
-        dest = made[2] if len(made) > 2 else None
-        return kind, unit, made[1], dest.province if dest else None, dest.coast if dest else None, False, notes, ()
+        aim = made[2] if len(made) > 2 else None
+        return kind, unit, made[1], aim.province if aim else None, aim.coast if aim else None, False, notes, ()
     return kind, unit, None, None, None, False, notes, ()
 
 
@@ -950,11 +961,11 @@ def lexicon_of(board: Board) -> Lexicon:
     unit_words = {k: list(v) for k, v in DEFAULT_UNIT_WORDS.items()}
     for unit_type, extra in (board.raw.get("unit_words") or {}).items():
         unit_words.setdefault(str(unit_type).upper()[:1], []).extend(str(x) for x in extra or ())
-    for unit_type, spellings in unit_words.items():
-        for s in spellings:
+    for unit_type, words in unit_words.items():
+        for s in words:
             lex.add(s, UNIT, unit_type)
-    for key, spellings in board.coast_names.items():
-        for s in [key, *spellings]:
+    for key, names in board.coast_names.items():
+        for s in [key, *names]:
             lex.add(s, COAST, key)
     for spelling, ids in board.names.folded.items():
         lex.add(spelling, PLACE, tuple(sorted(ids)))

@@ -89,7 +89,7 @@ class _Reader:
             placed = [d.unit for d in state.dislodged.values()] if retreat else list(state.units.values())
             for unit in placed:
                 self.units.setdefault(unit.power, set()).add(unit.province)
-        self.sheet = Sheet()
+        self.sheet: Sheet[Order] = Sheet()
         self.suggested = 0
         self.unit_words = {k for k, v in self.parser.lexicon.single.items() if v[0] == UNIT}
 
@@ -129,7 +129,7 @@ class _Reader:
         before_comma: tuple[str, OrderError] | None = None  # the part before the first comma, when no order
         if len(parts) == 1 and "," in body:
             pieces = self._split(body, ",")
-            read: list[Order] | None = []
+            read: list[Order] = []
             for at, piece in pieces:
                 if not piece.strip():
                     continue
@@ -138,13 +138,11 @@ class _Reader:
                 except OrderError as exc:
                     if not read:
                         before_comma = (piece.strip(), exc)
-                    read = None  # not complete orders on both sides: the line is read as one order below
-                    break
-            if read is not None and not all(_complete(o) for o in read):
-                read = None  # `A Vie - Bud, Ser`: `Ser` alone is no order given after a comma
-            if read is not None:
-                self._add(read, line)
-                return
+                    break  # not complete orders on both sides: the line is read as one order below
+            else:  # every piece an order, each complete (`A Vie - Bud, Ser`: `Ser` alone is no order after a comma)
+                if all(_complete(o) for o in read):
+                    self._add(read, line)
+                    return
         for at, part in parts:
             if not part.strip():
                 continue
@@ -155,11 +153,11 @@ class _Reader:
                 if _bullet_end(part):
                     try:  # `- Build A par`, `- A Par - Bur`: a bullet, not a removal sign
                         cut = _bullet_end(part)
-                        order = self.order(part[cut:], line, column + at + cut, power)
+                        unbulleted = self.order(part[cut:], line, column + at + cut, power)
                     except OrderError as without:
-                        order, problem = None, without  # (what the order says past its bullet is what is wrong)
-                    if order is not None:
-                        self._add([order], line)
+                        problem = without  # (what the order says past its bullet is what is wrong)
+                    else:
+                        self._add([unbulleted], line)
                         continue
                 unknown = isinstance(problem, UnknownPlace)
                 if before_comma is not None:  # `Cheers, Bob`: no order, whole or between its commas
@@ -173,17 +171,18 @@ class _Reader:
                 continue
             self._add([order], line)
 
-    def hint(self, orders: list[Order], line: int, header: int, inline: dict[str, int]) -> None:
+    def hint(self, orders: list[Order], power: str, line: int, header: int, inline: dict[str, int]) -> None:
         """Why an order read for its header's power names another power's unit, for the report: which header the
         line was read for, and (when one came since) that a `Power:` on a line is for that line only."""
+        own = self.units.get(power, ())
         for order in orders:
-            if order.unit is None or isinstance(order, Build) or order.unit.province in \
-                    self.units.get(order.power, ()):
+            ref = order.unit
+            if ref is None or isinstance(order, Build) or ref.province in own:
                 continue
-            owner = next((p for p, places in self.units.items() if order.unit.province in places), None)
+            owner = next((p for p, places in self.units.items() if ref.province in places), None)
             if owner is None:
                 continue
-            hint = f"this line is read for {order.power} (the header on line {header})"
+            hint = f"this line is read for {power} (the header on line {header})"
             if owner in inline:
                 hint += f"; the `{owner}:` on line {inline[owner]} applies to its own line only"
             self.sheet.hints[line] = hint
@@ -221,7 +220,7 @@ class _Reader:
 
 
 def read_sheet(board: Board, text: str, file: str | None = None, default_power: str | None = None,
-               state: Any = None) -> Sheet:
+               state: Any = None) -> Sheet[Order]:
     """Read an order sheet; orders carry their power, line and text. A leading `-` / `+` before a unit alone is a
     removal / build at any phase (judged as such, so refused at a movement phase), and a bullet before a longer
     order; with the game's `state`, a unit alone is refused in an adjustment phase."""
@@ -271,17 +270,17 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
             line_power: str | None = name
             body = rest
             offset = len(head) + 1
-            under_header = False
+            read_for_header: int | None = None  # the header's line, when the line is read for its power
         else:
             leading = reader.leading_power(content)
             if leading is not None:
                 line_power, offset = leading
                 body = content[offset:]
-                under_header = False
+                read_for_header = None
             else:
                 line_power = power
                 body = content
-                under_header = header_line is not None
+                read_for_header = header_line
         if body.lstrip()[:1] not in ("-", "+"):  # (`- F Lon` is a removal at any phase, never a bullet and a hold)
             cut = _bullet_end(body)
             offset += cut
@@ -302,15 +301,15 @@ def read_sheet(board: Board, text: str, file: str | None = None, default_power: 
         lead = len(body) - len(body.lstrip())
         read = len(sheet.orders)
         reader.orders(body.strip(), number, offset + lead + 1, line_power, raw)
-        if under_header:
-            sheet.header_lines[number] = header_line
-            reader.hint(sheet.orders[read:], number, header_line, inline)
+        if read_for_header is not None:
+            sheet.header_lines[number] = read_for_header
+            reader.hint(sheet.orders[read:], line_power, number, read_for_header, inline)
         elif line_power is not None and line_power != power and header_line is not None:
             inline.setdefault(line_power, number)
     return sheet
 
 
-def orders_from_lists(board: Board, orders: dict[str, list[str]], state: Any = None) -> Sheet:
+def orders_from_lists(board: Board, orders: dict[str, list[str]], state: Any = None) -> Sheet[Order]:
     """Orders given as lists of strings per power (the API's second form)."""
     reader = _Reader(board, state, None)
     sheet = reader.sheet

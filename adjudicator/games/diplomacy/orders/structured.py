@@ -178,7 +178,9 @@ class _Reader:
             return None
         get = obj.get
         kind, power, unit, target, dest = get("kind"), get("power"), get("unit"), get("target"), get("destination")
-        fields = _PLAIN_FIELDS.get(kind) if type(kind) is str else None
+        if type(kind) is not str:
+            return None
+        fields = _PLAIN_FIELDS.get(kind)
         has_target, has_dest, via = target is not None, dest is not None, get("via_convoy")
         if (fields is None or 2 * has_target + has_dest not in fields
                 or len(obj) != 3 + has_target + has_dest + (via is not None)
@@ -207,15 +209,14 @@ class _Reader:
                        self._suggestions(lambda: difflib.get_close_matches(key, FIELDS, 1)))
         get = obj.get
         kind = get("kind")
-        shape = _SHAPE.get(kind) if type(kind) is str else None
-        if shape is None:
+        if type(kind) is not str or kind not in _SHAPE:
             if kind is None:
                 raise _Bad("kind", f"the order has no kind; kinds are {', '.join(ORDER_KINDS)}")
             if not isinstance(kind, str) or kind.lower() not in _SHAPE:
                 raise _Bad("kind", f"unknown kind {_shown(kind, 60)}; kinds are {', '.join(ORDER_KINDS)}",
                            self._suggestions(lambda: difflib.get_close_matches(_shown(kind, 60).lower(), ORDER_KINDS, 1)))
             kind = kind.lower()
-            shape = _SHAPE[kind]
+        shape = _SHAPE[kind]
         power = get("power")
         if type(power) is not str or power not in self.board.powers:
             if power is None:
@@ -265,10 +266,10 @@ class _Reader:
         return new_order(kind, unit, target, dest, coast, via is True, power, "", line, ())
 
 
-def orders_from_objects(board: Board, objects: Sequence[Any]) -> Sheet:
+def orders_from_objects(board: Board, objects: Sequence[Any]) -> Sheet[Order]:
     """Orders from a list of order objects (module docstring): the Sheet every reader gives, each bad object
     a problem located by a JSON pointer into the list, the other objects read."""
-    sheet = Sheet()
+    sheet: Sheet[Order] = Sheet()
     if isinstance(objects, (str, bytes, Mapping)) or not isinstance(objects, Sequence):
         sheet.problems.append(ObjectProblem(0, None, _shown(objects), "the orders must be a list of order objects",
                                             pointer=""))

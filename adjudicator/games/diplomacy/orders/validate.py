@@ -148,19 +148,21 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     wrong_coast_fails = rules.wrong_unit_coast == "fails"
     ordered: set[str] | None = None  # the places of the units given movement orders (worked out when needed)
     for order in orders:
-        check = checks.get(type(order))
-        if check is None:  # a build, removal or retreat: refused naming the phase, whatever stands there
+        check, ref = checks.get(type(order)), order.unit
+        # a build, removal or retreat: refused naming the phase, whatever stands there (`ref` is None only for a
+        # waive, which `checks` has no check for either)
+        if check is None or ref is None:
             if ordered is None:
                 ordered = {o.unit.province for o in orders if type(o) in checks and o.unit is not None}
             report.append(_misplaced(board, state, order, ordered))
             continue
-        unit = units.get(order.unit.province)
+        unit = units.get(ref.province)
         if unit is None or unit.power != order.power and order.power is not None or unit.power == NEUTRAL:
-            report.append(ignored(order, _not_its_unit(order, unit)))
+            report.append(ignored(order, _not_its_unit(order, ref.province, unit)))
             continue
         try:
-            if wrong_coast_fails and order.unit.coast is not None and order.unit.coast != unit.coast:
-                raise Illegal(f"the order names the {order.unit.coast} coast, but the unit is at {unit.location} "
+            if wrong_coast_fails and ref.coast is not None and ref.coast != unit.coast:
+                raise Illegal(f"the order names the {ref.coast} coast, but the unit is at {unit.location} "
                               f"(DATC 4.B.5: fails)")
             command = check(phase, unit, order)
         except Illegal as exc:
@@ -175,23 +177,31 @@ def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tu
     for province in [p for p in commands if p in more] if more else ():  # (in the order of their first orders)
         extra = more[province]
         cmds = [commands[province], *extra]
+        given = [_read_from(c) for c in cmds]
         if all(_same_effect(cmds[0], c) for c in extra):
-            for c in extra:
-                report.append(ignored(c.order, "the same order was given twice; it counts once"))
+            for o in given[1:]:
+                report.append(ignored(o, "the same order was given twice; it counts once"))
         elif rules.several_orders == "hold":  # DATC 4.D.3
             del commands[province]
-            for c in cmds:
-                report.append(illegal(c.order, c.unit, several_orders([c.order for c in cmds], None, rules),
+            for c, o in zip(cmds, given):
+                report.append(illegal(o, c.unit, several_orders(given, None, rules),
                                       "it holds (and may receive hold support)"))
         else:  # DATC 4.D.3: first or last
-            kept = cmds[0] if rules.several_orders == "first" else cmds[-1]
-            commands[province] = kept
-            for c in cmds:
-                if c is not kept:
-                    report.append(ignored(c.order, several_orders([c.order for c in cmds], kept.order, rules)))
+            at = 0 if rules.several_orders == "first" else -1
+            commands[province] = cmds[at]
+            for c, o in zip(cmds, given):
+                if c is not cmds[at]:
+                    report.append(ignored(o, several_orders(given, given[at], rules)))
     if convoys or rules.adjacent_convoy != "2000":
         _settle_convoy_intent(board, season, commands, rules)
     return commands, report
+
+
+def _read_from(command: Command) -> Order:
+    """The order a command checked from one was read from (only the holds of units without orders have none)."""
+    if command.order is None:
+        raise AssertionError(f"the {command.kind} of {command.unit.location} was checked from no order")
+    return command.order
 
 
 def _same_effect(a: Command, b: Command) -> bool:
@@ -218,7 +228,8 @@ def _designated(rules: Rulebook, state: GameState, orders: list[Order], report: 
     for order in orders:
         if id(order) in refused:
             is_illegal, reason = refused[id(order)]
-            report.append(illegal(order, state.units.get(order.unit.province), reason,
+            unit = state.units.get(order.unit.province) if order.unit is not None else None  # (a waive: no flaw)
+            report.append(illegal(order, unit, reason,
                                   "the unit holds (and may receive hold support)") if is_illegal
                           else ignored(order, reason))
     return [o for o in orders if id(o) not in refused]
@@ -243,9 +254,9 @@ def movement_command(board: Board, state: GameState, unit: Unit, order: Order, f
     return _CHECKS.get(type(order), _not_movement)(phase, unit, order)
 
 
-def _not_its_unit(order: Order, unit: Unit | None) -> str:
-    """Why an order is for no unit of its power: none there, another power's, or a neutral unit."""
-    where = order.unit.province
+def _not_its_unit(order: Order, where: str, unit: Unit | None) -> str:
+    """Why an order for the unit in `where` is for no unit of its power: none there, another power's, or a
+    neutral unit."""
     if unit is None:
         return f"there is no unit in {where}"
     if unit.power != order.power and order.power is not None:
