@@ -1,6 +1,9 @@
 """Order text -> Order: words read with one dictionary lookup each, then the LALR grammar
 `grammar/diplomacy.lark` (compiled by Lark, run by `adjudicator/lalr_table.py`) over one code character per word.
 
+Long file: the three steps below share the board's lexicon and the word readings, and the hot path of plain
+orders runs through all three without a call it could do without; the grammar is its own file.
+
 Reading an order is three steps, each linear in the order's length:
 1. Split the text into pieces (blanks, words, symbols: `pieces_of`, the regex only for joined pieces), and read
    each word, or each run of words that is one name (`Mid-Atlantic Ocean`, `St. Petersburg`, `north coast`,
