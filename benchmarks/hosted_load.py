@@ -63,9 +63,11 @@ Row = dict[str, Any]
 
 # --- games, made fast --------------------------------------------------------------------------------------
 def new_database(server: str, name: str) -> str:
-    """A new, empty database on the benchmark's PostgreSQL server; its URL."""
+    """A new, empty database on the benchmark's PostgreSQL server (one a run before left is dropped first: a
+    server given with --server outlives the run); its URL."""
     engine = create_engine(normalise_url(server), isolation_level="AUTOCOMMIT")
     with engine.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
         conn.execute(text(f'CREATE DATABASE "{name}"'))
     engine.dispose()
     return server.rsplit("/", 1)[0] + "/" + name
