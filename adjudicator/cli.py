@@ -412,7 +412,7 @@ def games() -> None:
 
 
 @games.command("tick")
-@click.option("--database", help="A database URL (default: the settings of `adjudicator serve`).")
+@click.option("--database", help="A database URL, or a SQLite file's path (default: the settings of `adjudicator serve`).")
 def games_tick(database: str | None) -> None:
     """Judge every hosted phase past its deadline, send due webhooks and wait for them (run it from cron). It
     never creates a database: one it cannot find or reach is one line and exit status 2."""

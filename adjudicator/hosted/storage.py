@@ -69,6 +69,11 @@ def database(config: dict | None = None) -> Database:
     return Database(f"sqlite:///{Path(DEFAULT_SQLITE).resolve()}", f"the default ({DEFAULT_SQLITE})")
 
 
+def named_database(value: str, source: str) -> Database:
+    """The database a command names: a URL, or a SQLite file's path (as ADJUDICATOR_DATABASE is read)."""
+    return Database(normalise_url(value) if "://" in value else f"sqlite:///{Path(value).resolve()}", source)
+
+
 def database_url(config: dict | None = None) -> str:
     """The database URL from the settings (config first, then the environment)."""
     return database(config).url

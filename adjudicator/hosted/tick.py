@@ -15,10 +15,10 @@ from __future__ import annotations
 import signal
 from collections.abc import Callable
 
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from adjudicator.hosted.service import Service
-from adjudicator.hosted.storage import Database, database, normalise_url, open_store
+from adjudicator.hosted.storage import database, named_database, open_store
 from adjudicator.hosted.webhooks import configured_policy
 from adjudicator.refusals import Kind
 
@@ -28,8 +28,13 @@ UNREACHABLE = Kind.UNAVAILABLE  # what a database that is not there or cannot be
 def run(explicit: str | None, say: Callable[[str], None]) -> Kind | None:
     """Tick the database `explicit` names (else the settings `adjudicator serve` uses); None when done, else
     the kind of refusal that stopped it (the CLI's table gives its exit status)."""
-    db = Database(normalise_url(explicit), "--database") if explicit else database()
-    named = f"the database {db.shown} (from {db.source})"
+    db = named_database(explicit, "--database") if explicit else database()
+    try:
+        named = f"the database {db.shown} (from {db.source})"
+    except (ArgumentError, ValueError):  # not a URL SQLAlchemy reads (a port that is no number: ValueError)
+        say(f"error: the database {explicit!r} (from --database) is not a database URL: write one such as "
+            "postgresql://user@host/games or sqlite:///games.sqlite3, or a SQLite file's path")
+        return Kind.BAD_INPUT
     if db.sqlite_file is not None and not db.sqlite_file.is_file():
         say(f"error: {named} does not exist, and tick creates no database: name the one the server uses "
             "(ADJUDICATOR_DATABASE_URL, ADJUDICATOR_DATABASE or --database)")

@@ -64,3 +64,11 @@ def test_tick_names_the_database_it_uses(tmp_path, which):
     lines = result.output.splitlines()
     assert lines[0].startswith("database: ") and lines[0].endswith("(from --database)")
     assert lines[-2].startswith("webhooks: ") and lines[-1].endswith(" phase(s) judged")
+
+
+def test_a_database_named_by_its_path_or_not_a_url_is_one_line_and_exit_2(tmp_path):
+    missing = tmp_path / "games.sqlite3"
+    assert "does not exist" in _one_error(_tick("--database", str(missing)))  # a path, read as ADJUDICATOR_DATABASE
+    assert f"sqlite:///{missing}" in _tick("--database", str(missing)).output
+    error = _one_error(_tick("--database", "postgresql://user@host:port/games"))
+    assert "is not a database URL" in error
