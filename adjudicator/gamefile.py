@@ -25,14 +25,14 @@ from typing import Any
 from adjudicator.catalogue import is_board_path, load_board_ref
 from adjudicator.errors import AdjudicatorError, StateError
 from adjudicator.game import rules_of
-from adjudicator.located import LocatedReader
+from adjudicator.located import located_error
 from adjudicator.textio import read_text
 from adjudicator.yamldump import dump_yaml
 from adjudicator.yamlio import LineDict, line_of, load_yaml_text
 
 
 def _err(message: str, file: str | None, node: Any = None, pointer: str | None = None) -> AdjudicatorError:
-    return LocatedReader(file).fail(message, node, pointer)
+    return located_error(message, file, node, pointer=pointer)
 
 
 def game_from_data(data: Any, file: str | None = None, board: Any = None) -> tuple[Any, Any]:

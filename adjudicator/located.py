@@ -6,9 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.errors import AdjudicatorError, StateError
+from adjudicator.errors import AdjudicatorError, StateError, VariantError
 from adjudicator.names import AmbiguousName, NameIndex, UnknownName
 from adjudicator.yamlio import line_of
+
+
+def located_error(message: str, file: str | None, node: Any = None, fallback: Any = None, *, pointer: str | None = None,
+                  suggestions: list[str] | None = None, error: type[AdjudicatorError] = StateError) -> AdjudicatorError:
+    """The error of a data file's problem at `node`: its line (else `fallback`'s), the file, the JSON pointer."""
+    return error(message, file=file, line=line_of(node) or line_of(fallback), pointer=pointer,
+                 suggestions=suggestions or [])
+
+
+def variant_error(message: str, source: str | None, node: Any = None, fallback: Any = None) -> AdjudicatorError:
+    """A board file's problem at `node` (its line, else `fallback`'s)."""
+    return located_error(message, source, node, fallback, error=VariantError)
 
 
 class LocatedReader:
@@ -22,8 +34,8 @@ class LocatedReader:
 
     def fail(self, message: str, node: Any, pointer: str | None, suggestions: list[str] | None = None) -> AdjudicatorError:
         """The error for a problem at `node` (its line) and `pointer`."""
-        return self.error(message, file=self.file, line=line_of(node) or line_of(self.whole), pointer=pointer,
-                          suggestions=suggestions or [])
+        return located_error(message, self.file, node, self.whole, pointer=pointer, suggestions=suggestions,
+                             error=self.error)
 
     def name(self, index: NameIndex, value: Any, what: str, node: Any, pointer: str | None, known: str = "") -> str:
         """The canonical name `value` stands for in `index` (a typo gets suggestions; `known` lists the valid)."""

@@ -14,9 +14,9 @@ from typing import Any
 
 import networkx as nx
 
-from adjudicator.errors import VariantError
+from adjudicator.located import variant_error
 from adjudicator.names import NameIndex
-from adjudicator.yamlio import line_of, plain
+from adjudicator.yamlio import plain
 
 KINDS = ("polar", "sea", "coastal")
 DEPOSITS = ("gas", "oil", "concretions")
@@ -133,8 +133,7 @@ class Board:
         return f"{sector} ({self.sectors[sector].name})"
 
 
-def _fail(message: str, source: str | None, node: Any) -> VariantError:
-    return VariantError(message, file=source, line=line_of(node))
+_fail = variant_error  # (adjudicator/located.py: a board file's problem at its line)
 
 
 def _country_id(value: Any, known: dict, source: str | None, node: Any, what: str) -> str:

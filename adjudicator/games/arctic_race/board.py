@@ -14,8 +14,8 @@ from typing import Any
 import networkx as nx
 
 from adjudicator.errors import VariantError
+from adjudicator.located import variant_error
 from adjudicator.names import NameIndex
-from adjudicator.yamlio import line_of
 
 FIN = "FIN"  # the point board: reached by moving beyond the last space (R19)
 WATER = "water"  # an empty slot after the pile ran out (R22, R23); never printed on a tile
@@ -113,8 +113,7 @@ class RaceBoard:
         return list(self.cards)
 
 
-def _fail(message: str, source: str | None, node: Any, fallback: Any = None) -> VariantError:
-    return VariantError(message, file=source, line=line_of(node) or line_of(fallback))
+_fail = variant_error  # (adjudicator/located.py: a board file's problem at its line)
 
 
 def _mapping(data: Any, key: str, source: str | None) -> dict:

@@ -11,8 +11,8 @@ from typing import Any
 import networkx as nx
 
 from adjudicator.errors import VariantError
+from adjudicator.located import variant_error
 from adjudicator.names import NameIndex
-from adjudicator.yamlio import line_of
 
 BONUS_KINDS = ("bp", "cards", "wheels", "flora")  # what a bonus can give (arctica-board.md §1)
 COST_KINDS = ("flora", "cards")  # what a cost can take: Release-Zone Flora, cards from the hand
@@ -184,8 +184,7 @@ class Board:
 # ----------------------------------------------------------------------------------------------- loading
 
 
-def _fail(message: str, source: str | None, node: Any) -> VariantError:
-    return VariantError(message, file=source, line=line_of(node))
+_fail = variant_error  # (adjudicator/located.py: a board file's problem at its line)
 
 
 def _mapping(data: Any, key: str, source: str | None, parent: Any) -> dict:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from adjudicator.errors import VariantError
+from adjudicator.located import variant_error
 from adjudicator.games.diplomacy.board import (ARMY, BORDER_KINDS, Board, Border, BuildSite, DEFAULT_COAST_NAMES, FLEET, PhaseStep, Power, Province, SURFACES, VICTORY_RULES, join_location, split_location)
 from adjudicator.games.diplomacy.rulebook import DEFAULT_RULES, Rulebook, RulesError, Victory
 from adjudicator.yamlio import line_of
@@ -59,8 +60,7 @@ def parse_border_text(text: str) -> BorderText | None:
     return BorderText(ends[0], ends[2], kind, seas, _ARROWS[ends[1]])
 
 
-def _err(message: str, source: str | None, node: Any = None) -> VariantError:
-    return VariantError(message, file=source, line=line_of(node))
+_err = variant_error  # (adjudicator/located.py: a board file's problem at its line)
 
 
 def _border_entries(raw: Any, source: str | None) -> list[tuple[str, Any]]:

@@ -9,7 +9,7 @@ from adjudicator.games.diplomacy.board import NEUTRAL, Board
 from adjudicator.games.diplomacy.board_file import options_from_data
 from adjudicator.catalogue import load_variant
 from adjudicator.errors import AdjudicatorError, StateError
-from adjudicator.located import LocatedReader
+from adjudicator.located import LocatedReader, located_error
 from adjudicator.names import AmbiguousName, UnknownName
 from adjudicator.games.diplomacy.rulebook import Rulebook
 from adjudicator.games.diplomacy.state import PHASE_TYPES, Dislodged, GameState, Phase, Unit, check_position, parse_unit_text
@@ -17,7 +17,7 @@ from adjudicator.yamlio import line_of, plain
 
 
 def _err(message: str, file: str | None, node: Any = None, pointer: str | None = None) -> AdjudicatorError:
-    return LocatedReader(file).fail(message, node, pointer)
+    return located_error(message, file, node, pointer=pointer)
 
 
 def _power(board: Board, name: Any, file: str | None, node: Any, pointer: str, neutral: bool = False) -> str:
