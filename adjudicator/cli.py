@@ -1,4 +1,7 @@
-"""The `adjudicator` command: a thin shell over the library (case runner, game master's tool, server)."""
+"""The `adjudicator` command: a thin shell over the library (case runner, game master's tool, server).
+
+Long file: the one command's subcommands, each a few lines handing its options to the library, kept together
+with the one exit-status table they all answer by."""
 
 from __future__ import annotations
 
@@ -10,12 +13,13 @@ from typing import NoReturn
 
 import click
 
-from adjudicator import __version__, slips
+from adjudicator import __version__, scoring, slips
 from adjudicator.case_files import run_files
 from adjudicator.catalogue import load_board_ref, variant_summaries
 from adjudicator.errors import AdjudicatorError
 from adjudicator.extras import MissingExtra, require, require_driver
 from adjudicator.game import rules_of
+from adjudicator.game_end import read_end_file
 from adjudicator.gamefile import dump_game, read_game_file, write_atomic
 from adjudicator.loglines import escape_to_stderr
 from adjudicator.refusals import Kind, Refusal
@@ -404,6 +408,27 @@ def serve(host: str, port: int, workers: int, worker_class: str, threads: int, c
 
     run(host=host, port=port, workers=workers, threads=threads, timeout=timeout, worker_class=worker_class,
         connections=connections)
+
+
+@main.command()
+@click.argument("end", type=click.Path())
+@click.option("--system", required=True, help="The scoring system: draw-size, sum-of-squares, c-diplo, carnage, "
+                                              "manorcon (or a name of --systems).")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="Override one of the system's parameters, e.g. --set solo=73 (repeatable).")
+@click.option("--systems", "systems_file", type=click.Path(), help="Read the systems from this file (scoring.yaml's "
+                                                                   "form: a league's own) instead of the shipped ones.")
+@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON (rounded and exact).")
+def score(end: str, system: str, settings: tuple[str, ...], systems_file: str | None, as_json: bool) -> None:
+    """Score a game's end record (a YAML or JSON file: examples/end-draw.yaml) by a scoring system."""
+    try:
+        chosen = scoring.choose(scoring.choice_of(system, settings),
+                                scoring.load_systems(systems_file) if systems_file else None)
+        ended = read_end_file(end)
+        click.echo(json.dumps(scoring.score_json(ended, chosen), indent=2) if as_json
+                   else scoring.score_table(ended, chosen), nl=as_json)
+    except AdjudicatorError as exc:
+        fail(exc)
 
 
 @main.group()
