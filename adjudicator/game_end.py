@@ -80,11 +80,16 @@ class GameEnd:
                            "centres")
         if not self.standing:
             raise EndError("the end names no power of the game: give each power's centres")
+        typed = all(isinstance(p, PowerAtEnd) for p in self.standing) and all(isinstance(n, str) for n in self.powers)
+        if not typed:
+            raise EndError("an end's standing is its PowerAtEnd records and its powers their names")
         names = [p.name for p in self.standing]
         if len(set(names)) != len(names):
             raise EndError(f"a power is given twice: {', '.join(sorted({n for n in names if names.count(n) > 1}))}")
         for p in self.standing:
             self._check_power(p)
+        if not self.survivors():
+            raise EndError("every power is eliminated: at least one survives a game")
         held = sum(p.centres for p in self.standing)
         if held > self.total_centres:
             raise EndError(f"the powers hold {held} centres, more than the board's {self.total_centres}")

@@ -41,6 +41,7 @@ class Scoring:
     name: str
     title: str
     takes: tuple[str, ...]
+    aliases: tuple[str, ...] = ()
     solo: Fraction = Fraction(0)
     solo_others: str = "zero"
     share_points: Fraction = Fraction(0)
@@ -97,10 +98,8 @@ class Scoring:
             return {}
         paid = end.sharers() if self.share_over == "draw" else end.survivors()
         counted = paid if self.share_over == "draw" else tuple(p.name for p in end.standing)
+        # (never 0: an end has a survivor, who holds a centre, and the weights are not all 0)
         divisor = sum((self._weight(end.centres(name)) for name in counted), Fraction(0))
-        if not divisor:
-            raise ScoringError(f"{self.name}: the share's weights sum to 0 for this end (share_weight "
-                               f"{[_plain(w) for w in self.share_weight]})")
         return {name: self.share_points * self._weight(end.centres(name)) / divisor for name in paid}
 
     def _ranks(self, end: GameEnd) -> dict[str, Fraction]:
@@ -129,7 +128,8 @@ def _plain(value: Any) -> Any:
     return value
 
 
-PARAMETERS = tuple(f.name for f in fields(Scoring) if f.name not in ("name", "title", "takes"))
+PARAMETERS = tuple(f.name for f in fields(Scoring) if f.name not in ("name", "title", "takes", "aliases"))
+ENTRY_KEYS = ("title", "aliases", "parameters")
 
 
 def _number(system: str, key: str, value: Any) -> Fraction:
@@ -160,12 +160,18 @@ def _value(system: str, key: str, value: Any) -> Any:
 def _system(name: str, entry: Any) -> Scoring:
     if not isinstance(entry, Mapping) or not isinstance(entry.get("parameters"), Mapping):
         raise ScoringError(f"scoring system {name!r} must be a mapping with its title and parameters")
+    extra = [str(k) for k in entry if k not in ENTRY_KEYS]
+    if extra:
+        raise ScoringError(f"{name}: unknown key {extra[0]!r}; a system gives {', '.join(ENTRY_KEYS)}")
+    aliases = entry.get("aliases") or []
+    if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+        raise ScoringError(f"{name}: aliases must be a list of names, not {aliases!r}")
     params = dict(entry["parameters"])
     unknown = [k for k in params if k not in PARAMETERS]
     if unknown:
         raise ScoringError(f"{name}: unknown parameter {unknown[0]!r}; the parameters: {', '.join(PARAMETERS)}")
     values = {key: _value(name, key, v) for key, v in params.items()}
-    return Scoring(name, str(entry.get("title") or name), tuple(params), **values)
+    return Scoring(name, str(entry.get("title") or name), tuple(params), tuple(map(str, aliases)), **values)
 
 
 def load_systems(path: str | Path = SYSTEMS_FILE) -> dict[str, Scoring]:
@@ -188,8 +194,7 @@ def _load(path: str | Path) -> dict[str, Scoring]:
     try:
         for name, entry in data.items():
             system = _system(str(name), entry)
-            aliases = plain(entry.get("aliases") or [])
-            for key in (str(name), *map(str, aliases)):
+            for key in (system.name, *system.aliases):
                 if key in out:
                     raise ScoringError(f"two systems are named {key!r}")
                 out[key] = system
@@ -205,7 +210,7 @@ def choose(choice: str | Mapping[str, Any], systems: Mapping[str, Scoring] | Non
     given = dict(choice) if isinstance(choice, Mapping) else {"system": choice}
     name = given.pop("system", None)
     if not isinstance(name, str) or name not in known:
-        names = ", ".join(sorted({s.name for s in known.values()}))
+        names = ", ".join(sorted({s.name for s in known.values()}))  # (the aliases are for typing, not listing)
         what = "no scoring system is named" if name is None else f"unknown scoring system {name!r}"
         raise ScoringError(f"{what}; the systems: {names}")
     system = known[name]

@@ -107,6 +107,7 @@ def test_an_end_is_frozen():
     (record("stopped", [5, 5, 5, 5, 5, 5, 0], eliminated={"Turkey": 1905, "Prussia": 1905}),
      "eliminated names 'Prussia', which has no centres entry"),
     (record("stopped", []), "the end names no power of the game"),
+    (record("stopped", [0] * 7, eliminated={p: 1905 for p in POWERS}), "every power is eliminated"),
     ([1, 2], "an end record must be a mapping"),
 ])
 def test_an_impossible_end_is_refused_saying_why(data, words):

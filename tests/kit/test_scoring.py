@@ -210,9 +210,26 @@ def test_a_league_variant_is_data(tmp_path):
     got = choose("ours", league).scores(end("stopped", [3, 0, 10, 6, 6, 6, 3], eliminated={"England": 1907}))
     assert got == {"Austria": F(3, 2), "England": 0, "France": 35, "Germany": 13, "Italy": 13, "Russia": 13,
                    "Turkey": F(3, 2)}  # 30 + 5; (20 + 10 + 0) / 3 + 3
-    path.write_text("league:\n  parameters:\n    solo: 60\n    bonus: 3\n", encoding="utf-8")
-    with pytest.raises(ScoringError, match=r"league\.yaml: league: unknown parameter 'bonus'; the parameters: solo"):
-        load_systems(path)
+    for text, words in [
+        ("league:\n  parameters:\n    solo: 60\n    bonus: 3\n",
+         "league: unknown parameter 'bonus'; the parameters: solo"),
+        ("league:\n  paramaters:\n    solo: 60\n", "must be a mapping with its title and parameters"),
+        ("league:\n  parameters: {solo: 60}\n  alias: [x]\n", "league: unknown key 'alias'; a system gives title, "
+                                                               "aliases, parameters"),
+        ("league:\n  parameters: {solo: 60}\n  aliases: ours\n", "league: aliases must be a list of names"),
+        ("a:\n  parameters: {solo: 60}\nb:\n  aliases: [a]\n  parameters: {solo: 50}\n", "two systems are named 'a'"),
+        ("[1, 2]\n", "a scoring file is a mapping of systems by name"),
+    ]:
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(ScoringError) as caught:
+            load_systems(path)
+        assert str(caught.value).startswith(f"{path}") and words in str(caught.value), (text, str(caught.value))
+
+
+def test_the_shipped_systems_and_their_aliases():
+    systems = load_systems()
+    assert {s.name for s in systems.values()} == {"draw-size", "sum-of-squares", "c-diplo", "carnage", "manorcon"}
+    assert systems["sos"] is systems["sum-of-squares"] and systems["dss"] is systems["draw-size"]
 
 
 def test_score_json_holds_rounded_and_exact_scores():
