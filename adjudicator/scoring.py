@@ -64,7 +64,7 @@ class Scoring:
                                "not all 0")
 
     def parameters(self) -> dict[str, Any]:
-        """The parameters the system takes, with their values (numbers as exact texts where not whole)."""
+        """The parameters the system takes, with their values (a number no decimal writes exactly as "n/d")."""
         return {key: _plain(getattr(self, key)) for key in self.takes}
 
     def scores(self, end: GameEnd) -> dict[str, Fraction]:
