@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
+import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -135,7 +138,9 @@ def _reconnecting(view: Any) -> Any:
     def run(*args: Any, **kwargs: Any) -> Any:
         for attempt in (1, 2):
             try:
-                return view(*args, **kwargs)
+                answer = view(*args, **kwargs)
+                outage().answered()
+                return answer
             except (DBAPIError, PoolTimeout) as exc:
                 if not unavailable(exc):
                     raise
@@ -167,11 +172,55 @@ def _phase_query() -> int | None:
     return number
 
 
+class Outage:
+    """The log of the games' database being unavailable: one line when it starts, then at most one every
+    `every` seconds with how many requests were refused since (a balancer polling `/readyz` every second, or a
+    client retrying, floods no log), and one when the database answers again."""
+
+    def __init__(self, every: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.every, self.clock = every, clock
+        self.started: float | None = None  # when the outage began (None: the database answers)
+        self.said = 0.0  # when the last line was written
+        self.refused = 0  # requests refused since that line
+        self.lock = threading.Lock()
+
+    def failed(self, exc: BaseException) -> None:
+        """A request refused because the database cannot be used now."""
+        reason = (str(getattr(exc, "orig", None) or exc).strip().splitlines() or [""])[0]
+        with self.lock:
+            now = self.clock()
+            if self.started is None:
+                self.started, self.said, self.refused = now, now, 0
+                log.warning("the games' database is unavailable (%s): %s", type(exc).__name__, reason)
+                return
+            self.refused += 1
+            if now - self.said >= self.every:
+                log.warning("the games' database is still unavailable after %.0f s (%s): %s; %d request(s) refused "
+                            "since the last line", now - self.started, type(exc).__name__, reason, self.refused)
+                self.said, self.refused = now, 0
+
+    def answered(self) -> None:
+        """The database answered a request (cheap when it was not down)."""
+        if self.started is None:
+            return
+        with self.lock:
+            if self.started is not None:
+                log.warning("the games' database answers again after %.0f s; %d request(s) refused since the last "
+                            "line", self.clock() - self.started, self.refused)
+                self.started, self.refused = None, 0
+
+
+def outage() -> Outage:
+    """This app's outage log (each worker process logs its own)."""
+    found: Outage = current_app.extensions.setdefault("adjudicator.outage", Outage())
+    return found
+
+
 def database_unavailable(exc: BaseException) -> Problem:
-    """The 503 of a database that cannot be used now (logged in one line: the driver's message, no parameters)."""
+    """The 503 of a database that cannot be used now (in the app's outage log: the driver's message, no
+    parameters)."""
     lost = isinstance(exc, DBAPIError) and exc.connection_invalidated
-    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0:1]
-    log.warning("the games' database is unavailable (%s): %s", type(exc).__name__, reason[0] if reason else "")
+    outage().failed(exc)
     detail = ("the connection to the games' database was lost" if lost else "the games' database cannot be used now")
     return Problem(Kind.UNAVAILABLE, "Service unavailable", f"{detail}; it may be down or restarting: try again in a "
                    "few seconds", retry_after=RETRY_AFTER)

@@ -10,7 +10,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from adjudicator import __version__
 from adjudicator.hosted.storage import ping
-from api.hosted import database_unavailable, service
+from api.hosted import database_unavailable, outage, service
 
 bp = Blueprint("readiness", __name__)
 
@@ -23,4 +23,5 @@ def readyz():
         ping(service().store)
     except (DBAPIError, PoolTimeout) as exc:  # any database error: not ready, whatever it is
         raise database_unavailable(exc) from None
+    outage().answered()
     return jsonify({"status": "ready", "version": __version__, "database": "reachable"})
