@@ -9,11 +9,10 @@ import json
 import math
 import re
 import sqlite3
-import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tests.games.diplomacy.picture.svg_helpers import distance_to, elements, polyline, svg_of
 from tests.helpers import ROOT
 from tests.hosted.helpers import make_api
 
@@ -47,28 +46,6 @@ def convoyed(standard):
     return state, adjudicate(standard, state, orders_from_lists(standard, CONVOY).orders)
 
 
-def svg_of(board, state, results) -> str:
-    return rules_of(board).render(board, state, results, "svg", 1000)
-
-
-def elements(svg: str | bytes) -> dict[str, ET.Element]:
-    return {e.attrib["id"]: e for e in ET.fromstring(svg).iter() if "id" in e.attrib}
-
-
-def points(d: str) -> list[tuple[float, float]]:
-    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
-    return list(zip(nums[::2], nums[1::2]))
-
-
-def distance_to(p, line) -> float:
-    best = math.inf
-    for (ax, ay), (bx, by) in zip(line, line[1:]):
-        dx, dy = bx - ax, by - ay
-        t = max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / ((dx * dx + dy * dy) or 1)))
-        best = min(best, math.hypot(ax + t * dx - p[0], ay + t * dy - p[1]))
-    return best
-
-
 def shaft(ids, key) -> str:
     return list(ids[key].iter(f"{NS}path"))[1].attrib["d"]  # the casing, then the coloured line
 
@@ -81,7 +58,7 @@ def spot(board, location):
 def check_the_convoy_path_is_drawn(board, ids) -> None:
     """The army's arrow runs along both seas it names, a leg to each fleet's convoy mark (a ring round the
     fleet), the last leg to Picardy; the support ends on the arrow."""
-    legs = [points(leg) for leg in shaft(ids, "order-3-move").split("M")[1:]]
+    legs = [polyline(leg) for leg in shaft(ids, "order-3-move").split("M")[1:]]
     assert len(legs) == 3
     (yor, nth, eng, pic) = (spot(board, p) for p in ("yor", "nth", "eng", "pic"))
     assert math.dist(legs[0][0], yor) < 20 and math.dist(legs[2][-1], pic) < 40
@@ -92,7 +69,7 @@ def check_the_convoy_path_is_drawn(board, ids) -> None:
         assert ring is not None, n
         assert math.dist((float(ring.attrib["cx"]), float(ring.attrib["cy"])), sea) < 0.1
         assert abs(float(ring.attrib["r"]) - CONVOY_RING) < 0.1
-    support = points(shaft(ids, "order-4-support"))
+    support = polyline(shaft(ids, "order-4-support"))
     assert distance_to(support[-1], [p for leg in legs for p in leg]) < 6.0
 
 

@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from PIL import Image
 
+from tests.games.diplomacy.picture.svg_helpers import distance_to, elements, polyline, svg_of
 from tests.helpers import benchmark
 
 from adjudicator.games.diplomacy.board_file import board_from_data
@@ -35,25 +36,6 @@ NS = "{http://www.w3.org/2000/svg}"
 WATERWAYS = data_dir("variants").parent / "datc_cases" / "features" / "boards" / "waterways.yaml"
 
 
-def svg_of(board, state, results=None) -> str:
-    return rules_of(board).render(board, state, results, "svg", 1000)
-
-
-def elements(svg: str) -> dict[str, ET.Element]:
-    """Every element with an id (the document must be well-formed XML, each id once)."""
-    out: dict[str, ET.Element] = {}
-    for e in ET.fromstring(svg).iter():
-        if "id" in e.attrib:
-            assert e.attrib["id"] not in out, f"two elements with the id {e.attrib['id']}"
-            out[e.attrib["id"]] = e
-    return out
-
-
-def polyline(d: str) -> list[tuple[float, float]]:
-    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
-    return list(zip(nums[::2], nums[1::2]))
-
-
 def label_boxes(ids: dict[str, ET.Element]) -> dict[str, tuple[float, float, float, float]]:
     out = {}
     for key, e in ids.items():
@@ -66,15 +48,6 @@ def label_boxes(ids: dict[str, ET.Element]) -> dict[str, tuple[float, float, flo
 
 def inside(p, box, pad=0.0) -> bool:
     return box[0] - pad < p[0] < box[2] + pad and box[1] - pad < p[1] < box[3] + pad
-
-
-def distance_to(p, line) -> float:
-    best = math.inf
-    for (ax, ay), (bx, by) in zip(line, line[1:]):
-        dx, dy = bx - ax, by - ay
-        t = max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / ((dx * dx + dy * dy) or 1)))
-        best = min(best, math.hypot(ax + t * dx - p[0], ay + t * dy - p[1]))
-    return best
 
 
 def legend_keys(ids) -> set[str]:
