@@ -13,7 +13,7 @@ from __future__ import annotations
 from adjudicator.games.diplomacy.board import Board
 from adjudicator.games.diplomacy.judge.adjustment import adjudicate_adjustments
 from adjudicator.games.diplomacy.judge.facts import ConvoyVoid, SupportVoid
-from adjudicator.games.diplomacy.judge.movement import judge_movement
+from adjudicator.games.diplomacy.judge.movement import judge_movement, unit_name
 from adjudicator.games.diplomacy.judge.reasons import sentence
 from adjudicator.games.diplomacy.judge.retreat import adjudicate_retreats
 from adjudicator.games.diplomacy.orders.model import Order
@@ -85,7 +85,7 @@ def _void_or_pending(c: Command, commands: dict[str, Command], state: GameState,
             fact = ConvoyVoid(c.target, c.dest)
     if fact is None:
         return PENDING, "its outcome depends on the other powers' orders"
-    name = lambda province: _name(_commanded(province, commands, state), province)  # noqa: E731
+    name = lambda province: unit_name(_commanded(province, commands, state), province)  # noqa: E731
     status, reason, _ = sentence(fact, None, name, rules.paradox)
     return status, reason
 
@@ -96,10 +96,6 @@ def _commanded(province: str, commands: dict[str, Command], state: GameState) ->
         return commands[province]
     unit = state.units.get(province)
     return HoldCommand(unit) if unit is not None else None
-
-
-def _name(c: Command | None, province: str) -> str:
-    return f"{c.unit.power} {c.unit.type} {c.unit.location}" if c is not None else f"unit in {province}"
 
 
 def support_matches(c: SupportCommand, target: Command | None) -> bool:

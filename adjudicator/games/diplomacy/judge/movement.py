@@ -369,10 +369,7 @@ class MovementJudge:
     # ----- explanations ---------------------------------------------------------------------------------
     def _target_name(self, province: str) -> str:
         """The unit in a province as a reason names it (`France A par`)."""
-        c = self.c.get(province)
-        if c is None:
-            return f"unit in {province}"
-        return f"{c.unit.power} {c.unit.type} {c.unit.location}"
+        return unit_name(self.c.get(province), province)
 
     def settled(self, p: str, result: MovementResult) -> Fact:
         """The deciding fact of the order in p, found by the same code that decided it (`_adjudicate_move`,
@@ -452,6 +449,13 @@ def judge_movement(board: Board, season: str, commands: dict[str, Command], rule
         for c in fell:
             c.via_convoy = False
         result = MovementJudge(board, season, commands, rules, idle).run()
+
+
+def unit_name(c: Command | None, province: str) -> str:
+    """A commanded unit as a reason names it (`France A par`); `unit in par` when there is none."""
+    if c is None:
+        return f"unit in {province}"
+    return f"{c.unit.power} {c.unit.type} {c.unit.location}"
 
 
 def _coast(location: str | None) -> str | None:
