@@ -64,14 +64,19 @@ def database(config: dict | None = None) -> Database:
     for key in ("ADJUDICATOR_DATABASE_URL", "ADJUDICATOR_DATABASE"):
         value = config.get(key) or os.environ.get(key)
         if value:
-            url = normalise_url(str(value)) if key.endswith("_URL") else f"sqlite:///{Path(value).resolve()}"
+            url = normalise_url(str(value)) if key.endswith("_URL") else sqlite_url(value)
             return Database(url, key)
-    return Database(f"sqlite:///{Path(DEFAULT_SQLITE).resolve()}", f"the default ({DEFAULT_SQLITE})")
+    return Database(sqlite_url(DEFAULT_SQLITE), f"the default ({DEFAULT_SQLITE})")
 
 
 def named_database(value: str, source: str) -> Database:
     """The database a command names: a URL, or a SQLite file's path (as ADJUDICATOR_DATABASE is read)."""
-    return Database(normalise_url(value) if "://" in value else f"sqlite:///{Path(value).resolve()}", source)
+    return Database(normalise_url(value) if "://" in value else sqlite_url(value), source)
+
+
+def sqlite_url(path: str) -> str:
+    """The URL of a SQLite file named by its path (relative to the current folder)."""
+    return f"sqlite:///{Path(path).resolve()}"
 
 
 def database_url(config: dict | None = None) -> str:
