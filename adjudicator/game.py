@@ -12,18 +12,20 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from adjudicator.arrival import LineStatus, LinesRefused, SeatItem, statuses
 from adjudicator.errors import AdjudicatorError, VariantError
 from adjudicator.outcome import OrderResult
 from adjudicator.refusals import Kind
-from adjudicator.render.svg import Picture
 from adjudicator.sheets import OrderT, Sheet, read_items
 from adjudicator.verdict import CaseOutcome
 from adjudicator.turn_report import game_result_text
 from adjudicator.yamldump import dump_yaml
 from adjudicator.yamlio import plain
+
+if TYPE_CHECKING:  # (a type only: the SVG kit, with its XML imports, is loaded when a picture is drawn)
+    from adjudicator.render.svg import Picture
 
 GAMES = {
     "diplomacy": "adjudicator.games.diplomacy",
