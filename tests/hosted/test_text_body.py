@@ -41,3 +41,9 @@ def test_a_line_under_another_powers_header_is_refused_naming_its_line(api) -> N
     assert "line 2 is under the 'France' header on line 1" in answer["detail"]
     assert api.client.get(f"/v1/games/{game_id}/orders", headers={"Authorization": f"Bearer {token}"}
                           ).get_json()["orders"] == []
+
+
+def test_a_text_too_long_to_read_is_refused_not_taken_as_no_orders(api) -> None:
+    game_id, token = _game(api)
+    answer = api.submit(game_id, token, "\n" * 10_001 + "F lon - nth\n", status=422)
+    assert "at most 10,000 are read" in answer["detail"]

@@ -125,6 +125,8 @@ def seat_items(board: Board, state: GameState, seat: str, text: str) -> list[Sea
     its line; headers, comments and blank lines are none. A line under another power's header is refused
     (LinesRefused): a power's token sends its own orders, and the line must not be read as the seat's."""
     sheet = read_sheet(board, text, default_power=seat, state=state)
+    if sheet.refusal:  # (too many lines to read: never taken as a sheet of no orders)
+        raise LinesRefused(sheet.refusal)
     for order in sheet.orders:
         header = sheet.header_lines.get(order.line or 0)
         if order.power != seat and header is not None:
