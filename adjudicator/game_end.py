@@ -7,12 +7,11 @@ to JSON or YAML mappings (`from_json`, `to_json`) that say the same."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError
-from adjudicator.located import located_error
+from adjudicator.located import LocatedReader, what_it_is
 from adjudicator.yamlio import load_yaml_file
 
 
@@ -188,24 +187,23 @@ class GameEnd:
 FIELDS = ("kind", "powers", "year", "first_year", "board", "centres", "eliminated")
 
 
-class _Reader:
-    """Reads an end record's mapping, each problem located by its line and JSON pointer."""
+class _Reader(LocatedReader):
+    """Reads an end record's mapping, each problem an EndError located by its line and JSON pointer."""
+
+    error = EndError
 
     def __init__(self, file: str | None, data: Any) -> None:
-        self.file, self.data = file, data
+        super().__init__(file, data)
+        self.data = data
 
-    def fail(self, message: str, node: Any, pointer: str) -> EndError:
-        error = located_error(message, self.file, node, self.data, pointer=pointer, error=EndError)
-        assert isinstance(error, EndError)
-        return error
-
-    def mapping(self, value: Any, what: str, pointer: str) -> Mapping[Any, Any]:
-        if not isinstance(value, Mapping):
-            raise self.fail(f"{what} must be a mapping, not {type(value).__name__}", value, pointer)
+    def mapping(self, value: Any, what: str, node: Any = None, pointer: str = "") -> dict[Any, Any]:
+        """`value` when it is a mapping (nothing given is refused: every mapping of an end record is needed)."""
+        if not isinstance(value, dict):
+            raise self.fail(f"{what} must be a mapping, not {what_it_is(value)}", value, pointer)
         return value
 
     def end(self) -> GameEnd:
-        data = self.mapping(self.data, "an end record", "")
+        data = self.mapping(self.data, "an end record", pointer="")
         unknown = [str(k) for k in data if k not in FIELDS]
         if unknown:
             raise self.fail(f"unknown key {unknown[0]!r} in the end record; the keys: {', '.join(FIELDS)}",
@@ -216,12 +214,12 @@ class _Reader:
         kinds = {k.value: k for k in EndKind}
         if data["kind"] not in kinds:
             raise self.fail(f"the end's kind must be one of {KINDS}, not {data['kind']!r}", data["kind"], "/kind")
-        board = self.mapping(data["board"], "board", "/board")
+        board = self.mapping(data["board"], "board", pointer="/board")
         if set(board) != {"centres", "victory"}:
             raise self.fail("board must give exactly its 'centres' and 'victory' (the centres a solo needs)",
                             board, "/board")
-        centres = self.mapping(data["centres"], "centres", "/centres")
-        eliminated = self.mapping(data.get("eliminated") or {}, "eliminated", "/eliminated")
+        centres = self.mapping(data["centres"], "centres", pointer="/centres")
+        eliminated = self.mapping(data.get("eliminated") or {}, "eliminated", pointer="/eliminated")
         for name in eliminated:
             if name not in centres:
                 raise self.fail(f"eliminated names {name!r}, which has no centres entry; the powers: "

@@ -18,6 +18,21 @@ def located_error(message: str, file: str | None, node: Any = None, fallback: An
                  suggestions=suggestions or [])
 
 
+def what_it_is(value: Any) -> str:
+    """A value's kind as a data file's author says it (`a list`, `a text`), for a message."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return "a mapping" if isinstance(value, dict) else type(value).__name__
+
+
 def variant_error(message: str, source: str | None, node: Any = None, fallback: Any = None) -> AdjudicatorError:
     """A board file's problem at `node` (its line, else `fallback`'s)."""
     return located_error(message, source, node, fallback, error=VariantError)

@@ -41,3 +41,14 @@ def test_a_misspelt_name_gets_suggestions_and_the_valid_ones() -> None:
     with pytest.raises(StateError) as caught:
         reader.name(index, "Norwya", "country", None, "/c", "; countries are Norway, Russia")
     assert "Norway" in caught.value.suggestions and str(caught.value).count("countries are Norway, Russia") == 1
+
+
+def test_a_value_of_the_wrong_kind_is_named_as_its_author_would_say_it() -> None:
+    from adjudicator.game_end import EndError, GameEnd
+    from adjudicator.located import what_it_is
+
+    data = load_yaml_text("just a line\n", "end.yaml")
+    assert [what_it_is(v) for v in (None, True, 3, "x", data, [1], {})] == [
+        "nothing", "true or false", "a number", "a text", "a text", "a list", "a mapping"]
+    with pytest.raises(EndError, match="an end record must be a mapping, not a text"):
+        GameEnd.from_json(data, "end.yaml")
