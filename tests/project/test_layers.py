@@ -141,6 +141,5 @@ def test_a_long_file_says_why_it_is_one(module: str) -> None:
 
 def test_the_checks_see_the_layers() -> None:
     """The checks above read real imports: Diplomacy's rules import its judge, the API imports the kit."""
-    assert ("adjudicator.games.diplomacy.phase", ) and any(
-        t == "adjudicator.games.diplomacy.phase" for t, _, _ in _imports("adjudicator.games.diplomacy"))
+    assert any(t == "adjudicator.games.diplomacy.phase" for t, _, _ in _imports("adjudicator.games.diplomacy"))
     assert _layer("adjudicator.catalogue") == "kit" and _layer("api.routes") == "shell"
