@@ -10,14 +10,18 @@ through this interface: there is no other road.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from adjudicator.arrival import LineStatus, LinesRefused, SeatItem, statuses
 from adjudicator.errors import AdjudicatorError, VariantError
+from adjudicator.game_end import EndError, EndKind, GameEnd, PowerAtEnd
 from adjudicator.outcome import OrderResult
 from adjudicator.refusals import Kind
+from adjudicator.scoring import Scoring, ScoringError, choose
 from adjudicator.sheets import OrderT, Sheet, read_items
 from adjudicator.verdict import CaseOutcome
 from adjudicator.turn_report import game_result_text
@@ -39,6 +43,9 @@ LEGAL_ORDERS = "legal-orders"
 PICTURES = "pictures"
 TEXT_CASES = "text-cases"  # DATC plain-text case files (the other games write YAML cases)
 RULE_OPTIONS = "rule-options"  # DATC chapter 4 answers as data (adjudicator/games/diplomacy/rulebook.py)
+
+# The kinds of phase a game's per-phase-kind deadline durations are keyed by (GameRules.phase_kind).
+PHASE_KINDS = ("movement", "retreat", "adjustment")
 
 
 class NotAvailable(AdjudicatorError):
@@ -99,6 +106,7 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
     name: str = ""
     capabilities: frozenset[str] = frozenset()
     game_steps: bool = True  # whether the game has steps that are no seat's (`melt`, `end of turn`): a GM's
+    scored_by_centres: bool = False  # whether the centre-based scoring systems (scoring.yaml) score its ends
 
     # --- boards and states -------------------------------------------------------------------------------
     def load_board(self, data: dict[str, Any], source: str | None) -> BoardT:
@@ -258,6 +266,103 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         """`adjudicator show`: the position in text."""
         return f"{board.title}\n\n" + dump_yaml({"variant": board.name, **self.state_to_data(board, state)})
 
+    # --- the game's end -----------------------------------------------------------------------------------
+    def phase_kind(self, state: StateT) -> str:
+        """The kind of the current phase, one of PHASE_KINDS (what per-phase-kind deadlines are keyed by); a
+        game without movement, retreat and adjustment phases is always at "movement"."""
+        return "movement"
+
+    def game_year(self, state: StateT) -> int | None:
+        """The game year of the current phase (Diplomacy's phase year; the Arctic games: their turn or round
+        number, from 1); None for a game that counts neither."""
+        return None
+
+    def survivors(self, board: BoardT, state: StateT) -> list[str]:
+        """The powers or players still in the game (who votes on a draw), in the board's order: by default every
+        player (a game in which no one is eliminated)."""
+        return self.players(board, state)
+
+    def natural_end(self, board: BoardT, state: StateT) -> GameEnd | None:
+        """The end the rules themselves reach at this position (Diplomacy: a solo), else None."""
+        return None
+
+    def game_result(self, board: BoardT, state: StateT) -> Mapping[str, Any] | None:
+        """A game without centres: its own result at this position, `{points: {player: n}, ranking: [...]}`
+        (the ranking best first, tied players in a nested list), what its ends record; None for a game with
+        centres (its ends record them)."""
+        return None
+
+    def result_end(self, board: BoardT, state: StateT, kind: EndKind, powers: Sequence[str]) -> GameEnd:
+        """An end of a game without centres at this position: each player at 0 centres, the year its turn or
+        round (from 1), its own result (`game_result`)."""
+        result = self.game_result(board, state)
+        if result is None:
+            raise NotImplementedError(f"{self.name}: a game with centres makes its ends itself")
+        players = self.players(board, state)
+        if not players:
+            raise EndError(f"the game of {board.title} has no players yet (it is at its set-up): there is no game "
+                           "to end")
+        year = self.game_year(state) or 1
+        survivors = self.survivors(board, state)
+        standing = tuple(PowerAtEnd(p, 0, None if p in survivors else year) for p in players)
+        return GameEnd(kind, tuple(powers), standing, year, 1, 0, 0, result)
+
+    def end_as(self, board: BoardT, state: StateT, kind: EndKind, powers: Sequence[str] = ()) -> GameEnd:
+        """The end declared at this position: a draw (no powers given: every survivor, DIAS), a concession to one
+        power, stopped or abandoned (a solo only where the rules reach one); an EndError naming what is wrong
+        (a power not in the game, an eliminated one, a solo where there is none). By default the end of a game
+        without centres: each player at 0 centres, the game's own result (`game_result`)."""
+        if not isinstance(kind, EndKind):
+            raise EndError(f"the end's kind must be one of {', '.join(k.value for k in EndKind)}, not {kind!r}")
+        named = self.named_powers(board, state, kind, powers)
+        reached = self.natural_end(board, state)
+        if kind is EndKind.SOLO:
+            if reached is None or reached.kind is not EndKind.SOLO or (named and tuple(named) != reached.powers):
+                raise EndError(f"no power has won {board.title} at this position: declare a draw, a concession, "
+                               "or stopped")
+            return reached
+        return self.result_end(board, state, kind, named)
+
+    def named_powers(self, board: BoardT, state: StateT, kind: EndKind, powers: Sequence[str]) -> list[str]:
+        """The powers an end declared at this position names, by the board's names: a draw with none names every
+        survivor (DIAS); an EndError for a name not in the game or not surviving, listing the valid names."""
+        players = self.players(board, state)
+        survivors = self.survivors(board, state)
+        by_name = {p.lower(): p for p in players}
+        named: list[str] = []
+        for given in powers:
+            name = by_name.get(str(given).strip().lower())
+            if name is None:
+                raise EndError(f"{given!r} is not a power of the game; the powers: {', '.join(players)}")
+            if name not in survivors:
+                raise EndError(f"{name} is out of the game (eliminated); the survivors: {', '.join(survivors)}")
+            if name in named:
+                raise EndError(f"{name} is named twice")
+            named.append(name)
+        if kind is EndKind.DRAW and not named:
+            named = list(survivors)
+        if kind is EndKind.DRAW and len(named) < 2:
+            raise EndError(f"a draw names at least two survivors (one alone is a concession); the survivors: "
+                           f"{', '.join(survivors)}")
+        if kind is EndKind.CONCESSION and len(named) != 1:
+            raise EndError(f"a concession names the one power conceded to, not {len(named)}; the survivors: "
+                           f"{', '.join(survivors)}")
+        if kind in (EndKind.STOPPED, EndKind.ABANDONED) and named:
+            raise EndError(f"a {kind.value} game names no powers (it is scored as a draw of every survivor)")
+        return named
+
+    def scores(self, end: GameEnd, scoring: Scoring | None) -> dict[str, Fraction]:
+        """Each power's score at `end`: a game scored by centres by `scoring` (None: draw size); a game without
+        centres by its own result's points, a scoring system refused (it counts centres)."""
+        if self.scored_by_centres:
+            return (scoring or choose("draw-size")).scores(end)
+        if scoring is not None:
+            raise ScoringError(f"{self.name} is scored by its own result (points and ranking), not by "
+                               f"{scoring.name}: the scoring systems count supply centres, which only Diplomacy "
+                               "boards have")
+        points = (end.result or {}).get("points") or {}
+        return {p.name: Fraction(str(points[p.name])) for p in end.standing if p.name in points}
+
     # --- optional capabilities ---------------------------------------------------------------------------
     def play_by(self, board: BoardT, state: StateT, *texts: str | None, what: str = "rules") -> None:
         """Play the game by rule options (`1971`, `2000, 4.A.2: szykman`), each text over the rules in force."""
@@ -282,6 +387,23 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         from adjudicator.render.raster import png_from_picture  # (the rasteriser: loaded for a PNG only)
 
         return png_from_picture(picture, width)
+
+
+def ranked_by_points(points: Mapping[str, int], order: Sequence[str]) -> list[Any]:
+    """Players best first by points (in `order` among equals), the tied in a nested list: a result's ranking
+    for a game whose rules share the victory among the tied (2019: The ARCTIC, Arctica's last tie-break)."""
+    out: list[Any] = []
+    for value in sorted(set(points.values()), reverse=True):
+        tied = [p for p in order if points.get(p) == value]
+        out.append(tied[0] if len(tied) == 1 else tied)
+    return out
+
+
+def end_by_ranking(ranking: Sequence[Any]) -> tuple[EndKind, tuple[str, ...]]:
+    """The end a game's final ranking gives: a solo of its first (the winner), or a draw of the players tied
+    first (who share the victory)."""
+    first = ranking[0]
+    return (EndKind.DRAW, tuple(first)) if isinstance(first, list) else (EndKind.SOLO, (str(first),))
 
 
 # The rules of some game, for a shell that serves every game (which one is known only at run time).

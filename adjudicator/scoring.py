@@ -68,7 +68,11 @@ class Scoring:
         return {key: _plain(getattr(self, key)) for key in self.takes}
 
     def scores(self, end: GameEnd) -> dict[str, Fraction]:
-        """Each power's score at `end`, exactly, in the end's order of powers."""
+        """Each power's score at `end`, exactly, in the end's order of powers; an end of a game without centres
+        (its own result) is refused: these systems count centres."""
+        if not end.has_centres:
+            raise ScoringError(f"{self.name} scores by supply centres, and this game has none: it is scored by its "
+                               "own result (points and ranking)")
         if end.is_solo:
             return {p.name: self.solo if p.name == end.powers[0] else
                     self._per_year(end, p.name) if self.solo_others == "eliminated" else Fraction(0)

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from collections.abc import Mapping
+
 from adjudicator.game import PICTURES, GameResult, GameRules
+from adjudicator.game_end import EndKind, GameEnd
 from adjudicator.render.svg import Picture
 from adjudicator.sheets import Sheet, read_bounded
 
@@ -71,6 +74,21 @@ class Arctic2019Rules(GameRules[Board, State, Step, GameResult]):
 
         return arctic2019_picture(board, state, results)
 
+
+    def game_year(self, state: State) -> int:
+        """The turn (1 to the board's last, 9)."""
+        return state.turn
+
+    def game_result(self, board: Board, state: State) -> Mapping[str, Any]:
+        """No points: the final score (raw materials sold, cash, lobbyists, platforms by material) is counted
+        at the table, since the engine keeps neither the sales nor the lobbyists; the record says why it ended."""
+        return {"points": {}, "ranking": [],
+                "note": "the final score is counted at the table (the engine keeps no sales or lobbyists)"}
+
+    def natural_end(self, board: Board, state: State) -> GameEnd | None:
+        """The game's end (after the last turn, or a turn in which China controls the pole): stopped by its
+        rules, the winner decided by the final score counted at the table."""
+        return self.result_end(board, state, EndKind.STOPPED, ()) if state.ended else None
 
     def phase_name(self, state: State) -> str:
         """`turn 2, law A`, or the game's end."""

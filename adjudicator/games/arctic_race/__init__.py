@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.game import PICTURES, GameResult, GameRules
+from collections.abc import Mapping
+
+from adjudicator.game import PICTURES, GameResult, GameRules, end_by_ranking
+from adjudicator.game_end import GameEnd
 from adjudicator.render.svg import Picture
 from adjudicator.sheets import Sheet, read_bounded, read_items
 
@@ -19,6 +22,7 @@ from . import board as _board
 from . import orders as _orders
 from . import resolve as _resolve
 from . import state as _state
+from .scoring import standings
 from .show import position_text, standings_lines
 from adjudicator.errors import AdjudicatorError
 from adjudicator.turn_report import game_result_text
@@ -93,6 +97,23 @@ class ArcticRaceRules(GameRules[_board.RaceBoard, _state.RaceState, _orders.Step
         if state.phase == _state.OVER:
             return "game over"
         return f"round {state.round}, {state.to_play} to play"
+
+    def game_year(self, state: _state.RaceState) -> int:
+        """The round being played (1 at the set-up)."""
+        return state.round
+
+    def game_result(self, board: _board.RaceBoard, state: _state.RaceState) -> Mapping[str, Any]:
+        """The points of the races finished and the ranking with its tie-break (R26, R27), and once the game is
+        over why it ended (`three-home`, `tiles`, `both`)."""
+        return {**standings(board, state), **({"reason": state.end_reason} if state.phase == _state.OVER else {})}
+
+    def natural_end(self, board: _board.RaceBoard, state: _state.RaceState) -> GameEnd | None:
+        """Game over (three racers home, or the tiles run out): a solo of the first ranked, or a draw of those
+        still tied after the tie-break (R27)."""
+        if state.phase != _state.OVER or not state.players:
+            return None
+        kind, winners = end_by_ranking(standings(board, state)["ranking"])
+        return self.result_end(board, state, kind, winners)
 
     def read_sheet(self, board: _board.RaceBoard, state: _state.RaceState | None, text: str,
                    file: str | None = None) -> Sheet[_orders.Step]:

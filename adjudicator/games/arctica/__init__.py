@@ -13,10 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.game import PICTURES, GameResult, GameRules
+from collections.abc import Mapping
+
+from adjudicator.game import PICTURES, GameResult, GameRules, end_by_ranking, ranked_by_points
+from adjudicator.game_end import GameEnd
 from adjudicator.render.svg import Picture
 from adjudicator.sheets import Sheet, read_bounded
 from adjudicator.games.arctica import board as _board
+from adjudicator.games.arctica import rounds as _rounds
 from adjudicator.games.arctica import state as _state
 from adjudicator.games.arctica.orders import Order, parse_sheet, read_order_lists, read_sheet
 from adjudicator.games.arctica.resolve import adjudicate as _adjudicate
@@ -51,6 +55,38 @@ class ArcticaRules(GameRules[_board.Board, _state.State, Order, GameResult]):
         if state.end_steps:
             return f"round {state.round}, end of round ({', '.join(state.end_steps)} done)"
         return f"round {state.round}, turn {state.turn}, {state.leader or state.players[0]} is the Leader"
+
+    def game_year(self, state: _state.State) -> int:
+        """The round being played, or whose end is being resolved."""
+        return state.round
+
+    def game_result(self, board: _board.Board, state: _state.State) -> Mapping[str, Any]:
+        """Each player's Biodiversity Points as the engine counts them, and the ranking by them (the tied share
+        a place: the Fauna cards of the rulebook's tie-break and end-of-game points are not kept by the engine)."""
+        points = {p: state.me(p).bp for p in state.players}
+        return {"points": points, "ranking": ranked_by_points(points, state.players),
+                "note": "Biodiversity Points scored in the rounds; the end of the game's points for Fauna cards, "
+                        "Release Zone and Wheels are counted at the table"}
+
+    def game_over(self, board: _board.Board, state: _state.State) -> bool:
+        """Whether the last round's End of Round steps are all done (the game ends after them): melt, each
+        scored region's majority, the Double Region token's events."""
+        if state.round < board.last_round():
+            return False
+        card = board.rounds[state.round]
+        done = set(state.end_steps)
+        regions = {"majority": _rounds.scored_regions(board, state), "events": _rounds.token_regions(state)}
+        return all(all(f"{kind} {r}" in done for r in regions[kind]) if kind in regions else kind in done
+                   for kind in card.steps)
+
+    def natural_end(self, board: _board.Board, state: _state.State) -> GameEnd | None:
+        """The end of the game, after the last round's End of Round steps: a solo of the player with the most
+        Biodiversity Points, or a draw of those tied."""
+        if not self.game_over(board, state):
+            return None
+        result = self.game_result(board, state)
+        kind, winners = end_by_ranking(result["ranking"])
+        return self.result_end(board, state, kind, winners)
 
     def read_sheet(self, board: _board.Board, state: _state.State | None, text: str,
                    file: str | None = None) -> Sheet[Order]:

@@ -11,13 +11,17 @@ from collections import Counter
 from typing import Any
 
 from adjudicator.arrival import SeatItem
+from collections.abc import Sequence
+
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import GameRules, LEGAL_ORDERS, PICTURES, RULE_OPTIONS, TEXT_CASES
+from adjudicator.game_end import EndKind, GameEnd
 from adjudicator.games.diplomacy.arrival import arrival_report, seat_items
 from adjudicator.games.diplomacy.board import Board, join_location
 from adjudicator.games.diplomacy.board_file import board_from_data
 from adjudicator.games.diplomacy.board_check import check_diplomacy_board
 from adjudicator.games.diplomacy.cases.runner import run_text_cases
+from adjudicator.games.diplomacy import ending
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, build_sites
 from adjudicator.games.diplomacy.legal import legal_orders
 from adjudicator.games.diplomacy.orders.model import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support,
@@ -67,6 +71,7 @@ class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
 
     name = "diplomacy"
     game_steps = False  # every order is a power's
+    scored_by_centres = True
     capabilities = frozenset({LEGAL_ORDERS, PICTURES, TEXT_CASES, RULE_OPTIONS})
 
     def load_board(self, data: dict[str, Any], source: str | None) -> Board:
@@ -98,6 +103,27 @@ class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
     def phase_name(self, state: GameState) -> str:
         """`Fall 2010 Movement`."""
         return str(state.phase)
+
+    def phase_kind(self, state: GameState) -> str:
+        """`movement`, `retreat` or `adjustment`: the phase's type."""
+        return ending.PHASE_KINDS[state.phase.type]
+
+    def game_year(self, state: GameState) -> int:
+        """The phase's year."""
+        return state.phase.year
+
+    def survivors(self, board: Board, state: GameState) -> list[str]:
+        """The powers with at least one centre or unit."""
+        return state.survivors(board)
+
+    def natural_end(self, board: Board, state: GameState) -> GameEnd | None:
+        """A solo, once a power holds the victory centres (the judge's `winner`), in the last judged phase's year."""
+        return ending.natural_end(board, state)
+
+    def end_as(self, board: Board, state: GameState, kind: EndKind, powers: Sequence[str] = ()) -> GameEnd:
+        """A draw (no powers: DIAS), a concession, stopped or abandoned, in the last judged phase's year
+        (adjudicator/games/diplomacy/ending.py); each power's centres and recorded year of elimination."""
+        return ending.end_as(board, state, kind, powers)
 
     def actors(self, board: Board, state: GameState) -> list[str]:
         """The powers with a unit to order, a dislodged unit to retreat, or a build or removal due."""

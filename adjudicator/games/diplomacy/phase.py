@@ -257,7 +257,23 @@ def adjustments_needed(board: Board, state: GameState) -> bool:
     return bool(neutral_rebuilds(board, state))
 
 
+def _record_eliminations(board: Board, state: GameState, year: int) -> None:
+    """Each power left with no centre and no unit after the phase judged in `year` is eliminated that year."""
+    alive = set(state.survivors(board))
+    for power in board.powers:
+        if power not in alive and power not in state.eliminated:
+            state.eliminated[power] = year
+
+
 def _advance(board: Board, state: GameState, result: PhaseResult) -> GameState:
+    """Move to the next phase with something to do, applying centre updates of the phases passed, and record
+    the powers the phase eliminated."""
+    state = _next_phase(board, state, result)
+    _record_eliminations(board, state, result.phase.year)
+    return state
+
+
+def _next_phase(board: Board, state: GameState, result: PhaseResult) -> GameState:
     """Move to the next phase with something to do, applying centre updates of the phases passed."""
     i = _step_index(board, state.phase)
     step = board.calendar[i]

@@ -81,6 +81,14 @@ class GameState:
     contested: frozenset[str] = frozenset()  # provinces left empty by a standoff this season
     history: list[dict] = field(default_factory=list)
     options: Rulebook | None = None  # the game's own rules (None: the variant's)
+    eliminated: dict[str, int] = field(default_factory=dict)  # power -> the year it was left with nothing
+
+    def survivors(self, board: Board) -> list[str]:
+        """The powers with at least one centre or unit (a dislodged one too, which may yet retreat), in the
+        board's order."""
+        holding = set(self.owners.values()).union(u.power for u in self.units.values())
+        holding.update(d.unit.power for d in self.dislodged.values())
+        return [p for p in board.powers if p in holding]
 
     def rule_options(self, board: Board) -> Rulebook:
         """The rules this game is played by: its own, or its variant's."""
@@ -96,7 +104,7 @@ class GameState:
 
     def copy(self, **fields) -> "GameState":
         """A copy that can be changed without touching this one (`fields`: given anew, and not copied)."""
-        for name in ("units", "owners", "dislodged", "history"):
+        for name in ("units", "owners", "dislodged", "history", "eliminated"):
             if name not in fields:
                 value = getattr(self, name)
                 fields[name] = type(value)(value)

@@ -175,11 +175,17 @@ def state_from_data(data: Any, file: str | None = None, board: Board | None = No
     except AdjudicatorError as exc:
         raise StateError(exc.message, file=file, line=exc.line, pointer="/options") from None
     state = GameState(board.name, phase, units, owners, dislodged, frozenset(contested), plain(history),
-                      options if options != board.options else None)
+                      options if options != board.options else None, _eliminated(board, data, phase, file))
     try:
         check_position(board, state, file)
     except StateError as exc:
         raise StateError(exc.message, file=file, line=line_of(data.get("units")), pointer="/units") from None
+    alive = set(state.survivors(board))
+    for power in state.eliminated:
+        if power in alive:
+            raise _err(f"{power} is recorded as eliminated in {state.eliminated[power]}, but it holds "
+                       f"{len(state.centres_of(power))} centre(s) and {len(state.units_of(power))} unit(s); "
+                       "remove it from `eliminated`", file, data.get("eliminated"), f"/eliminated/{power}")
     return state
 
 
@@ -202,8 +208,30 @@ def state_to_data(board: Board, state: GameState) -> dict[str, Any]:
         ]
     if state.contested:
         data["contested"] = sorted(state.contested)
+    if state.eliminated:  # (written only when a power was: every older game file stays as it was)
+        data["eliminated"] = {p: state.eliminated[p] for p in board.powers if p in state.eliminated}
     data["history"] = list(state.history)
     return data
+
+
+def _eliminated(board: Board, data: dict[str, Any], phase: Phase, file: str | None) -> dict[str, int]:
+    """`eliminated: {Austria: 1905}`: each power's year of elimination, a year the game has reached; a power
+    that still holds a centre or a unit is not eliminated (checked with the position, `check_eliminated`)."""
+    raw = data.get("eliminated")
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise _err("eliminated must map each eliminated power to its year (eliminated: {Austria: 1905})", file,
+                   raw, "/eliminated")
+    out: dict[str, int] = {}
+    for name, year in raw.items():
+        pointer = f"/eliminated/{name}"
+        power = _power(board, name, file, raw, pointer)
+        value = _year(year, file, raw, pointer)
+        if value > phase.year:
+            raise _err(f"{power} is eliminated in {value}, after the game's phase ({phase})", file, raw, pointer)
+        out[power] = value
+    return out
 
 
 def options_to_data(options: Rulebook, base: Rulebook) -> dict[str, Any]:
