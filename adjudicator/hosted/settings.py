@@ -217,7 +217,8 @@ class _At:
         return _At(f"{self.pointer}/{key}", f"{self.name}.{key}" if self.name else key)
 
     def refuse(self, why: str, **extra: Any) -> HostedError:
-        return HostedError(Kind.BAD_INPUT, "Bad request", f"{self.name or 'settings'}: {why}", pointer=self.pointer, **extra)
+        detail = f"{self.name or 'settings'}: {why}"
+        return HostedError(Kind.BAD_INPUT, "Bad request", detail, pointer=self.pointer, **extra)
 
 
 def _shown(value: Any) -> str:
