@@ -5,7 +5,7 @@ reminder before it and the cap on a pause.
 Durations are true seconds; only a clock time is local. A clock time that does not exist on a day (the clocks go
 forward over it) falls at the first instant after the gap; one that happens twice (the clocks go back) falls at
 its first occurrence. A stored game's older settings (`public_readiness` and `phase_seconds` alone) read as
-before, every other key taking its default."""
+before, every other key taking its default. What each key may hold, and its JSON Schema: settings_schema.py."""
 
 from __future__ import annotations
 
@@ -15,22 +15,19 @@ import functools
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from datetime import date, datetime, time, timedelta
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, available_timezones
 
 from adjudicator import scoring
 from adjudicator.hosted.errors import HostedError
+from adjudicator.hosted.settings_schema import (CLOCK_PATTERN, DISORDER_VOTES, DRAWS, MAX_DISORDER, MAX_EXTENSIONS,
+                                                MAX_PAUSES, MAX_YEAR, PHASE_KINDS, YEAR, schema_of)
 from adjudicator.refusals import Kind
 
-YEAR = 31_536_000  # seconds: the longest duration a setting may give
-PHASE_KINDS = ("movement", "retreat", "adjustment")
-MAX_EXTENSIONS, MAX_PAUSES, MAX_DISORDER, MAX_YEAR = 10, 100, 100, 9999
-_CLOCK_TIME = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
+_CLOCK_TIME = re.compile(CLOCK_PATTERN)
 _HOST_ZONES = frozenset({"localtime", "posixrules"})  # the host's own: two instances could read them differently
-_DRAWS = {"dias": "only a draw of every survivor", "named": "draws naming some survivors allowed too"}
-_DISORDER_VOTES = {"yes": "a seat in civil disorder votes yes", "no": "a seat in civil disorder blocks a draw"}
 
 
 @dataclass(frozen=True)
@@ -128,7 +125,7 @@ class Settings:
         """Settings from their JSON, every key checked (an absent key takes its default); BAD_INPUT if refused."""
         if data is None:
             return cls()
-        at = _At(pointer, "settings")
+        at = _At(pointer, "")
         given = _object(data, at, KEYS)
         settings = cls(**{key: _READERS[key](value, at.child(key)) for key, value in given.items()})
         settings._check_durations(at)
@@ -191,6 +188,14 @@ class Settings:
         held = max(0.0, min(resumed_at, self.pause_cap(paused_at)) - paused_at)
         return deadline + held if self.deadline_clock is None else self.deadline_clock.next_at(deadline + held)
 
+    def disordered(self, missed_in_a_row: int) -> bool:
+        """Whether a seat that missed this many movement phases in a row is in civil disorder."""
+        return 0 < self.disorder_after <= missed_in_a_row
+
+    def stops_after(self, year_played: int) -> bool:
+        """Whether the game stops once this year has been played (its settings' end_year)."""
+        return self.end_year is not None and year_played >= self.end_year
+
     def _check_durations(self, at: _At) -> None:
         if self.deadline_clock is not None:
             return
@@ -203,16 +208,17 @@ class Settings:
 
 @dataclass(frozen=True)
 class _At:
-    """Where a value is: its JSON pointer and its name in a message (`nmr_extensions.count`)."""
+    """Where a value is: its JSON pointer and its name in a message (`nmr_extensions.count`; "": the settings)."""
 
     pointer: str
     name: str
 
     def child(self, key: str) -> _At:
-        return _At(f"{self.pointer}/{key}", key if self.name == "settings" else f"{self.name}.{key}")
+        return _At(f"{self.pointer}/{key}", f"{self.name}.{key}" if self.name else key)
 
     def refuse(self, why: str, **extra: Any) -> HostedError:
-        return HostedError(Kind.BAD_INPUT, "Bad request", f"{self.name}: {why}", pointer=self.pointer, **extra)
+        detail = f"{self.name or 'settings'}: {why}"
+        return HostedError(Kind.BAD_INPUT, "Bad request", detail, pointer=self.pointer, **extra)
 
 
 def _shown(value: Any) -> str:
@@ -276,9 +282,12 @@ def _choice(meanings: dict[str, str]) -> Callable[[Any, _At], str]:
 _seconds = _whole(0, YEAR, " of seconds")
 
 
-def _durations(value: Any, at: _At) -> Durations:
-    given = _object(value, at, PHASE_KINDS)
-    return Durations(**{kind: _seconds(s, at.child(kind)) for kind, s in given.items()})
+def _part(kind: Callable[..., Any], readers: dict[str, Callable[[Any, _At], Any]]) -> Callable[[Any, _At], Any]:
+    """A reader of an object of some of these keys, each by its reader, as a `kind` (a key not given: its default)."""
+    def read(value: Any, at: _At) -> Any:
+        given = _object(value, at, tuple(readers))
+        return kind(**{key: readers[key](v, at.child(key)) for key, v in given.items()})
+    return read
 
 
 @functools.cache
@@ -309,18 +318,6 @@ def _clock(value: Any, at: _At) -> Clock:
     return Clock(when, zone)
 
 
-def _extensions(value: Any, at: _At) -> Extensions:
-    given = _object(value, at, ("count", "seconds"))
-    read = {"count": _whole(0, MAX_EXTENSIONS, " of extensions"), "seconds": _whole(1, YEAR, " of seconds")}
-    return replace(Extensions(), **{key: read[key](v, at.child(key)) for key, v in given.items()})
-
-
-def _pause(value: Any, at: _At) -> PauseCap:
-    given = _object(value, at, ("max_seconds", "max_times"))
-    read = {"max_seconds": _whole(1, YEAR, " of seconds"), "max_times": _whole(0, MAX_PAUSES, " of pauses")}
-    return replace(PauseCap(), **{key: read[key](v, at.child(key)) for key, v in given.items()})
-
-
 def _scoring(value: Any, at: _At) -> Any:
     if not isinstance(value, (str, dict)):
         raise at.refuse(f'must be a scoring system\'s name or {{"system": NAME, PARAMETER: VALUE...}}, not '
@@ -333,58 +330,16 @@ def _scoring(value: Any, at: _At) -> Any:
 
 
 _READERS: dict[str, Callable[[Any, _At], Any]] = {
-    "public_readiness": _bool, "phase_seconds": _optional(_seconds), "phase_durations": _durations,
-    "deadline_clock": _optional(_clock), "grace_seconds": _seconds, "nmr_extensions": _extensions, "pause": _pause,
-    "reminder_seconds": _seconds, "draws": _choice(_DRAWS), "secret_votes": _bool, "votes_survive_phase": _bool,
-    "disorder_votes": _choice(_DISORDER_VOTES), "disorder_after": _whole(0, MAX_DISORDER, " of movement phases"),
+    "public_readiness": _bool, "phase_seconds": _optional(_seconds),
+    "phase_durations": _part(Durations, {kind: _seconds for kind in PHASE_KINDS}),
+    "deadline_clock": _optional(_clock), "grace_seconds": _seconds,
+    "nmr_extensions": _part(Extensions, {"count": _whole(0, MAX_EXTENSIONS, " of extensions"),
+                                         "seconds": _whole(1, YEAR, " of seconds")}),
+    "pause": _part(PauseCap, {"max_seconds": _whole(1, YEAR, " of seconds"),
+                              "max_times": _whole(0, MAX_PAUSES, " of pauses")}),
+    "reminder_seconds": _seconds, "draws": _choice(DRAWS), "secret_votes": _bool, "votes_survive_phase": _bool,
+    "disorder_votes": _choice(DISORDER_VOTES), "disorder_after": _whole(0, MAX_DISORDER, " of movement phases"),
     "scoring": _scoring, "end_year": _optional(_whole(0, MAX_YEAR)),
 }
 KEYS = tuple(f.name for f in fields(Settings))
-
-
-def _number(low: int, high: int | None, description: str, nullable: bool = False) -> dict[str, Any]:
-    """The schema of a whole number (or null)."""
-    schema: dict[str, Any] = {"type": ["integer", "null"] if nullable else "integer", "minimum": low}
-    return {**schema, **({} if high is None else {"maximum": high}), "description": description}
-
-
-def _keys(properties: dict[str, Any], description: str, required: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The schema of an object of these properties and no others."""
-    schema = {"type": "object", "properties": properties, "additionalProperties": False, "description": description}
-    return {**schema, "required": list(required)} if required else schema
-
-
-_SYSTEMS = sorted(scoring.load_systems())
-SETTINGS_SCHEMA: dict[str, Any] = {**_keys({
-    "public_readiness": {"type": "boolean", "description": "Whether powers see who is ready (never what they ordered)"},
-    "phase_seconds": _number(0, YEAR, "Every phase's duration in seconds (null: no deadline; 0 needs a clock)", True),
-    "phase_durations": _keys({kind: _number(0, YEAR, f"A {kind} phase's duration in seconds, over phase_seconds")
-                              for kind in PHASE_KINDS}, "Durations per phase kind, over phase_seconds"),
-    "deadline_clock": {"oneOf": [{"type": "null"}, _keys({
-        "time": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "description": "HH:MM, 24-hour"},
-        "zone": {"type": "string", "description": "An IANA time zone, such as Europe/Paris"}},
-        "Deadlines fall at the first such local time at or after the start plus the duration", ("time", "zone"))]},
-    "grace_seconds": _number(0, YEAR, "After a deadline, this long once more for powers that must act and sent nothing"),
-    "nmr_extensions": _keys({"count": _number(0, MAX_EXTENSIONS, "How many extensions at most"),
-                             "seconds": _number(1, YEAR, "How long each extension is")},
-                            "Then, extensions while a power that must act has sent nothing"),
-    "pause": _keys({"max_seconds": _number(1, YEAR, "A pause ends itself after this long"),
-                    "max_times": _number(0, MAX_PAUSES, "How many pauses a game may have")},
-                   "The cap on the game master's pause"),
-    "reminder_seconds": _number(0, YEAR, "A deadline.reminder webhook this long before each deadline (0: none)"),
-    "draws": {"enum": list(_DRAWS), "description": "dias: only draws of all survivors; named: named draws allowed"},
-    "secret_votes": {"type": "boolean", "description": "Whether only a vote's outcome is shown (and who voted, to the "
-                                                       "game master)"},
-    "votes_survive_phase": {"type": "boolean", "description": "Whether draw votes stay after a judged phase"},
-    "disorder_votes": {"enum": list(_DISORDER_VOTES), "description": "yes: a civil-disorder seat votes yes; no: it "
-                                                                      "blocks a draw"},
-    "disorder_after": _number(0, MAX_DISORDER, "Missed movement phases in a row before civil disorder (0: never)"),
-    "scoring": {"oneOf": [{"enum": _SYSTEMS}, {"type": "object", "required": ["system"],
-                                               "properties": {"system": {"enum": _SYSTEMS}}}],
-                "description": "A scoring system's name, or {\"system\": NAME, PARAMETER: VALUE...}"},
-    "end_year": _number(0, MAX_YEAR, "The game stops (a draw of the survivors) once this year is played", True),
-}, "A hosted game's settings (every key optional)"),
-    # Without a clock a duration of 0 would judge a phase as it starts: refused.
-    "if": {"properties": {"deadline_clock": {"type": "null"}}},
-    "then": {"properties": {"phase_seconds": {"not": {"const": 0}},
-                            "phase_durations": {"additionalProperties": {"minimum": 1}}}}}
+SETTINGS_SCHEMA = schema_of(Settings().to_json())

@@ -438,6 +438,20 @@ def test_a_resumed_deadline_moves_on_by_the_time_paused_at_most_the_cap():
     assert daily.resumed(deadline, utc(2026, 6, 1, 12), utc(2026, 6, 1, 12)) == deadline
 
 
+def test_civil_disorder_after_the_missed_movement_phases_in_a_row():
+    default = Settings()
+    assert [default.disordered(n) for n in range(4)] == [False, False, True, True]
+    never = Settings.from_json({"disorder_after": 0})
+    assert not any(never.disordered(n) for n in range(10))
+    assert Settings.from_json({"disorder_after": 1}).disordered(1)
+
+
+def test_the_game_stops_once_its_end_year_is_played():
+    assert not any(Settings().stops_after(year) for year in (1901, 9999))
+    limited = Settings.from_json({"end_year": 1910})
+    assert [limited.stops_after(year) for year in (1909, 1910, 1911)] == [False, True, True]
+
+
 # --- the schema ---------------------------------------------------------------------------------------------
 
 def test_the_schema_describes_every_key_in_one_line_and_no_other():
@@ -451,6 +465,7 @@ def test_the_schema_describes_every_key_in_one_line_and_no_other():
         return "\n" not in schema["description"] and all(described(s) for s in schema.get("properties", {}).values())
     assert all(described(s) for s in SETTINGS_SCHEMA["properties"].values())
     assert VALIDATOR.is_valid(FULL) and VALIDATOR.is_valid({}) and not VALIDATOR.is_valid({"phase_second": 1})
+    assert {key: schema["default"] for key, schema in SETTINGS_SCHEMA["properties"].items()} == Settings().to_json()
 
 
 def values():
