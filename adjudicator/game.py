@@ -161,6 +161,11 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         order = getattr(state, "turn_order", None)
         return list(order) if order else self.players(board, state)
 
+    def choosers(self, board: BoardT, state: StateT) -> list[str]:
+        """Those who must act and have a choice to make (a power whose only order is forced, such as a disband
+        with no retreat, has none): whoever sends nothing of these missed the phase (NMR). By default, `actors`."""
+        return self.actors(board, state)
+
     def submission_state(self, board: BoardT, state: StateT, seat: str) -> StateT:
         """The position one seat's orders are checked against when they arrive alone (hosted games): the current
         one, unless the game takes turns, when it is that seat's turn."""

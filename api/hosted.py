@@ -249,10 +249,17 @@ def create_game():
     _limit("new:" + client_key(request.remote_addr), games=True)
     body = _body("CreateGameRequest")
     svc = service()
-    deadline = body.get("deadline") or {}
-    settings = {"public_readiness": body.get("public_readiness", False), "phase_seconds": deadline.get("phase_seconds")}
+    settings = dict(body.get("settings") or {})
+    for key, value in (("public_readiness", body.get("public_readiness")),
+                       ("phase_seconds", (body.get("deadline") or {}).get("phase_seconds"))):
+        if value is not None:  # (the first API's top-level settings, kept: the `settings` object may not repeat them)
+            if key in settings:
+                raise Problem(Kind.BAD_INPUT, "Bad request", f"{key} is given twice: in `settings` and outside it",
+                              pointer=f"/settings/{key}")
+            settings[key] = value
     created = _run(svc.create_game, body.get("variant"), body.get("name"), body.get("labels"), body.get("seats"),
-                   settings, body.get("webhook_url"), body.get("state"), body.get("board"), body.get("rules"))
+                   settings, body.get("webhook_url"), body.get("state"), body.get("board"), body.get("rules"),
+                   body.get("bots"))
     return _json(created, 201)
 
 
@@ -403,3 +410,52 @@ def _timestamp(written: str | None) -> float | None:
 def rotate_secret(game_id: str):
     caller = _caller(game_id)
     return _json(_run(service().rotate_secret, caller))
+
+
+@bp.put("/v1/games/<game_id>/vote")
+@_reconnecting
+def vote(game_id: str):
+    body = _body("VoteRequest", later=_PHASE)
+    caller = _caller(game_id)
+    return _json(_run(service().vote, caller, body, phase_no=body.get("phase_no")))
+
+
+@bp.post("/v1/games/<game_id>/end")
+@_reconnecting
+def end_game(game_id: str):
+    body = _body("EndGameRequest")
+    caller = _caller(game_id)
+    return _json(_run(service().end_game, caller, body["kind"], body.get("powers"), body.get("phase_no")))
+
+
+@bp.get("/v1/games/<game_id>/scores")
+@_reconnecting
+def scores(game_id: str):
+    caller = _caller(game_id)
+    system = request.args.get("system")
+    return _json(_run(service().scores, caller, None if system is None else system[:100]))
+
+
+@bp.post("/v1/games/<game_id>/pause")
+@_reconnecting
+def pause(game_id: str):
+    body = _body("PhaseBoundRequest", later=_PHASE)
+    caller = _caller(game_id)
+    return _json(_run(service().pause, caller, phase_no=body.get("phase_no")))
+
+
+@bp.post("/v1/games/<game_id>/resume")
+@_reconnecting
+def resume(game_id: str):
+    body = _body("PhaseBoundRequest", later=_PHASE)
+    caller = _caller(game_id)
+    return _json(_run(service().resume, caller, phase_no=body.get("phase_no")))
+
+
+@bp.post("/v1/games/<game_id>/seats/<power>/replace")
+@_reconnecting
+def replace_seat(game_id: str, power: str):
+    body = _body("ReplaceSeatRequest", later=_PHASE)
+    caller = _caller(game_id)
+    return _json(_run(service().replace_seat, caller, power, body.get("kind", "player"),
+                      phase_no=body.get("phase_no")))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator import __version__
+from adjudicator.hosted.settings import SETTINGS_SCHEMA
 
 _STR = {"type": "string"}
 _INT = {"type": "integer"}
@@ -291,6 +292,9 @@ SCHEMAS.update({
                                         "or `adjudicator games tick`)"},
             "public_readiness": {"type": "boolean", "default": False,
                                  "description": "Whether powers see who has submitted and who is ready"},
+            "settings": SETTINGS_SCHEMA,
+            "bots": {"type": "array", "items": _STR, "maxItems": 32,
+                     "description": "The seats a bot plays (shown to every seat as `kind: bot`)"},
             "webhook_url": {"type": "string", "maxLength": 2000},
             "rules": _RULES,
         },
@@ -309,14 +313,32 @@ SCHEMAS.update({
     "HostedGame": {
         "type": "object",
         "properties": {
-            "id": _STR, "name": _STR, "variant": _STR, "status": {"enum": ["active", "finished"]}, "phase": _STR,
-            "phase_no": _INT, "phases_judged": _INT, "deadline": {"type": ["string", "null"]},
+            "id": _STR, "name": _STR, "variant": _STR, "status": {"enum": ["active", "paused", "ended"]},
+            "phase": _STR, "phase_no": _INT, "phases_judged": _INT, "deadline": {"type": ["string", "null"]},
             "settings": {"type": "object"}, "you": _STR, "state": {"type": "object"},
+            "end": {"oneOf": [{"$ref": "#/components/schemas/GameEnd"}, {"type": "null"}]},
+            "pause": {"type": "object", "properties": {
+                "paused_at": {"type": ["string", "null"]}, "resumes_at": {"type": ["string", "null"],
+                                                                         "description": "The pause's cap"},
+                "deadline_left_seconds": {"type": ["number", "null"]}, "pauses": _INT, "pauses_allowed": _INT}},
+            "deadline_extended": {"type": "object", "properties": {"grace": {"type": "boolean"}, "extensions": _INT},
+                                  "description": "This phase's grace period and NMR extensions used so far"},
             "seats": {"type": "array", "items": {"type": "object", "properties": {
                 "power": _STR, "label": _STR, "must_act": {"type": "boolean"}, "submitted": {"type": "boolean"},
-                "ready": {"type": "boolean"}}, "required": ["power", "label", "must_act"]}},
+                "ready": {"type": "boolean"}, "kind": {"enum": ["player", "bot"]},
+                "civil_disorder": {"type": "boolean", "description": "Missed the settings' number of movement "
+                                                                      "phases in a row: counted as ready, its orders "
+                                                                      "the rules' defaults, until it sends orders"},
+                "missed": {"type": "integer", "description": "Phases it had to act in and sent nothing (NMR)"},
+                "survivor": {"type": "boolean"},
+                "holders": {"type": "array", "items": {"type": "object", "properties": {
+                    "from_phase": _INT, "kind": _STR}}, "description": "Who played it: from which phase each"},
+                "vote": {"type": ["object", "null"], "description": "The seat's vote: its own, or every seat's "
+                                                                    "when votes are not secret"},
+                "voted": {"type": "boolean", "description": "To the game master, when votes are secret"}},
+                "required": ["power", "label", "must_act", "civil_disorder", "missed"]}},
         },
-        "required": ["id", "status", "phase", "phase_no", "seats", "state", "you"],
+        "required": ["id", "status", "phase", "phase_no", "seats", "state", "you", "end"],
     },
     "SubmitOrdersRequest": {
         "type": "object",
@@ -367,6 +389,63 @@ SCHEMAS.update({
         "required": ["phase_no"],
         "additionalProperties": False,
     },
+    "GameEnd": {
+        "type": "object",
+        "properties": {"kind": {"enum": ["solo", "draw", "concession", "abandoned", "stopped"]},
+                       "powers": {"type": "array", "items": _STR},
+                       "scores": {"type": "object", "additionalProperties": {"type": "number"},
+                                  "description": "By the game's scoring system, rounded half up to 2 places"},
+                       "exact": {"type": "object", "additionalProperties": _STR, "description": "Exact: 'n/d'"},
+                       "scoring": {"type": ["string", "null"]}, "phase_no": _INT,
+                       "by": {"enum": ["rules", "votes", "game master", "civil disorder", "year limit"]},
+                       "at": _STR, "record": {"type": "object", "description": "The end record "
+                                                                               "(`adjudicator score` reads it)"}},
+        "required": ["kind", "powers", "scores", "phase_no"],
+    },
+    "VoteRequest": {
+        "type": "object",
+        "description": "A draw vote (`draw`), a concession (`concede_to`), or neither: the vote withdrawn.",
+        "properties": {"phase_no": _PHASE_NO,
+                       "draw": {"oneOf": [{"const": "dias"}, {"type": "array", "items": _STR, "maxItems": 64},
+                                          {"type": "null"}],
+                                "description": '"dias": the draw of every survivor; a list: a named draw (when the '
+                                               "game's `draws` is `named`)"},
+                       "concede_to": {"type": ["string", "null"], "maxLength": 100}},
+        "required": ["phase_no"], "additionalProperties": False,
+    },
+    "Vote": {"type": "object", "properties": {"phase": _STR, "phase_no": _INT, "vote": {"type": ["object", "null"]},
+                                              "ended": {"type": "boolean"},
+                                              "end": {"oneOf": [{"$ref": "#/components/schemas/GameEnd"},
+                                                                {"type": "null"}]}},
+             "required": ["vote", "ended"]},
+    "EndGameRequest": {
+        "type": "object",
+        "properties": {"kind": {"enum": ["draw", "concession", "stopped", "abandoned"]},
+                       "powers": {"type": "array", "items": _STR, "maxItems": 64,
+                                  "description": "A draw's powers (none: every survivor), the power conceded to"},
+                       "phase_no": {**_PHASE_NO, "description": "Optional: when given, it must be the current phase"}},
+        "required": ["kind"], "additionalProperties": False,
+    },
+    "Ended": {"type": "object", "properties": {"id": _STR, "status": _STR,
+                                               "end": {"$ref": "#/components/schemas/GameEnd"}}},
+    "Scores": {"type": "object", "properties": {
+        "ended": {"type": "boolean"}, "system": _STR,
+        "scores": {"type": "object", "additionalProperties": {"type": "number"}},
+        "exact": {"type": "object", "additionalProperties": _STR},
+        "end": {"type": "object"}, "if_ended_now": {"type": "object", "description": "Not ended: the draw of "
+                                                                                  "every survivor scored"}},
+               "required": ["ended", "system", "scores"]},
+    "PhaseBoundRequest": {"type": "object", "properties": {"phase_no": _PHASE_NO}, "required": ["phase_no"],
+                          "additionalProperties": False},
+    "Paused": {"type": "object", "properties": {"status": _STR, "pause": {"type": "object"},
+                                                "deadline": {"type": ["string", "null"]}}},
+    "ReplaceSeatRequest": {"type": "object", "properties": {
+        "phase_no": _PHASE_NO, "kind": {"enum": ["player", "bot"], "default": "player"}},
+        "required": ["phase_no"], "additionalProperties": False},
+    "ReplacedSeat": {"type": "object", "properties": {
+        "power": _STR, "kind": _STR, "token": {"type": "string", "description": "The new token, shown this once; "
+                                                                                 "the old one is refused from now"},
+        "holders": {"type": "array", "items": {"type": "object"}}}, "required": ["power", "token"]},
     "Deadline": {"type": "object", "properties": {"phase": _STR, "phase_no": _INT,
                                                   "deadline": {"type": ["string", "null"]}},
                  "required": ["phase", "phase_no", "deadline"]},
@@ -482,6 +561,21 @@ def _hosted_paths() -> dict:
         },
         "/v1/games/{game_id}/webhook/secret": {
             "post": op("Rotate the webhook's signing secret (game master)", _json("WebhookSecret"), read)},
+        "/v1/games/{game_id}/vote": {"put": op("Vote for a draw, concede, or withdraw one's vote (a seat)",
+                                               _json("Vote"), write, "VoteRequest")},
+        "/v1/games/{game_id}/end": {"post": op("Declare the game's end (game master)", _json("Ended"), write,
+                                               "EndGameRequest")},
+        "/v1/games/{game_id}/scores": {"get": op(
+            "The scores: the end's, or if the game ended now", _json("Scores"), read + (400, 422),
+            params=[{"name": "system", "in": "query", "schema": _STR,
+                     "description": "Another scoring system than the game's"}])},
+        "/v1/games/{game_id}/pause": {"post": op("Pause the game (game master; capped by the settings)",
+                                                 _json("Paused"), write, "PhaseBoundRequest")},
+        "/v1/games/{game_id}/resume": {"post": op("Resume a paused game (game master)", _json("Paused"), write,
+                                                  "PhaseBoundRequest")},
+        "/v1/games/{game_id}/seats/{power}/replace": {"post": op(
+            "Hand a seat to a new player or a bot: a new token (game master)", _json("ReplacedSeat"), write,
+            "ReplaceSeatRequest", params=[{"name": "power", "in": "path", "required": True, "schema": _STR}])},
     }
 
 

@@ -93,7 +93,7 @@ class HostedGame(RuleBasedStateMachine):
             HostedGame.app = create_app({"ADJUDICATOR_DATABASE_URL": self.url,
                                          "HOSTED_LIMITS": Limits(requests_per_minute=10**9, games_per_hour=10**9)})
         self.client = HostedGame.app.test_client()
-        response = self.client.post("/v1/games", json={"variant": variant})
+        response = self.client.post("/v1/games", json={"variant": variant, "settings": {"disorder_after": 0}})
         assert response.status_code == 201, response.get_json()
         created = response.get_json()
         self.variant, self.gid = variant, created["id"]

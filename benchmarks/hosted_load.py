@@ -122,7 +122,7 @@ def old_game(url: str, phases: int) -> dict[str, Any]:
     """A game judged (no orders: every unit holds) until its current phase is the first Spring movement phase at or
     after `phases`: the opening position again, with that many phases behind it."""
     svc = Service(open_store(normalise_url(url)))
-    game = svc.create_game("standard")
+    game = svc.create_game("standard", settings={"disorder_after": 0})  # (no orders: every seat misses)
     gm = svc.authenticate(game["id"], game["game_master_token"])
     while True:
         view = svc.game_view(gm)
@@ -345,11 +345,12 @@ def tick_batch(url: str, template: str, games: int, tickers: int, kill_after: in
     """`games` copies of the template due within the last minute, judged by `tickers` `games tick` processes started
     together (the first killed with SIGKILL once `kill_after` phases are judged); a line of figures, and the time."""
     now = time.time()
-    ids = clone_games(url, template, games, deadline_at=now - 30)
+    ids = clone_games(url, template, games, deadline_at=now - 30, wake_at=now - 30)
     store = open_store(normalise_url(url))
     with store.transaction() as session:  # spread the deadlines over one minute
         for i, gid in enumerate(ids):
-            session.execute(Game.__table__.update().where(Game.id == gid).values(deadline_at=now - 60 * i / games))
+            due = now - 60 * i / games
+            session.execute(Game.__table__.update().where(Game.id == gid).values(deadline_at=due, wake_at=due))
     command = [sys.executable, "-m", "adjudicator", "games", "tick", "--database", url]
     logs = [tempfile.TemporaryFile("w+") for _ in range(tickers)]  # files, not pipes: nothing blocks on output
     load = Path("/proc/loadavg").read_text().split()[0]  # the machine is shared: how busy it was
@@ -556,7 +557,7 @@ def tick_profile(server: str, args: argparse.Namespace) -> None:
     url = new_database(server, "tick_profile")
     template = create_games(url, 1, settings={"phase_seconds": 86400})[0]
     submit_all(url, template)
-    ids = clone_games(url, template["id"], args.games // 5, deadline_at=time.time() - 1)
+    ids = clone_games(url, template["id"], args.games // 5, deadline_at=time.time() - 1, wake_at=time.time() - 1)
     stacks = spy.record([sys.executable, "-m", "adjudicator", "games", "tick", "--database", url])
     ticking = spy.within(stacks, "tick (adjudicator/hosted/service.py")  # the batch, without the start-up
     print(f"`games tick`: start-up (imports, store, migration check) {1 - sum(ticking.values()) / sum(stacks.values()):.0%} "

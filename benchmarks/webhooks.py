@@ -120,7 +120,7 @@ def database(url: str | None):
 
 
 def game(svc: Service, url: str):
-    created = svc.create_game("arctic", webhook_url=url)
+    created = svc.create_game("arctic", webhook_url=url, settings={"disorder_after": 0})  # (judged without orders)
     return created, svc.authenticate(created["id"], created["game_master_token"])
 
 

@@ -33,13 +33,24 @@ class Game(Base):
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     phase_no: Mapped[int] = mapped_column(Integer, default=0)  # phases judged so far; the current one is this + 1
     phase_name: Mapped[str] = mapped_column(String(200))
-    status: Mapped[str] = mapped_column(String(20), default="active")  # active | finished
+    status: Mapped[str] = mapped_column(String(20), default="active")  # active | paused | ended
     deadline_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     gm_token_hash: Mapped[str] = mapped_column(String(64))
     webhook_url: Mapped[str | None] = mapped_column(String(2000), nullable=True)
     webhook_secret: Mapped[str | None] = mapped_column(String(100), nullable=True)
     created_at: Mapped[float] = mapped_column(Float)
     phase_started_at: Mapped[float] = mapped_column(Float)
+    # Migration 0007: the end (`ending.end_json`), the pause, the deadline's grace and extensions, and the next
+    # time the game needs the ticker (its deadline, its reminder or its pause's cap: `wake.next_wake`).
+    end: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    paused_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    paused_until: Mapped[float | None] = mapped_column(Float, nullable=True)  # the pause's cap: it resumes itself
+    paused_left: Mapped[float | None] = mapped_column(Float, nullable=True)  # the deadline's time left at the pause
+    pauses: Mapped[int] = mapped_column(Integer, default=0)  # pauses so far (the settings cap them)
+    grace_used: Mapped[bool] = mapped_column(Boolean, default=False)  # this phase's
+    extensions_used: Mapped[int] = mapped_column(Integer, default=0)  # this phase's NMR extensions
+    reminded: Mapped[bool] = mapped_column(Boolean, default=False)  # this deadline's reminder was queued
+    wake_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
 
 
 class Seat(Base):
@@ -52,6 +63,13 @@ class Seat(Base):
     position: Mapped[int] = mapped_column(Integer)
     label: Mapped[str] = mapped_column(String(100))
     token_hash: Mapped[str] = mapped_column(String(64))
+    # Migration 0007: who plays it, its missed orders (NMR), civil disorder, holders and draw or concession vote.
+    kind: Mapped[str] = mapped_column(String(10), default="player")  # player | bot
+    civil_disorder: Mapped[bool] = mapped_column(Boolean, default=False)
+    missed: Mapped[int] = mapped_column(Integer, default=0)  # phases it had to act in and sent nothing
+    missed_in_row: Mapped[int] = mapped_column(Integer, default=0)  # movement phases missed in a row
+    holders: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True), nullable=True)  # [{from_phase, kind}]
+    vote: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)  # votes.Vote.to_json()
 
 
 class Submission(Base):
@@ -90,6 +108,7 @@ class PhaseRecord(Base):
     given_by: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)  # who gave each key's orders
     drawn: Mapped[Any] = mapped_column(JSON, nullable=True)  # the phase as its picture draws it (`Turn.drawn`;
     # None: judged before migration 0006, or a game whose pictures draw no turn)
+    missed: Mapped[list[str] | None] = mapped_column(JSON(none_as_null=True), nullable=True)  # who had to act and sent nothing (0007)
 
 
 class Delivery(Base):

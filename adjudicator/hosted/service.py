@@ -27,13 +27,15 @@ from adjudicator import arrival
 from adjudicator.errors import AdjudicatorError
 from adjudicator.gamefile import game_to_data
 from adjudicator.game import PICTURES, rules_of
-from adjudicator.hosted import text, tokens, webhooks
+from adjudicator.game_end import EndKind, GameEnd
+from adjudicator.hosted import ending, seats as seating, text, tokens, votes, wake, webhooks
 from adjudicator.hosted.drawings import DatabaseShelf
 from adjudicator.hosted.egress import url_problem
 from adjudicator.hosted.errors import HostedError
 from adjudicator.hosted.limits import Limits
 from adjudicator.hosted.models import Counter, Game, PhaseRecord, Seat, Submission, iso
 from adjudicator.hosted.orders import GM, Refused, judge_submission, read_orders
+from adjudicator.hosted.settings import Settings
 from adjudicator.hosted.storage import Store, upsert_on
 from adjudicator.kept import Kept
 from adjudicator.loading import board_of, position_of
@@ -73,24 +75,7 @@ class Opened:
     session: Session
     game: Game | None = None
     shared: bool = False
-
-
-@dataclass
-class Settings:
-    """A game's settings, kept as JSON on the game."""
-
-    public_readiness: bool = False  # whether powers see who is ready (never what they ordered)
-    phase_seconds: int | None = None  # the deadline policy: each phase ends this long after it starts
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any] | None) -> Settings:
-        """Settings from a game's JSON."""
-        data = data or {}
-        return cls(bool(data.get("public_readiness", False)), data.get("phase_seconds"))
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON kept on the game."""
-        return {"public_readiness": self.public_readiness, "phase_seconds": self.phase_seconds}
+    missed_in_row: int = 0  # the caller's seat's missed movement phases in a row (the token check reads it)
 
 
 def _position(game: Game, data: dict[str, Any]) -> tuple[Any, Any]:
@@ -125,6 +110,7 @@ def _stored_state(board: Any, state: Any) -> tuple[dict[str, Any], list]:
 
 
 MAX_DEADLINE_SECONDS = 31_536_000  # a year: the longest `phase_seconds` a game may be created with
+MAX_HOLDERS = 100  # a seat's players, first and replacements (its history stays bounded)
 
 
 def _iso(t: float | None) -> str | None:
@@ -149,9 +135,11 @@ class Service:
     def create_game(self, variant: str | None, name: str | None = None, labels: dict[str, str] | None = None,
                     seats: list[str] | None = None, settings: dict[str, Any] | None = None,
                     webhook_url: str | None = None, state: dict[str, Any] | None = None,
-                    inline_board: dict[str, Any] | None = None, rules_text: str | None = None) -> dict[str, Any]:
+                    inline_board: dict[str, Any] | None = None, rules_text: str | None = None,
+                    bots: list[str] | None = None) -> dict[str, Any]:
         """A new game on a variant or an inline board (played by `rules_text`'s rule options, fixed now: they
-        are kept in its position); the answer holds every token, shown this once."""
+        are kept in its position); `bots`: the seats a bot plays, shown to all; the answer holds every token,
+        shown this once."""
         text.storable(inline_board, "/board")
         text.storable(state, "/state")
         board = board_of(str(variant or ""), inline_board, located=False)  # (inline: checked as `variant check` checks)
@@ -176,6 +164,8 @@ class Service:
         name = (f"{board.title} game" if name is None
                 else text.printable(name, "the name", "/name", self.limits.max_name))
         options = Settings.from_json(settings)
+        self._check_scoring(board, position, options, settings)
+        bot_seats = self._bots(powers, bots)
         self._check_url(webhook_url)
         data, _ = _stored_state(board, position)
         now = self.clock()
@@ -184,9 +174,11 @@ class Service:
         game = Game(id=tokens.new_id(), name=name, variant=board.name, board=inline_board, settings=options.to_json(),
                     state=data,
                     phase_no=0, phase_name=self._phase_name(board, position, 0), status="active",
-                    deadline_at=now + options.phase_seconds if options.phase_seconds else None,
+                    deadline_at=options.deadline(rules.phase_kind(position), now),
                     gm_token_hash=tokens.token_hash(gm_token), webhook_url=webhook_url,
-                    webhook_secret=secrets.token_urlsafe(32), created_at=now, phase_started_at=now)
+                    webhook_secret=secrets.token_urlsafe(32), created_at=now, phase_started_at=now, pauses=0,
+                    grace_used=False, extensions_used=0, reminded=False)
+        game.wake_at = wake.wake_of(game, options)
         with self.store.transaction() as session:
             # One counter row, not a count of every game: the cost does not grow with the games stored.
             counted = cast(CursorResult[Any], session.execute(update(Counter).values(value=Counter.value + 1).where(
@@ -197,11 +189,30 @@ class Service:
             session.add(game)
             session.flush()
             for i, power in enumerate(powers):
+                kind = "bot" if power in bot_seats else "player"
                 session.add(Seat(game_id=game.id, power=power, position=i, label=labels.get(power, power),
-                                 token_hash=tokens.token_hash(seat_tokens[power])))
+                                 token_hash=tokens.token_hash(seat_tokens[power]), kind=kind, civil_disorder=False,
+                                 missed=0, missed_in_row=0, holders=[{"from_phase": 1, "kind": kind}]))
         return {"id": game.id, "name": name, "variant": board.name, "phase": game.phase_name, "phase_no": 1,
                 "game_master_token": gm_token, "tokens": seat_tokens, "webhook_secret": game.webhook_secret,
                 "deadline": _iso(game.deadline_at)}
+
+    @staticmethod
+    def _check_scoring(board: Any, state: Any, options: Settings, given: dict[str, Any] | None) -> None:
+        """A scoring system is chosen for a game scored by centres only (the others score by their own result)."""
+        if (given or {}).get("scoring") is not None and not rules_of(board).scored_by_centres:
+            raise HostedError(Kind.BAD_INPUT, "Bad request",
+                              f"{board.title} is scored by its own result (points and ranking), not by "
+                              f"{options.scoring_system().name}: the scoring systems count supply centres; leave "
+                              "`scoring` out", pointer="/settings/scoring")
+
+    @staticmethod
+    def _bots(powers: list[str], bots: list[str] | None) -> set[str]:
+        unknown = [b for b in bots or [] if b not in powers]
+        if unknown:
+            raise HostedError(Kind.BAD_INPUT, "Bad request", f"{str(unknown[0])[:100]!r} has no seat in this game; "
+                              f"seats: {', '.join(powers)}", pointer="/bots")
+        return set(bots or [])
 
     @staticmethod
     def _seats(board: Any, state: Any, asked: list[str] | None) -> list[str]:
@@ -263,28 +274,33 @@ class Service:
             if found is None:
                 raise HostedError(Kind.NOT_FOUND, "Not found", f"no game {game_id!r}")
             raise HostedError(Kind.FORBIDDEN, "Forbidden", "this token is not one of this game's")
-        game, power = found
-        if game.status == "active" and game.deadline_at is not None and self.clock() >= game.deadline_at:
-            session.commit()  # the judgement takes a transaction and a lock of its own
+        game, power, opened.missed_in_row = found
+        if game.wake_at is not None and self.clock() >= game.wake_at:
+            session.commit()  # what is due takes a transaction and a lock of its own
             try:
-                self._adjudicate(game_id, "deadline", game.phase_no)
+                self._wake(game_id)
             except HostedError:
                 pass  # a phase that cannot be judged at its deadline waits for the game master; reading goes on
-            game = self._game_and_seat(session, game_id, digest, share)[0]  # type: ignore[index]
+            found = self._game_and_seat(session, game_id, digest, share)
+            if found is None or found[1] is None:  # (the seat was handed on meanwhile)
+                session.commit()
+                raise HostedError(Kind.FORBIDDEN, "Forbidden", "this token is not one of this game's")
+            game, power, opened.missed_in_row = found
         opened.game, opened.shared = game, share
         return Caller(game_id, power or None)
 
     @staticmethod
-    def _game_and_seat(session: Session, game_id: str, digest: str, share: bool) -> tuple[Game, str | None] | None:
-        """The game and whose the token is, in one statement: its seat (matched by the token's SHA-256, the
-        hash of a 256-bit random secret: its timing says nothing useful), "" for the game master, None for no
-        one; None when there is no such game."""
+    def _game_and_seat(session: Session, game_id: str, digest: str,
+                       share: bool) -> tuple[Game, str | None, int] | None:
+        """The game, whose the token is and its seat's missed movement phases in a row, in one statement: its
+        seat (matched by the token's SHA-256, the hash of a 256-bit random secret: its timing says nothing
+        useful), "" for the game master, None for no one; None when there is no such game."""
         query = _game_and_seat_query(share)
         row = session.execute(query, {"game_id": game_id, "digest": digest}).first()
         if row is None:
             return None
-        game, power, gm = row
-        return game, power if power is not None else ("" if gm else None)
+        game, power, gm, in_row = row
+        return game, power if power is not None else ("" if gm else None), in_row or 0
 
     @staticmethod
     def require_gm(caller: Caller) -> None:
@@ -318,7 +334,9 @@ class Service:
 
     # --- the game as a caller may see it -------------------------------------------------------------------
     def game_view(self, caller: Caller, opened: Opened | None = None) -> dict[str, Any]:
-        """The game: phase, position, seats; readiness only of one's own seat unless the settings make it public."""
+        """The game: phase, position, seats, its pause and end; readiness only of one's own seat unless the
+        settings make it public; votes as the settings show them (a secret vote: only one's own, and to the game
+        master who has voted)."""
         if opened is None:
             with self.store.sessions() as session:
                 return self.game_view(caller, Opened(session))
@@ -331,19 +349,34 @@ class Service:
         settings = Settings.from_json(game.settings)
         board, state = self.positions.get(game)
         actors = set(self._actors(board, state, [s.power for s in seats]))
+        survivors = set(rules_of(board).survivors(board, state))
         out_seats = []
         for seat in seats:
-            entry: dict[str, Any] = {"power": seat.power, "label": seat.label, "must_act": seat.power in actors}
+            entry: dict[str, Any] = {"power": seat.power, "label": seat.label, "must_act": seat.power in actors,
+                                     "kind": seat.kind, "civil_disorder": seat.civil_disorder, "missed": seat.missed,
+                                     "survivor": seat.power in survivors, "holders": seat.holders or []}
             if caller.gm or settings.public_readiness or caller.power == seat.power:
                 sub = subs.get(seat.power)
                 entry["submitted"] = bool(sub and sub.orders)
                 entry["ready"] = bool(sub and sub.ready)
+            if caller.power == seat.power or not settings.secret_votes:
+                entry["vote"] = seat.vote
+            elif caller.gm:
+                entry["voted"] = seat.vote is not None
             out_seats.append(entry)
         return {"id": game.id, "name": game.name, "variant": game.variant, "status": game.status,
                 "phase": game.phase_name, "phase_no": game.phase_no + 1, "phases_judged": game.phase_no,
-                "deadline": _iso(game.deadline_at), "settings": settings.to_json(),
+                "deadline": _iso(game.deadline_at), "settings": settings.to_json(), "end": game.end,
+                "pause": self._pause_view(game, settings), "deadline_extended": {
+                    "grace": game.grace_used, "extensions": game.extensions_used},
                 "you": caller.power if caller.power is not None else GAME_MASTER, "seats": out_seats,
                 "state": game.state}
+
+    @staticmethod
+    def _pause_view(game: Game, settings: Settings) -> dict[str, Any]:
+        return {"paused_at": _iso(game.paused_at), "resumes_at": _iso(game.paused_until),
+                "deadline_left_seconds": game.paused_left, "pauses": game.pauses,
+                "pauses_allowed": settings.pause.max_times}
 
     @staticmethod
     def _actors(board: Any, state: Any, seats: list[str]) -> list[str]:
@@ -374,7 +407,11 @@ class Service:
         session = opened.session
         # The game's row is locked FOR SHARE from here to the commit: a judgement (FOR UPDATE) waits for this
         # write, and takes it, or came first and this request reads the next phase.
+        checked = opened.game is not None  # (the token check read the seat's count in this transaction)
         game = self._opened_game(opened, caller.game_id, share=True)
+        if not checked and caller.power is not None:
+            opened.missed_in_row = session.scalar(select(Seat.missed_in_row).where(
+                Seat.game_id == caller.game_id, Seat.power == caller.power)) or 0
         if power is not None and session.get(Seat, (caller.game_id, seat)) is None:
             raise HostedError(Kind.BAD_INPUT, "Bad request", f"{seat!r} has no seat in this game", pointer="/power")
         self._check_active(game)
@@ -398,6 +435,9 @@ class Service:
         row = {"game_id": caller.game_id, "power": seat, "phase_no": game.phase_no, "orders": lines,
                "statuses": statuses, "given_by": given_by, "updated_at": self.clock(), "ready": bool(ready)}
         row["ready"] = bool(session.execute(_submission_upsert(self.store.sqlite, ready is None), row).scalar_one())
+        if lines and given_by is None and seat != GM and opened.missed_in_row:  # back: out of civil disorder
+            session.execute(update(Seat).where(Seat.game_id == caller.game_id, Seat.power == seat,
+                                               Seat.missed_in_row > 0).values(civil_disorder=False, missed_in_row=0))
         session.commit()
         sub = Submission(**row)
         judged = self._adjudicate_if_ready(caller.game_id, game.phase_no) if sub.ready else None
@@ -484,9 +524,13 @@ class Service:
         return view
 
     @staticmethod
-    def _check_active(game: Game) -> None:
-        if game.status != "active":
-            raise HostedError(Kind.CONFLICT, "Game over", f"the game is {game.status}; its phases stay readable")
+    def _check_active(game: Game, paused_ok: bool = True) -> None:
+        """Refused when the game has ended, or (unless `paused_ok`: orders and votes go on in a pause) is paused."""
+        ending.refuse_ended(game)
+        if game.status == "paused" and not paused_ok:
+            raise HostedError(Kind.CONFLICT, "Game paused",
+                              f"the game is paused (since {_iso(game.paused_at)}, until {_iso(game.paused_until)} at "
+                              "the latest): the game master resumes it with POST /v1/games/{id}/resume")
 
     # --- adjudication --------------------------------------------------------------------------------------
     def adjudicate(self, caller: Caller, *, phase_no: int | None) -> dict[str, Any]:
@@ -495,7 +539,7 @@ class Service:
         self.require_gm(caller)
         with self.store.transaction() as session:
             game = self._game(session, caller.game_id, lock=True)
-            self._check_active(game)
+            self._check_active(game, paused_ok=False)
             _check_phase(game, phase_no)
             judged = self._judge(session, game, "gm", self.clock())
         self.deliverer.wake()
@@ -520,9 +564,8 @@ class Service:
         """Claim and judge the game longest past its deadline that no other ticker holds (None: none left);
         one that cannot be judged is reported, and passed over for the rest of this tick."""
         # Ordered by the deadline's index alone: a tie-breaking column would sort every due game at each claim.
-        claim = (select(Game).where(Game.status == "active", Game.deadline_at.is_not(None),
-                                    Game.deadline_at <= due_by, Game.id.not_in(passed))
-                 .order_by(Game.deadline_at).limit(1).with_for_update(skip_locked=True))
+        claim = (select(Game).where(Game.wake_at.is_not(None), Game.wake_at <= due_by, Game.id.not_in(passed))
+                 .order_by(Game.wake_at).limit(1).with_for_update(skip_locked=True))
         game_id, phase_no = "", 0  # kept apart from the game, which the rollback of a refusal expires
         try:
             with self.store.sessions(bind=conn) as session, session.begin():
@@ -530,7 +573,7 @@ class Service:
                 if game is None:
                     return None
                 game_id, phase_no = game.id, game.phase_no
-                return self._judge(session, game, "deadline", self.clock())
+                return self._wake_locked(session, game, self.clock())
         except HostedError as exc:
             passed.add(game_id)
             return {"game_id": game_id, "phase_no": phase_no + 1, "refused": exc.detail}
@@ -539,31 +582,82 @@ class Service:
         return self._adjudicate(game_id, "ready", judged)
 
     def _adjudicate(self, game_id: str, trigger: str, expected: int) -> dict[str, Any] | None:
-        """Judge phase `expected + 1` once: None when it is no longer the current phase (or not yet due, or
-        not every power is ready)."""
-        now = self.clock()
+        """Judge phase `expected + 1` once: None when it is no longer the current phase (or the game is not
+        active, or not every power is ready)."""
         with self.store.transaction() as session:
             game = self._game(session, game_id, lock=True)
             if game.phase_no != expected or game.status != "active":
                 return None
-            if trigger == "deadline" and (game.deadline_at is None or now < game.deadline_at):
-                return None
-            judged = self._judge(session, game, trigger, now)
-        if judged is not None:
+            done = self._judge(session, game, trigger, self.clock())
+        if done is not None:
             self.deliverer.wake()
-        return judged
+        return done
+
+    def _wake(self, game_id: str) -> dict[str, Any] | None:
+        """Do what the game needs now that its time has come (`wake.due`), once, under its row lock."""
+        with self.store.transaction() as session:
+            game = self._game(session, game_id, lock=True)
+            done = self._wake_locked(session, game, self.clock())
+        self.deliverer.wake()
+        return done
+
+    def _wake_locked(self, session: Any, game: Game, now: float) -> dict[str, Any]:
+        """What `_wake` does, on a game this transaction holds locked: a judged phase's summary, or what was done."""
+        settings = Settings.from_json(game.settings)
+        missing: list[str] = []
+        if game.status == "active" and game.deadline_at is not None:
+            missing = self._missing(session, game)
+        todo = wake.due(game, settings, now, bool(missing))
+        done: dict[str, Any] = {"game_id": game.id, "phase_no": game.phase_no + 1, "phase": game.phase_name,
+                                "did": todo.action or "nothing"}
+        if todo.action == "judge":
+            return self._judge(session, game, "deadline", now) or done
+        if todo.action == "resume":
+            self._resume_locked(session, game, settings, now, by="pause cap")
+        elif todo.action == "extend":
+            game.deadline_at, game.reminded = todo.deadline, False
+            if todo.grace:
+                game.grace_used = True
+            else:
+                game.extensions_used += 1
+            done["deadline"] = _iso(game.deadline_at)
+            self._event(session, game, "deadline.extended", now, deadline=_iso(game.deadline_at),
+                        grace=todo.grace, waiting_for=missing)
+        elif todo.action == "remind":
+            game.reminded = True
+            self._event(session, game, "deadline.reminder", now, deadline=_iso(game.deadline_at),
+                        waiting_for=missing)
+        game.wake_at = wake.wake_of(game, settings)
+        return done
+
+    def _missing(self, session: Any, game: Game) -> list[str]:
+        """The powers that must act and have a choice to make, have sent nothing, and are not in civil disorder."""
+        seats, subs = _seats_and_orders(session, game)
+        board, state = self.positions.get(game)
+        disorder = set(session.scalars(select(Seat.power).where(Seat.game_id == game.id, Seat.civil_disorder)))
+        choosers = set(rules_of(board).choosers(board, state))
+        return [p for p in self._actors(board, state, seats)
+                if p in choosers and p not in disorder and not (p in subs and subs[p].orders)]
+
+    def _event(self, session: Any, game: Game, event: str, now: float, **data: Any) -> None:
+        """Queue a webhook event of the game's current phase (in this transaction: sent once it commits)."""
+        webhooks.queue_event(session, game, event, game.phase_no + 1, game.phase_name, data, now)
 
     def _judge(self, session: Any, game: Game, trigger: str, now: float) -> dict[str, Any] | None:
         """Judge the current phase of a game this transaction holds locked; None when `trigger` is "ready" and
-        not every power that must act is. Two reads (the game, then its seats and pending orders together) and
-        four writes: the game moved on, the submissions cleared, the phase recorded, the webhook queued."""
+        not every power that must act is (a seat in civil disorder counts as ready). Then the seats' missed
+        orders and civil disorder, the votes (kept or cleared), the next deadline, and the game's end when the
+        rules reach one, its year limit passes, or every survivor is in civil disorder."""
         if game.phase_no >= self.limits.max_phases:
             raise HostedError(Kind.CONFLICT, "Game too long",
                               f"a hosted game is judged at most {self.limits.max_phases} times")
+        seat_rows = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.position)))
         seats, subs = _seats_and_orders(session, game)
         board, state = _board_state(game)
+        rules = rules_of(board)
         actors = self._actors(board, state, seats)
-        if trigger == "ready" and not all(p in subs and subs[p].ready for p in actors):
+        disorder = {s.power for s in seat_rows if s.civil_disorder}
+        if trigger == "ready" and not all(p in disorder or (p in subs and subs[p].ready) for p in actors):
             return None
         order = actors + [p for p in seats if p not in actors] + [GM]
         orders = {p: list(subs[p].orders) for p in order if p in subs and subs[p].orders}
@@ -573,28 +667,65 @@ class Service:
         except SheetRefused as exc:
             raise HostedError(Kind.CONFLICT, "Orders refused", f"the phase's orders cannot be judged together: "
                               f"{exc.message}") from None
+        settings = Settings.from_json(game.settings)
         after, history = _stored_state(board, turn.next_state)
         report = turn.report_json()
-        winner = report.get("winner") or (report.get("summary") or {}).get("winner")
-        phase_seconds = Settings.from_json(game.settings).phase_seconds
         next_name = self._phase_name(board, turn.next_state, game.phase_no + 1)
-        status = "finished" if winner else "active"
+        seated = seating.after_phase([seating.SeatCount(s.power, s.missed, s.missed_in_row, s.civil_disorder)
+                                      for s in seat_rows], rules.choosers(board, state), set(orders),
+                                     rules.phase_kind(state) == "movement", settings.disorder_after)
+        end, by = self._end_after(board, turn.next_state, settings, seated, seat_rows)
+        status = "ended" if end is not None else "active" if game.status == "active" else game.status
+        deadline = None if end is not None else settings.deadline(rules.phase_kind(turn.next_state), now)
         conn = session.connection()  # plain statements: the ORM's unit of work is most of a judgement's cost
+        end_data = None if end is None else ending.end_json(board, end, settings.scoring_system(),
+                                                            game.phase_no + 1, by, now)
         moved = conn.execute(update(Game).where(Game.id == game.id, Game.phase_no == game.phase_no).values(
             state=after, phase_no=game.phase_no + 1, phase_name=next_name, status=status, phase_started_at=now,
-            deadline_at=now + phase_seconds if phase_seconds and not winner else None))
+            deadline_at=deadline, grace_used=False, extensions_used=0, reminded=False, end=end_data,
+            wake_at=wake.next_wake(settings, status, deadline, now, paused_until=game.paused_until)))
         if moved.rowcount != 1:  # the compare-and-set: someone else moved the game on (cannot under the lock)
             raise HostedError(Kind.CONFLICT, "Already judged",
                               f"phase {game.phase_no + 1} was judged by another request")
         conn.execute(delete(Submission).where(Submission.game_id == game.id))
+        self._record_seats(conn, game, seated, settings)
         record = PhaseRecord(game_id=game.id, phase_no=game.phase_no + 1, name=game.phase_name, trigger=trigger,
                              orders={_shown(p): v for p, v in orders.items()}, given_by=given_by,
                              report=report, report_text=turn.report_text(), state_before=game.state,
                              state_after=after, history=history[-1] if history else None, adjudicated_at=now,
-                             drawn=turn.drawn())
+                             drawn=turn.drawn(), missed=seated.missed)
         conn.execute(insert(PhaseRecord).values(_columns(record)))
-        _before_commit(session, game, record, next_name, status, now)
-        return self._phase_json(record, full=False) | {"next_phase": next_name, "status": status}
+        _before_commit(session, game, record, next_name, status, now, end_data)
+        for power in seated.into_disorder:
+            webhooks.queue_event(session, game, "seat.disorder", record.phase_no + 1, next_name,
+                                 {"power": power, "missed_in_row": settings.disorder_after}, now)
+        return self._phase_json(record, full=False) | {"next_phase": next_name, "status": status, "end": end_data}
+
+    def _end_after(self, board: Any, state: Any, settings: Settings, seated: seating.AfterPhase,
+                   seat_rows: list[Seat]) -> tuple[GameEnd | None, str]:
+        """The end a judged phase reaches, and what reached it: the rules (a solo...), the year limit, or every
+        survivor in civil disorder."""
+        rules = rules_of(board)
+        natural = rules.natural_end(board, state)
+        if natural is not None:
+            return natural, "rules"
+        year = rules.game_year(state)
+        if settings.end_year is not None and year is not None and year > settings.end_year:
+            return rules.end_as(board, state, EndKind.STOPPED), "year limit"
+        disorder = {s.power for s in seat_rows if s.civil_disorder} | set(seated.into_disorder)
+        survivors = [p for p in rules.survivors(board, state) if p in {s.power for s in seat_rows}]
+        if survivors and all(p in disorder for p in survivors):
+            return rules.end_as(board, state, EndKind.ABANDONED), "civil disorder"
+        return None, ""
+
+    @staticmethod
+    def _record_seats(conn: Any, game: Game, seated: seating.AfterPhase, settings: Settings) -> None:
+        """Write the seats' new counts, and drop every vote when the settings say votes end with the phase."""
+        for seat in seated.changed:
+            conn.execute(update(Seat).where(Seat.game_id == game.id, Seat.power == seat.power).values(
+                missed=seat.missed, missed_in_row=seat.missed_in_row, civil_disorder=seat.civil_disorder))
+        if not settings.votes_survive_phase:
+            conn.execute(update(Seat).where(Seat.game_id == game.id, Seat.vote.is_not(None)).values(vote=null()))
 
     # --- past phases ---------------------------------------------------------------------------------------
     def phases(self, caller: Caller) -> list[dict[str, Any]]:
@@ -614,6 +745,10 @@ class Service:
         board, state = _position(game, record.state_after)
         given = sorted(p for p, who in (record.given_by or {}).items() if who == GAME_MASTER and p != GAME_MASTER)
         note = f"\n\nOrders given by the game master for: {', '.join(given)}." if given else ""
+        if record.missed:
+            note += f"\n\nNo orders (NMR): {', '.join(record.missed)}."
+        if game.end is not None and game.end.get("phase_no") == phase_no:
+            note += "\n\n" + ending.scores_text(game.end)
         return (record.report_text.rstrip() + note + "\n\n" + rules_of(board).position_text(board, state).rstrip()
                 + "\n")
 
@@ -642,6 +777,7 @@ class Service:
     def _phase_json(record: PhaseRecord, full: bool) -> dict[str, Any]:
         data: dict[str, Any] = {"phase_no": record.phase_no, "phase": record.name, "trigger": record.trigger,
                                 "adjudicated_at": _iso(record.adjudicated_at)}
+        data["missed"] = record.missed or []
         if full:
             given_by = record.given_by or {p: p for p in record.orders}  # phases judged before migration 0003
             data.update(orders=record.orders, given_by=given_by, report=record.report,
@@ -690,10 +826,179 @@ class Service:
                               "(to judge the phase now, POST /v1/games/{id}/adjudicate)", pointer="/at")
         with self.store.transaction() as session:
             game = self._game(session, caller.game_id, lock=True)
+            self._check_active(game, paused_ok=False)
+            _check_phase(game, phase_no)
+            game.deadline_at, game.reminded = at, False
+            game.wake_at = wake.wake_of(game, Settings.from_json(game.settings))
+            answer = {"phase": game.phase_name, "phase_no": game.phase_no + 1, "deadline": _iso(at)}
+        return answer
+
+    # --- votes and ends ------------------------------------------------------------------------------------
+    def vote(self, caller: Caller, body: dict[str, Any], *, phase_no: int | None) -> dict[str, Any]:
+        """A seat votes for a draw (`"draw": "dias"` or a list of powers), concedes (`"concede_to"`), or withdraws
+        its vote (neither), in phase `phase_no`; when the survivors agree, the game ends now. The answer says
+        whether it ended; a secret vote's answer names no other seat's vote."""
+        self.require_seat(caller)
+        now = self.clock()
+        with self.store.transaction() as session:
+            game = self._game(session, caller.game_id, lock=True)
             self._check_active(game)
             _check_phase(game, phase_no)
-            game.deadline_at = at
-            answer = {"phase": game.phase_name, "phase_no": game.phase_no + 1, "deadline": _iso(at)}
+            settings = Settings.from_json(game.settings)
+            board, state = self.positions.get(game)
+            survivors = rules_of(board).survivors(board, state)
+            cast = votes.read_vote(body, str(caller.power), survivors, settings.draws == "named")
+            rows = list(session.scalars(select(Seat).where(Seat.game_id == game.id)))
+            for row in rows:
+                if row.power == caller.power:
+                    row.vote = None if cast is None else cast.to_json()
+            tally = {r.power: votes.Vote.from_json(r.vote) for r in rows}
+            agreed = votes.outcome(tally, survivors, {r.power for r in rows if r.civil_disorder},
+                                   settings.disorder_votes == "yes")
+            end = None
+            if agreed is not None:
+                end = self._end_now(session, game, board, state, agreed[0].value, list(agreed[1]), "votes", now)
+            elif cast is not None:
+                proposal = {} if settings.secret_votes else {"by": caller.power, "vote": cast.to_json()}
+                self._event(session, game, "draw.proposed", now, secret=settings.secret_votes, **proposal)
+            answer = {"phase": game.phase_name, "phase_no": game.phase_no + 1,
+                      "vote": None if cast is None else cast.to_json(), "ended": end is not None, "end": end}
+        self.deliverer.wake()
+        return answer
+
+    def end_game(self, caller: Caller, kind: str, powers: list[str] | None,
+                 phase_no: int | None = None) -> dict[str, Any]:
+        """The game master declares the end (a draw agreed by mail, a concession, a tournament's time: `stopped`,
+        or `abandoned`), scored by the game's system; `phase_no`, when given, must be the current phase."""
+        self.require_gm(caller)
+        now = self.clock()
+        with self.store.transaction() as session:
+            game = self._game(session, caller.game_id, lock=True)
+            self._check_active(game)
+            if phase_no is not None:
+                _check_phase(game, phase_no)
+            board, state = self.positions.get(game)
+            if kind == "solo":
+                raise HostedError(Kind.BAD_INPUT, "Bad request", "a solo is the rules' to reach, not declared: "
+                                  "declare a concession to the power instead", pointer="/kind")
+            end = self._end_now(session, game, board, state, kind, powers, GAME_MASTER, now)
+        self.deliverer.wake()
+        return {"id": caller.game_id, "status": "ended", "end": end}
+
+    def _end_now(self, session: Any, game: Game, board: Any, state: Any, kind: str, powers: list[str] | None,
+                 by: str, now: float) -> dict[str, Any]:
+        """End a game this transaction holds locked, at its current phase; the end as kept, its webhook queued."""
+        record = ending.declared(board, state, kind, powers)
+        settings = Settings.from_json(game.settings)
+        end = ending.end_json(board, record, settings.scoring_system(), game.phase_no, by, now)
+        game.status, game.end, game.deadline_at, game.wake_at = "ended", end, None, None
+        game.paused_until = game.paused_left = None
+        session.execute(delete(Submission).where(Submission.game_id == game.id))
+        self._event(session, game, "game.ended", now, end=end)
+        return end
+
+    def scores(self, caller: Caller, choice: Any = None) -> dict[str, Any]:
+        """The scores: an ended game's end, or "if the game ended now" (a draw of every survivor); `choice`: another
+        scoring system than the game's (a name, or a name with parameters)."""
+        with self.store.sessions() as session:
+            game = self._game(session, caller.game_id)
+        settings = Settings.from_json(game.settings)
+        board, state = self.positions.get(game)
+        try:
+            system = ending.system_of(settings.scoring if choice is None else choice)
+        except AdjudicatorError as exc:
+            raise HostedError(Kind.BAD_INPUT, "Bad request", exc.message, pointer="/system") from None
+        if game.end is not None and game.end.get("record"):
+            record = GameEnd.from_json(game.end["record"])
+            return {"ended": True, "end": game.end, "system": ending.scored_by(board, system),
+                    **ending.scores_json(board, record, system)}
+        if game.status == "ended":
+            raise HostedError(Kind.REFUSED, "Not scored", "this game ended before ends were recorded: its scores "
+                              "cannot be computed")
+        record = rules_of(board).end_as(board, state, EndKind.DRAW)
+        return {"ended": False, "if_ended_now": record.to_json(), "system": ending.scored_by(board, system),
+                **ending.scores_json(board, record, system)}
+
+    # --- pauses --------------------------------------------------------------------------------------------
+    def pause(self, caller: Caller, *, phase_no: int | None) -> dict[str, Any]:
+        """The game master pauses the game: its deadline stops (the time left is kept) until it is resumed or the
+        settings' cap resumes it; the settings cap how often."""
+        self.require_gm(caller)
+        now = self.clock()
+        with self.store.transaction() as session:
+            game = self._game(session, caller.game_id, lock=True)
+            self._check_active(game, paused_ok=False)
+            _check_phase(game, phase_no)
+            settings = Settings.from_json(game.settings)
+            settings.check_pause(game.pauses)
+            game.status, game.paused_at, game.pauses = "paused", now, game.pauses + 1
+            game.paused_until = settings.pause_cap(now)
+            game.paused_left = None if game.deadline_at is None else max(0.0, game.deadline_at - now)
+            game.deadline_at = None
+            game.wake_at = wake.wake_of(game, settings)
+            self._event(session, game, "game.paused", now, resumes_at=_iso(game.paused_until))
+            answer = {"status": game.status, "pause": self._pause_view(game, settings)}
+        self.deliverer.wake()
+        return answer
+
+    def resume(self, caller: Caller, *, phase_no: int | None) -> dict[str, Any]:
+        """The game master resumes a paused game: its deadline is the time left at the pause from now."""
+        self.require_gm(caller)
+        now = self.clock()
+        with self.store.transaction() as session:
+            game = self._game(session, caller.game_id, lock=True)
+            self._check_active(game)
+            _check_phase(game, phase_no)
+            if game.status != "paused":
+                raise HostedError(Kind.CONFLICT, "Not paused", "the game is not paused")
+            settings = Settings.from_json(game.settings)
+            self._resume_locked(session, game, settings, now, by=GAME_MASTER)
+            answer = {"status": game.status, "deadline": _iso(game.deadline_at)}
+        self.deliverer.wake()
+        return answer
+
+    def _resume_locked(self, session: Any, game: Game, settings: Settings, now: float, by: str) -> None:
+        game.status = "active"
+        if game.paused_left is not None and game.paused_at is not None:
+            game.deadline_at = settings.resumed(game.paused_at + game.paused_left, game.paused_at, now)
+        game.paused_at = game.paused_until = game.paused_left = None
+        game.reminded = False
+        game.wake_at = wake.wake_of(game, settings)
+        self._event(session, game, "game.resumed", now, by=by, deadline=_iso(game.deadline_at))
+
+    # --- seats ---------------------------------------------------------------------------------------------
+    def replace_seat(self, caller: Caller, power: str, kind: str = "player", *,
+                     phase_no: int | None) -> dict[str, Any]:
+        """The game master hands a seat to a new player (or a bot): a new token, shown this once; the old one is
+        refused from this moment; the seat leaves civil disorder, its vote is dropped, and its holders say from
+        which phase the new one plays."""
+        self.require_gm(caller)
+        if kind not in ("player", "bot"):
+            raise HostedError(Kind.BAD_INPUT, "Bad request", f"a seat's kind is player or bot, not {kind!r}",
+                              pointer="/kind")
+        now = self.clock()
+        token = tokens.new_token()
+        with self.store.transaction() as session:
+            game = self._game(session, caller.game_id, lock=True)
+            self._check_active(game)
+            _check_phase(game, phase_no)
+            seat = session.get(Seat, (game.id, power))
+            if seat is None:
+                names = ", ".join(session.scalars(select(Seat.power).where(Seat.game_id == game.id)
+                                                  .order_by(Seat.position)))
+                raise HostedError(Kind.NOT_FOUND, "Not found", f"{power[:100]!r} has no seat in this game; "
+                                  f"seats: {names}", pointer="/power")
+            holders = list(seat.holders or [{"from_phase": 1, "kind": seat.kind}])
+            if len(holders) >= MAX_HOLDERS:
+                raise HostedError(Kind.CONFLICT, "Too many replacements",
+                                  f"a seat is handed on at most {MAX_HOLDERS - 1} times")
+            seat.token_hash, seat.kind, seat.vote = tokens.token_hash(token), kind, None
+            seat.civil_disorder, seat.missed_in_row = False, 0
+            seat.holders = holders + [{"from_phase": game.phase_no + 1, "kind": kind}]
+            session.execute(delete(Submission).where(Submission.game_id == game.id, Submission.power == power))
+            self._event(session, game, "seat.replaced", now, power=power, kind=kind, from_phase=game.phase_no + 1)
+            answer = {"power": power, "kind": kind, "token": token, "holders": seat.holders}
+        self.deliverer.wake()
         return answer
 
 
@@ -702,7 +1007,7 @@ class Service:
 def _game_and_seat_query(share: bool) -> Any:
     """The game and the seat whose token hash is `digest`, and whether `digest` is the game master's."""
     digest: BindParameter[Any] = bindparam("digest")
-    query = (select(Game, Seat.power, Game.gm_token_hash == digest)
+    query = (select(Game, Seat.power, Game.gm_token_hash == digest, Seat.missed_in_row)
              .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.token_hash == digest))
              .where(Game.id == bindparam("game_id")).limit(1).execution_options(populate_existing=True))
     return query.with_for_update(read=True, of=Game) if share else query
@@ -760,6 +1065,9 @@ def _columns(record: PhaseRecord) -> dict[str, Any]:
     return {c.key: getattr(record, c.key) for c in PhaseRecord.__table__.columns if c.key != "id"}
 
 
-def _before_commit(session: Any, game: Game, record: PhaseRecord, next_name: str, status: str, now: float) -> None:
-    """The last step of an adjudication before its commit: queue the webhook (the kill tests stop here)."""
-    webhooks.queue(session, game, record, next_name, status, now)
+def _before_commit(session: Any, game: Game, record: PhaseRecord, next_name: str, status: str, now: float,
+                   end: dict[str, Any] | None = None) -> None:
+    """The last step of an adjudication before its commit: queue the webhooks (the kill tests stop here)."""
+    webhooks.queue(session, game, record, next_name, status, now, end)
+    if end is not None:
+        webhooks.queue_event(session, game, "game.ended", record.phase_no, record.name, {"end": end}, now)

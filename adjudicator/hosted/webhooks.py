@@ -103,21 +103,40 @@ def verify(secret: str, header: str | None, body: bytes, tolerance: float = 300.
 
 
 def delivery_id(game_id: str, phase_no: int) -> str:
-    """The id a receiver de-duplicates by: one delivery per judged phase of a game."""
+    """The id a receiver de-duplicates by: one `phase.judged` delivery per judged phase of a game."""
     return f"{game_id}.{phase_no}"
 
 
-def queue(session: Any, game: Game, record: PhaseRecord, next_phase: str, status: str, now: float) -> None:
+EVENTS = ("phase.judged", "game.ended", "game.paused", "game.resumed", "deadline.reminder", "deadline.extended",
+          "seat.disorder", "seat.replaced", "draw.proposed")  # every event a game's webhook names
+
+
+def queue(session: Any, game: Game, record: PhaseRecord, next_phase: str, status: str, now: float,
+          end: dict[str, Any] | None = None) -> None:
     """Add the notification of a judged phase to the outbox (inside the adjudication's transaction)."""
+    _add(session, game, record.phase_no, {
+        "event": "phase.judged", "delivery_id": delivery_id(game.id, record.phase_no), "game_id": game.id,
+        "game": game.name, "phase_no": record.phase_no, "phase": record.name, "next_phase": next_phase,
+        "status": status, "end": end, "missed": record.missed or [], "given_by": record.given_by or {},
+        "report": record.report}, now)
+
+
+def queue_event(session: Any, game: Game, event: str, phase_no: int, phase: str, data: dict[str, Any],
+                now: float) -> None:
+    """Add a game event (one of EVENTS but `phase.judged`) to the outbox, in the transaction that makes it happen;
+    its delivery id is unique (the event and a random part: the same event may happen twice in a phase)."""
+    assert event in EVENTS, event  # (the names are the contract: a misspelt one is the code's bug)
+    _add(session, game, phase_no, {
+        "event": event, "delivery_id": f"{game.id}.{phase_no}.{event}.{secrets.token_hex(6)}", "game_id": game.id,
+        "game": game.name, "phase_no": phase_no, "phase": phase, **data}, now)
+
+
+def _add(session: Any, game: Game, phase_no: int, message: dict[str, Any], now: float) -> None:
     if not game.webhook_url:
         return
-    body = json.dumps({"event": "phase.adjudicated", "delivery_id": delivery_id(game.id, record.phase_no),
-                       "game_id": game.id, "game": game.name, "phase_no": record.phase_no, "phase": record.name,
-                       "next_phase": next_phase, "status": status, "given_by": record.given_by or {},
-                       "report": record.report}, separators=(",", ":"))
-    session.connection().execute(insert(Delivery).values(game_id=game.id, phase_no=record.phase_no,
-                                                         url=game.webhook_url, body=body, attempts=0,
-                                                         next_attempt_at=now))
+    body = json.dumps(message, separators=(",", ":"))
+    session.connection().execute(insert(Delivery).values(game_id=game.id, phase_no=phase_no, url=game.webhook_url,
+                                                         body=body, attempts=0, next_attempt_at=now))
 
 
 @dataclass

@@ -19,7 +19,9 @@ from api.schemas import SCHEMAS
 _BODIES = {("post", "/v1/games"): {"variant": "arctic"}, ("put", "/v1/games/{game_id}/orders"): {"orders": []},
            ("put", "/v1/games/{game_id}/ready"): {"ready": True}, ("post", "/v1/games/{game_id}/adjudicate"): {},
            ("put", "/v1/games/{game_id}/webhook"): {"url": None},
-           ("put", "/v1/games/{game_id}/deadline"): {"at": None}}
+           ("put", "/v1/games/{game_id}/deadline"): {"at": None}, ("put", "/v1/games/{game_id}/vote"): {},
+           ("post", "/v1/games/{game_id}/end"): {"kind": "stopped"}, ("post", "/v1/games/{game_id}/pause"): {},
+           ("post", "/v1/games/{game_id}/resume"): {}, ("post", "/v1/games/{game_id}/seats/{power}/replace"): {}}
 OPERATIONS = [(method, path) for path, ops in DOC["paths"].items() if path.startswith("/v1/games") for method in ops]
 
 
@@ -36,7 +38,7 @@ def _body(method: str, template: str) -> dict | None:
 
 def _down_everywhere(api) -> None:
     for method, template in OPERATIONS:
-        path = template.format(game_id="abcdefgh12345678", phase_no="1")
+        path = template.format(game_id="abcdefgh12345678", phase_no="1", power="Russia")
         answer = getattr(api.client, method)(path, json=_body(method, template),
                                              headers={"Authorization": "Bearer adj_whatever"})
         assert answer.status_code == 503, (method, path, answer.status_code, answer.get_data(as_text=True)[:300])

@@ -209,6 +209,21 @@ _CASES = [
     Case("put", "/v1/games/{game_id}/deadline", (("game_id", "GAME"),), body={"at": "2031-01-31T18:00:00Z"},
          token="gm"),
     Case("post", "/v1/games/{game_id}/webhook/secret", (("game_id", "GAME"),), token="gm"),
+    Case("put", "/v1/games/{game_id}/vote", (("game_id", "GAME"),), body={"draw": ["Russia", "Norway"]},
+         token="Russia"),
+    Case("put", "/v1/games/{game_id}/vote", (("game_id", "GAME"),), body={"concede_to": "Norway"}, token="Russia"),
+    Case("get", "/v1/games/{game_id}/scores", (("game_id", "GAME"),), (("system", "sum-of-squares"),),
+         token="Russia"),
+    Case("post", "/v1/games/{game_id}/pause", (("game_id", "GAME"),), body={}, token="gm"),
+    Case("post", "/v1/games/{game_id}/resume", (("game_id", "GAME"),), body={}, token="gm"),
+    Case("post", "/v1/games/{game_id}/seats/{power}/replace", (("game_id", "GAME"), ("power", "Norway")),
+         body={"kind": "bot"}, token="gm"),
+    Case("post", "/v1/games/{game_id}/end", (("game_id", "GAME"),), body={"kind": "draw",
+                                                                            "powers": ["Russia", "Norway"]},
+         token="gm"),
+    Case("post", "/v1/games", body={"variant": "arctic", "bots": ["USA"], "settings": {
+        "deadline_clock": {"time": "21:00", "zone": "Europe/Paris"}, "scoring": {"system": "c-diplo", "solo": 73},
+        "draws": "named"}}),
 ]
 
 

@@ -49,7 +49,7 @@ def test_tickers_and_requests_racing_at_deadlines_judge_each_phase_once(deployme
     games = [svc.create_game("standard", settings={"phase_seconds": 3600}) for _ in range(12)]
     ids = [g["id"] for g in games]
     with svc.store.transaction() as session:  # every deadline passed a moment ago; the next ones are an hour away
-        session.execute(update(Game).where(Game.id.in_(ids)).values(deadline_at=time.time() - 1))
+        session.execute(update(Game).where(Game.id.in_(ids)).values(deadline_at=time.time() - 1, wake_at=time.time() - 1))
     tick = [sys.executable, "-m", "adjudicator", "games", "tick", "--database", deployment.database]
     tickers = [subprocess.Popen(tick, stdout=subprocess.PIPE, text=True) for _ in range(2)]
     with ThreadPoolExecutor(6) as pool:  # the first request after a deadline judges the phase too

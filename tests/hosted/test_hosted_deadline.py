@@ -80,13 +80,13 @@ def test_only_the_game_master_moves_the_deadline(api):
     assert api.game(gid, game["game_master_token"])["deadline"] is None
 
 
-def test_a_finished_game_has_no_deadline_to_move(api):
+def test_an_ended_game_has_no_deadline_to_move(api):
     centres = ["par", "bre", "mar", "spa", "por", "bel", "hol", "mun", "kie", "ber", "den", "swe", "nwy", "lon",
                "lvp", "edi", "tun", "nap"]  # 18: France wins when the Fall phase is judged
     game = api.create(variant="standard", state={"phase": "Fall 1901 Movement", "centres": {"France": centres},
                                                  "units": {"France": ["A Par"], "Germany": ["A War"]}})
     gid, gm = game["id"], game["game_master_token"]
     api.judge(gid, gm)
-    assert api.game(gid, gm)["status"] == "finished"
+    assert api.game(gid, gm)["status"] == "ended"
     answer = api.call("put", DEADLINE, gm, json={"in_seconds": 60, "phase_no": 2}, game_id=gid)
-    assert answer.status_code == 409 and "finished" in answer.get_json()["detail"]
+    assert answer.status_code == 409 and "a solo by France" in answer.get_json()["detail"]

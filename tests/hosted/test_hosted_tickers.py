@@ -43,7 +43,7 @@ def _due_games(svc: Service, count: int, **kw) -> list[str]:
 
 def _make_due(svc: Service, ids: list[str]) -> None:
     with svc.store.transaction() as session:
-        session.execute(update(Game).where(Game.id.in_(ids)).values(deadline_at=time.time() - 1))
+        session.execute(update(Game).where(Game.id.in_(ids)).values(deadline_at=time.time() - 1, wake_at=time.time() - 1))
 
 
 def _judged(svc: Service, ids: list[str]) -> Counter[tuple[str, int]]:

@@ -32,6 +32,7 @@ from adjudicator.hosted.storage import open_store
 from api.problems import STATUS
 
 LOOPBACK = Egress.parse("127.0.0.1")
+NO_DISORDER = {"disorder_after": 0}  # games judged phase after phase with no orders: no seat falls into disorder
 
 
 def _service(url: str, attempts: int = 6, allow: Egress = LOOPBACK, clock=None, timeout: float = 1.0,
@@ -42,7 +43,7 @@ def _service(url: str, attempts: int = 6, allow: Egress = LOOPBACK, clock=None, 
 
 def _judged_game(svc: Service, url: str) -> tuple[dict, object]:
     """A game with a webhook whose first phase is judged (its delivery queued, not yet sent)."""
-    created = svc.create_game("arctic", webhook_url=url)
+    created = svc.create_game("arctic", webhook_url=url, settings=NO_DISORDER)
     gm = svc.authenticate(created["id"], created["game_master_token"])
     svc.adjudicate(gm, phase_no=1)
     return created, gm
@@ -312,7 +313,7 @@ def test_a_silent_receiver_delays_only_its_own_games_deliveries(db_url):  # noqa
     arrives while A's first attempts are still held open (they would each hold a sender for a minute)."""
     with _silent() as silent, receiver([(0.0, 200)]) as (honest, got):
         svc = _service(db_url, attempts=2, allow=Egress.parse("127.0.0.0/8"), timeout=60.0)
-        a = svc.create_game("arctic", webhook_url=f"http://127.0.0.2:{silent.port}/hook")
+        a = svc.create_game("arctic", webhook_url=f"http://127.0.0.2:{silent.port}/hook", settings=NO_DISORDER)
         a_gm = svc.authenticate(a["id"], a["game_master_token"])
         for phase_no in range(1, 9):
             svc.adjudicate(a_gm, phase_no=phase_no)
@@ -340,7 +341,8 @@ def test_silent_receivers_on_hosts_of_their_own_hold_at_most_half_the_senders(db
     svc = Service(open_store(db_url), policy=policy, background=False)
     with _silent("127.0.0.2") as one, _silent("127.0.0.3") as two, receiver([(0.0, 200)]) as (honest, got):
         for silent in (one, two):
-            created = svc.create_game("arctic", webhook_url=f"http://{silent.server.getsockname()[0]}:{silent.port}/")
+            created = svc.create_game("arctic", webhook_url=f"http://{silent.server.getsockname()[0]}:{silent.port}/",
+                                      settings=NO_DISORDER)
             gm = svc.authenticate(created["id"], created["game_master_token"])
             for phase_no in range(1, 5):
                 svc.adjudicate(gm, phase_no=phase_no)
@@ -366,7 +368,8 @@ def test_a_freed_sender_goes_to_the_receiver_that_waited_longest(db_url):  # noq
     svc = Service(open_store(db_url), policy=policy, background=False)
     with _silent("127.0.0.2") as one, _silent("127.0.0.3") as two, receiver([(0.0, 200)]) as (honest, got):
         for silent in (one, two):
-            created = svc.create_game("arctic", webhook_url=f"http://{silent.server.getsockname()[0]}:{silent.port}/")
+            created = svc.create_game("arctic", webhook_url=f"http://{silent.server.getsockname()[0]}:{silent.port}/",
+                                      settings=NO_DISORDER)
             gm = svc.authenticate(created["id"], created["game_master_token"])
             for phase_no in range(1, 4):
                 svc.adjudicate(gm, phase_no=phase_no)
@@ -523,7 +526,7 @@ def test_games_tick_survives_a_malformed_receiver_and_says_what_it_did(db_url): 
         with svc.store.transaction() as session:  # its deadline has passed
             from adjudicator.hosted.models import Game
 
-            session.execute(update(Game).where(Game.id == created["id"]).values(deadline_at=time.time() - 1))
+            session.execute(update(Game).where(Game.id == created["id"]).values(deadline_at=time.time() - 1, wake_at=time.time() - 1))
         result = CliRunner().invoke(main, ["games", "tick", "--database", db_url],
                                     env={"ADJUDICATOR_WEBHOOK_ALLOW": "127.0.0.1"})
     assert result.exit_code == 0, result.output

@@ -23,6 +23,7 @@ from adjudicator.games.diplomacy.board_check import check_diplomacy_board
 from adjudicator.games.diplomacy.cases.runner import run_text_cases
 from adjudicator.games.diplomacy import ending
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, build_sites
+from adjudicator.games.diplomacy.judge.retreat import retreat_options
 from adjudicator.games.diplomacy.legal import legal_orders
 from adjudicator.games.diplomacy.orders.model import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support,
                                                       Waive, destination_of, target_of)
@@ -134,6 +135,20 @@ class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
             return [p for p in board.powers if any(d.unit.power == p for d in state.dislodged.values())]
         return [p for p in board.powers
                 if adjustment_due(state, p) < 0 or (adjustment_due(state, p) > 0 and build_sites(board, state, p))]
+
+    def choosers(self, board: Board, state: GameState) -> list[str]:
+        """The actors with a choice: a dislodged unit with somewhere to retreat, a build with a site (or a waive),
+        more units than removals due; a forced disband is no choice, so not sending it is no NMR."""
+        kind = state.phase.type
+        if kind == "Movement":
+            return self.actors(board, state)
+        if kind == "Retreat":
+            occupied, rules = set(state.units), state.rule_options(board)
+            return [p for p in self.actors(board, state) if any(
+                d.unit.power == p and retreat_options(board, state.phase.season, d, occupied, state.contested, rules)
+                for d in state.dislodged.values())]
+        return [p for p in self.actors(board, state)
+                if adjustment_due(state, p) > 0 or len(state.units_of(p)) > -adjustment_due(state, p)]
 
     def void_known_on_arrival(self, board: Board, state: GameState, seat: str, order: Order) -> bool:
         """A void support or convoy is void whatever the others order when the unit it names is the seat's own."""
