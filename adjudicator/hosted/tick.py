@@ -22,6 +22,8 @@ from adjudicator.hosted.storage import database, named_database, open_store
 from adjudicator.hosted.webhooks import configured_policy
 from adjudicator.refusals import Kind
 
+DONE = {"resume": "resumed (its pause's cap)", "remind": "reminder sent", "extend": "deadline extended",
+        "nothing": "nothing due"}
 UNREACHABLE = Kind.UNAVAILABLE  # what a database that is not there or cannot be reached is (the CLI's exit status 2)
 
 
@@ -56,10 +58,13 @@ def run(explicit: str | None, say: Callable[[str], None]) -> Kind | None:
     for phase in judged:
         if "refused" in phase:
             say(f"not judged: game {phase['game_id']} phase {phase['phase_no']}: {phase['refused']}")
+        elif "did" in phase:  # a pause's cap, a reminder, a grace period or an NMR extension
+            say(f"{DONE[phase['did']]}: game {phase['game_id']} phase {phase['phase_no']}"
+                + (f", deadline now {phase['deadline']}" if phase.get("deadline") else ""))
         else:
             say(f"judged {phase['phase']} (phase {phase['phase_no']}); next: {phase['next_phase']}")
     say(f"webhooks: {sent}")
-    say(f"{sum('refused' not in p for p in judged)} phase(s) judged")  # the last line, as scripts read it
+    say(f"{sum('next_phase' in p for p in judged)} phase(s) judged")  # the last line, as scripts read it
     return None
 
 

@@ -4,9 +4,12 @@ end, a year limit, every seat in civil disorder), and an ended game takes no mor
 from __future__ import annotations
 
 import pytest
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import text
 from tests.hosted.helpers import Api, Clock
 
-from adjudicator.hosted import webhooks
+from adjudicator.hosted import storage, webhooks
 from adjudicator.hosted.service import HostedError, Service
 from adjudicator.hosted.storage import open_store
 
@@ -166,3 +169,24 @@ def test_every_seat_in_civil_disorder_abandons_the_game(db_url):
     with pytest.raises(HostedError) as caught:
         svc.adjudicate(gm, phase_no=2)
     assert caught.value.kind.value == "conflict"
+
+
+def test_migration_0007_makes_a_game_finished_before_it_an_ended_solo(tmp_path):
+    store = open_store(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    svc = Service(store, background=False)
+    created = svc.create_game("standard", state=NEAR_SOLO)
+    gm = svc.authenticate(created["id"], created["game_master_token"])
+    germany = svc.authenticate(created["id"], created["tokens"]["Germany"])
+    svc.submit(germany, ["A Hol - Bel"], phase_no=1)
+    assert svc.adjudicate(gm, phase_no=1)["status"] == "ended"
+    config = Config()
+    config.set_main_option("script_location", str(storage._MIGRATIONS))
+    with store.engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0006")  # as a game that finished before ends were kept
+        assert conn.execute(text("SELECT status FROM hosted_games")).scalar() == "finished"
+        assert conn.execute(text("SELECT count(*) FROM hosted_phases")).scalar() == 1  # (its phases kept)
+        command.upgrade(config, "head")
+    view = Service(store, background=False).game_view(gm)
+    assert view["status"] == "ended" and view["end"]["kind"] == "solo" and view["end"]["powers"] == ["Germany"]
+    assert len(view["seats"]) == 7 and svc.phases(gm)[0]["phase_no"] == 1  # (no table recreated: none emptied)

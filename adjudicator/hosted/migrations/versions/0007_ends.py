@@ -20,7 +20,7 @@ down_revision = "0006"
 
 def upgrade() -> None:
     """Add the ends, pauses, seats' records and the wake time; finished games become ended solos."""
-    with op.batch_alter_table("hosted_games") as batch:
+    with op.batch_alter_table("hosted_games", recreate="never") as batch:
         batch.add_column(sa.Column("end", sa.JSON, nullable=True))
         batch.add_column(sa.Column("paused_at", sa.Float, nullable=True))
         batch.add_column(sa.Column("paused_until", sa.Float, nullable=True))
@@ -31,14 +31,14 @@ def upgrade() -> None:
         batch.add_column(sa.Column("reminded", sa.Boolean, nullable=False, server_default=sa.false()))
         batch.add_column(sa.Column("wake_at", sa.Float, nullable=True))
         batch.create_index("ix_hosted_games_wake_at", ["wake_at"])
-    with op.batch_alter_table("hosted_seats") as batch:
+    with op.batch_alter_table("hosted_seats", recreate="never") as batch:
         batch.add_column(sa.Column("kind", sa.String(10), nullable=False, server_default="player"))
         batch.add_column(sa.Column("civil_disorder", sa.Boolean, nullable=False, server_default=sa.false()))
         batch.add_column(sa.Column("missed", sa.Integer, nullable=False, server_default="0"))
         batch.add_column(sa.Column("missed_in_row", sa.Integer, nullable=False, server_default="0"))
         batch.add_column(sa.Column("holders", sa.JSON, nullable=True))
         batch.add_column(sa.Column("vote", sa.JSON, nullable=True))
-    with op.batch_alter_table("hosted_phases") as batch:
+    with op.batch_alter_table("hosted_phases", recreate="never") as batch:
         batch.add_column(sa.Column("missed", sa.JSON, nullable=True))
     op.execute("UPDATE hosted_games SET wake_at = deadline_at WHERE status = 'active'")
     _finished_to_ended()
@@ -59,15 +59,17 @@ def _finished_to_ended() -> None:
 
 
 def downgrade() -> None:
-    """Drop what upgrade added (ended games become finished, whatever ended them)."""
+    """Drop what upgrade added (ended games become finished, whatever ended them). Columns are dropped in place
+    (`recreate="never"`: SQLite 3.35's DROP COLUMN): on SQLite a recreated games table would take every seat and
+    phase with it (their foreign keys cascade)."""
     op.execute("UPDATE hosted_games SET status = 'finished' WHERE status = 'ended'")
     op.execute("UPDATE hosted_games SET status = 'active' WHERE status = 'paused'")
-    with op.batch_alter_table("hosted_phases") as batch:
+    with op.batch_alter_table("hosted_phases", recreate="never") as batch:
         batch.drop_column("missed")
-    with op.batch_alter_table("hosted_seats") as batch:
+    with op.batch_alter_table("hosted_seats", recreate="never") as batch:
         for column in ("vote", "holders", "missed_in_row", "missed", "civil_disorder", "kind"):
             batch.drop_column(column)
-    with op.batch_alter_table("hosted_games") as batch:
+    with op.batch_alter_table("hosted_games", recreate="never") as batch:
         batch.drop_index("ix_hosted_games_wake_at")
         for column in ("wake_at", "reminded", "extensions_used", "grace_used", "pauses", "paused_left",
                        "paused_until", "paused_at", "end"):
