@@ -269,8 +269,12 @@ _ORDER_STATUS = {
 _PHASE_SUMMARY: dict[str, Any] = {
     "type": "object",
     "properties": {"phase_no": _INT, "phase": _STR, "trigger": {"enum": ["gm", "ready", "deadline"]},
-                   "adjudicated_at": _STR, "next_phase": _STR, "status": _STR},
-    "required": ["phase_no", "phase", "trigger", "adjudicated_at"],
+                   "adjudicated_at": _STR, "next_phase": _STR, "status": {"enum": ["active", "paused", "ended"]},
+                   "missed": {"type": "array", "items": _STR,
+                              "description": "Who had a choice to make and sent no orders (NMR)"},
+                   "end": {"type": ["object", "null"], "description": "The end this judgement reached (a solo, a "
+                                                                     "year limit, every seat in civil disorder)"}},
+    "required": ["phase_no", "phase", "trigger", "adjudicated_at", "missed"],
 }
 SCHEMAS.update({
     "CreateGameRequest": {
