@@ -107,6 +107,7 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
     capabilities: frozenset[str] = frozenset()
     game_steps: bool = True  # whether the game has steps that are no seat's (`melt`, `end of turn`): a GM's
     scored_by_centres: bool = False  # whether the centre-based scoring systems (scoring.yaml) score its ends
+    year_word: str = ""  # what `game_year` counts when it is no year, as an end is told ("round 3")
 
     # --- boards and states -------------------------------------------------------------------------------
     def load_board(self, data: dict[str, Any], source: str | None) -> BoardT:
