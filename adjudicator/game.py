@@ -300,9 +300,6 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         if result is None:
             raise NotImplementedError(f"{self.name}: a game with centres makes its ends itself")
         players = self.players(board, state)
-        if not players:
-            raise EndError(f"the game of {board.title} has no players yet (it is at its set-up): there is no game "
-                           "to end")
         year = self.game_year(state) or 1
         survivors = self.survivors(board, state)
         standing = tuple(PowerAtEnd(p, 0, None if p in survivors else year) for p in players)
@@ -315,6 +312,9 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         without centres: each player at 0 centres, the game's own result (`game_result`)."""
         if not isinstance(kind, EndKind):
             raise EndError(f"the end's kind must be one of {', '.join(k.value for k in EndKind)}, not {kind!r}")
+        if not self.players(board, state):
+            raise EndError(f"the game of {board.title} has no players yet (it is at its set-up): there is no game "
+                           "to end")
         named = self.named_powers(board, state, kind, powers)
         reached = self.natural_end(board, state)
         if kind is EndKind.SOLO:
