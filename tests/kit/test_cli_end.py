@@ -163,6 +163,9 @@ def test_the_judge_writes_the_solo_it_reaches_into_the_game_file(tmp_path):
     assert turkey.survived and turkey.centres == 0 and turkey.units == 1
     assert cli("score", game, "--system", "c-diplo", "--json").output.count('"England": 100') == 1
     assert cli("adjudicate", game, "--no-orders").exit_code == 2
+    r = cli("rewind", game)  # back before the phase that ended it: the end goes with it
+    assert r.exit_code == 0 and "the game's recorded end is undone with it" in r.output
+    assert read_game(game).end is None and read_game(game).state.eliminated == {"Austria": 1907}
 
 
 def test_the_json_report_carries_the_end(tmp_path):
@@ -205,3 +208,11 @@ def test_an_arctic_race_game_over_is_recorded_with_its_points(tmp_path):
     r = cli("score", game)
     assert r.exit_code == 0 and r.output.startswith("The game's own result: a solo by Yellow in round 1"), r.output
     assert cli("end", game, "--dias", "--scoring", "sos").exit_code == 2
+
+
+def test_manorcon_counts_the_years_each_eliminated_power_played(game):
+    # P = c^2 + 4c + 16: England 208, France 156, Germany 76, Russia and Turkey 37, Austria and Italy 16; sum 546.
+    # Austria, eliminated in 1903, played 1901-1903: 0.3; Italy, in 1905: 0.5 (the game file's years).
+    assert cli("end", game, "--dias", "--scoring", "manorcon").exit_code == 0
+    got = scores_of(cli("score", game).output)
+    assert (got["England"], got["Russia"], got["Austria"], got["Italy"]) == ("38.10", "6.78", "0.30", "0.50")
