@@ -19,8 +19,9 @@ from adjudicator.catalogue import load_board_ref, variant_summaries
 from adjudicator.errors import AdjudicatorError
 from adjudicator.extras import MissingExtra, require, require_driver
 from adjudicator.game import rules_of
-from adjudicator.game_end import read_end_file
-from adjudicator.gamefile import dump_game, read_game_file, write_atomic
+from adjudicator.game_end import EndKind, GameEnd
+from adjudicator.gamefile import (GameEnded, GameFile, RecordedEnd, check_whole, dump_game, ended_refusal,
+                                  game_file_from_data, read_game, read_game_file, write_atomic)
 from adjudicator.loglines import escape_to_stderr
 from adjudicator.refusals import Kind, Refusal
 from adjudicator.rewind import keep_for_rewind
@@ -28,6 +29,7 @@ from adjudicator.rewind import rewind as rewound
 from adjudicator.textio import decode_text, read_text
 from adjudicator.turn import SheetRefused, check_sheet, play_turn, read_sheet, sheet_refusal
 from adjudicator.variant_check import check_variant_file
+from adjudicator.yamlio import load_yaml_text
 
 # The one table from a refusal's kind to the command's exit status (tests/test_refusal_tables.py: every kind has
 # one). Every refusal is 2, "not done"; 1 is not a refusal: done, and what was done found failures (a failing
@@ -97,10 +99,16 @@ def datc(paths: tuple[str, ...], verbose: bool, rules_text: str | None) -> None:
 def _load_game(path: str, sheet: str | None = None, rules_text: str | None = None):
     """(board, state) of a game file, played by `--rules` over its own rules when given; when it is no game file
     but `sheet` (the argument after it) is one, the error says the two were given the wrong way round."""
+    game = _load(path, sheet, rules_text)
+    return game.board, game.state
+
+
+def _load(path: str, sheet: str | None = None, rules_text: str | None = None) -> GameFile:
+    """A game file read (board, state and end), as `_load_game` reads it."""
     try:
-        board, state = read_game_file(path)
-        rules_of(board).play_by(board, state, rules_text, what="--rules")
-        return board, state
+        game = read_game(path)
+        rules_of(game.board).play_by(game.board, game.state, rules_text, what="--rules")
+        return game
     except AdjudicatorError as exc:
         if sheet not in (None, "-") and _is_game_file(sheet):
             fail(AdjudicatorError(f"this is not a game file, but {sheet} is: the game file comes first, then the "
@@ -209,7 +217,10 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
         fail(AdjudicatorError("-o would overwrite the game file; use --in-place to replace it (a backup is kept)",
                               file=output))
     _refuse_overwrite(output, force)
-    board, state = _load_game(game, orders, rules_text)
+    loaded = _load(game, orders, rules_text)
+    board, state = loaded.board, loaded.state
+    if loaded.end is not None:
+        fail(ended_refusal(rules_of(board), loaded.end, game))
     if orders is None and not no_orders:
         phase = rules_of(board).phase_name(state) or "the game's turn"
         fail(AdjudicatorError(f"no order sheet: give it after the game file (adjudicator adjudicate {game} "
@@ -230,8 +241,15 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
             slips.check_something_read(board, state, sheet, where)
         turn = play_turn(board, state, sheet, strict=strict, file=where)
         keep_for_rewind(board, state, turn.next_state, digest)
-        report = turn.report_json() if as_json else turn.report_text()
-        next_text = dump_game(board, turn.next_state, game if in_place else output)
+        reached = turn.natural_end()
+        ended = RecordedEnd(reached) if reached is not None else None  # the rules' own end: the file records it
+        report_data = turn.report_json() if as_json else {}
+        report_text = "" if as_json else turn.report_text()
+        if ended is not None and as_json:
+            report_data["end"] = ended.to_data(turn.rules)
+        elif ended is not None:
+            report_text += "\n" + ended.report(turn.rules)
+        next_text = dump_game(board, turn.next_state, game if in_place else output, ended)
     except SheetRefused as exc:
         for p in sheet.problems:  # (the lines behind the refusal, or beside it)
             click.echo(f"{where}:{p}", err=True)
@@ -239,9 +257,9 @@ def adjudicate(game: str, orders: str | None, as_json: bool, output: str | None,
     except AdjudicatorError as exc:
         fail(exc.located(file=exc.file or game))
     if as_json:
-        click.echo(json.dumps(report, indent=2))
+        click.echo(json.dumps(report_data, indent=2))
     else:
-        click.echo(report, nl=False)
+        click.echo(report_text, nl=False)
     target = game if in_place else output
     if target:
         if in_place:
@@ -261,7 +279,8 @@ def rewind(game: str, phase: str | None) -> None:
 
     The history keeps the position each phase was judged from; the file is replaced atomically and GAME.bak
     keeps it as it was, so a rewind is undone by copying GAME.bak back."""
-    board, state = _load_game(game)
+    loaded = _load(game)
+    board, state = loaded.board, loaded.state
     try:
         before, label = rewound(board, state, phase, game)
         text = dump_game(board, before, game)
@@ -269,7 +288,9 @@ def rewind(game: str, phase: str | None) -> None:
         fail(exc.located(file=exc.file or game))
     _keep_backup(game)
     _write(game, text)
-    click.echo(f"rewound {game}: back at {label}, as it was before that phase was judged (backup: {game}.bak)")
+    undone = "; the game's recorded end is undone with it" if loaded.end is not None else ""
+    click.echo(f"rewound {game}: back at {label}, as it was before that phase was judged{undone} "
+               f"(backup: {game}.bak)")
 
 
 @main.command("parse")
@@ -315,8 +336,14 @@ def parse_sheet(game: str, orders: str, as_json: bool) -> None:
 @click.argument("game", type=click.Path())
 def show(game: str) -> None:
     """Print the position of a game file."""
-    board, state = _load_game(game)
-    click.echo(rules_of(board).position_text(board, state), nl=False)
+    loaded = _load(game)
+    rules = rules_of(loaded.board)
+    click.echo(rules.position_text(loaded.board, loaded.state), nl=False)
+    if loaded.end is not None:
+        try:
+            click.echo("\n" + loaded.end.report(rules), nl=False)
+        except AdjudicatorError as exc:
+            fail(exc.located(file=exc.file or game))
 
 
 @main.command("orders")
@@ -412,23 +439,123 @@ def serve(host: str, port: int, workers: int, worker_class: str, threads: int, c
 
 @main.command()
 @click.argument("end", type=click.Path())
-@click.option("--system", required=True, help="The scoring system: draw-size, sum-of-squares, c-diplo, carnage, "
-                                              "manorcon (or a name of --systems).")
+@click.option("--system", help="The scoring system: draw-size, sum-of-squares, c-diplo, carnage, manorcon (or a name "
+                               "of --systems); for a game file, by default the one its end records, else draw size "
+                               "(the Arctic games: their own points).")
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
               help="Override one of the system's parameters, e.g. --set solo=73 (repeatable).")
 @click.option("--systems", "systems_file", type=click.Path(), help="Read the systems from this file (scoring.yaml's "
                                                                    "form: a league's own) instead of the shipped ones.")
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON (rounded and exact).")
-def score(end: str, system: str, settings: tuple[str, ...], systems_file: str | None, as_json: bool) -> None:
-    """Score a game's end record (a YAML or JSON file: examples/end-draw.yaml) by a scoring system."""
+def score(end: str, system: str | None, settings: tuple[str, ...], systems_file: str | None, as_json: bool) -> None:
+    """Score a game's end: an end record (a YAML or JSON file: examples/end-draw.yaml), or a game file, by its
+    recorded end or, for a game that has not ended, as if it ended now (a draw of every survivor)."""
     try:
-        chosen = scoring.choose(scoring.choice_of(system, settings),
-                                scoring.load_systems(systems_file) if systems_file else None)
-        ended = read_end_file(end)
+        text = read_text(end)
+        data = load_yaml_text(text, end)
+        chosen = None
+        if system is not None:
+            chosen = scoring.choose(scoring.choice_of(system, settings),
+                                    scoring.load_systems(systems_file) if systems_file else None)
+        elif settings:
+            raise AdjudicatorError("--set changes a system's parameters: name the system with --system")
+        if isinstance(data, dict) and "variant" in data:  # a game file
+            check_whole(text, end)
+            _score_game(game_file_from_data(data, end), chosen, as_json)
+            return
+        if chosen is None:
+            raise AdjudicatorError("an end record is scored by a system: give --system (draw-size, sum-of-squares, "
+                                   "c-diplo, carnage, manorcon)", file=end)
+        ended = GameEnd.from_json(data, file=end)
         click.echo(json.dumps(scoring.score_json(ended, chosen), indent=2) if as_json
                    else scoring.score_table(ended, chosen), nl=as_json)
     except AdjudicatorError as exc:
         fail(exc)
+
+
+def _score_game(game: GameFile, chosen: scoring.Scoring | None, as_json: bool) -> None:
+    """A game file's scores: its recorded end's, else the end its rules reach at this position, else a draw of
+    every survivor (DIAS) as if the game ended now, the output saying which."""
+    rules = rules_of(game.board)
+    if game.end is not None:
+        recorded, how = game.end, "recorded"
+    else:
+        reached = rules.natural_end(game.board, game.state)
+        recorded = RecordedEnd(reached or rules.end_as(game.board, game.state, EndKind.DRAW))
+        how = "reached" if reached is not None else "if-ended-now"
+    system = chosen or recorded.system_for(rules)
+    scores = rules.scores(recorded.end, system)
+    note = {"recorded": "",
+            "reached": "The game has reached its end by the rules (not recorded in the file yet).\n",
+            "if-ended-now": "The game has not ended: the scores if it ended now, as a draw of every survivor "
+                            "(DIAS).\n"}[how]
+    if as_json:
+        data = scoring.score_json(recorded.end, system, scores)
+        click.echo(json.dumps({**data, "ended": how != "if-ended-now", "how": how}, indent=2))
+        return
+    title = f"{system.title} ({system.name})" if system else "The game's own result"
+    click.echo(note + scoring.scores_table(recorded.end, scores, title, rules.year_word), nl=False)
+
+
+_END_KINDS = {"--draw": EndKind.DRAW, "--dias": EndKind.DRAW, "--concede-to": EndKind.CONCESSION,
+              "--stopped": EndKind.STOPPED, "--abandoned": EndKind.ABANDONED}
+
+
+@main.command("end")
+@click.argument("game", type=click.Path())
+@click.option("--draw", metavar="A,B,C", help="A draw of these powers (each a survivor), e.g. --draw England,France.")
+@click.option("--dias", is_flag=True, help="A draw of every survivor.")
+@click.option("--concede-to", "conceded_to", metavar="POWER", help="Every other survivor concedes to this power.")
+@click.option("--stopped", is_flag=True, help="Stopped by the game master or at a year limit (scored as a draw of "
+                                              "every survivor).")
+@click.option("--abandoned", is_flag=True, help="Every seat abandoned (scored as a draw of every survivor).")
+@click.option("--scoring", "system", help="The scoring system the end is scored by (recorded with it): draw-size, "
+                                          "sum-of-squares, c-diplo, carnage, manorcon; default draw size.")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="With --scoring: override one of the system's parameters, e.g. --set solo=73 (repeatable).")
+@click.option("-o", "--output", type=click.Path(), help="Write the ended game file here (default: in place, keeping "
+                                                        "GAME.bak).")
+@click.option("--force", is_flag=True, help="With -o: overwrite an existing file.")
+def end_game(game: str, draw: str | None, dias: bool, conceded_to: str | None, stopped: bool, abandoned: bool,
+             system: str | None, settings: tuple[str, ...], output: str | None, force: bool) -> None:
+    """Record how the game ended in its game file (a draw agreed by mail, a concession, a time limit): the end,
+    each power's centres and year of elimination, the scoring system; print the end and its scores.
+
+    An ended game is judged no more; its position and phases stay readable (show, score, render)."""
+    given = [flag for flag, on in (("--draw", draw is not None), ("--dias", dias), ("--concede-to", conceded_to is not None),
+                                   ("--stopped", stopped), ("--abandoned", abandoned)) if on]
+    if len(given) != 1:
+        fail(AdjudicatorError("say how the game ended with one of --draw A,B,C, --dias, --concede-to POWER, "
+                              "--stopped, --abandoned" + (f" (not {' and '.join(given)})" if given else "")))
+    if output and Path(output).resolve() == Path(game).resolve():
+        output = None  # (-o naming the game file itself: in place, as without it)
+    _refuse_overwrite(output, force)
+    loaded = _load(game)
+    board, state = loaded.board, loaded.state
+    rules = rules_of(board)
+    if loaded.end is not None:
+        fail(GameEnded(f"the game has already ended ({scoring.describe(loaded.end.end, rules.year_word)}); delete "
+                       "the file's `end:` key to declare another end", file=game))
+    powers = ([p.strip() for p in draw.split(",")] if draw is not None else
+              [conceded_to] if conceded_to is not None else [])
+    try:
+        if settings and system is None:
+            raise AdjudicatorError("--set changes a system's parameters: name the system with --scoring")
+        choice = None
+        if system is not None:
+            choice = scoring.choice_of(system, settings)
+            choice["system"] = scoring.choose(choice).name  # (recorded by its name, not an alias)
+        ended = RecordedEnd(rules.end_as(board, state, _END_KINDS[given[0]], powers), choice)
+        report = ended.report(rules)
+        target = output or game
+        text = dump_game(board, state, target, ended)
+    except AdjudicatorError as exc:
+        fail(exc.located(file=exc.file or game))
+    if output is None:
+        _keep_backup(game)
+    _write(target, text)
+    click.echo(report, nl=False)
+    click.echo(f"wrote {target}" + (f" (backup: {game}.bak)" if output is None else ""))
 
 
 @main.group()

@@ -107,6 +107,7 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
     capabilities: frozenset[str] = frozenset()
     game_steps: bool = True  # whether the game has steps that are no seat's (`melt`, `end of turn`): a GM's
     scored_by_centres: bool = False  # whether the centre-based scoring systems (scoring.yaml) score its ends
+    year_word: str = ""  # what `game_year` counts when it is no year, as an end is told ("round 3")
 
     # --- boards and states -------------------------------------------------------------------------------
     def load_board(self, data: dict[str, Any], source: str | None) -> BoardT:
@@ -304,9 +305,6 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         if result is None:
             raise NotImplementedError(f"{self.name}: a game with centres makes its ends itself")
         players = self.players(board, state)
-        if not players:
-            raise EndError(f"the game of {board.title} has no players yet (it is at its set-up): there is no game "
-                           "to end")
         year = self.game_year(state) or 1
         survivors = self.survivors(board, state)
         standing = tuple(PowerAtEnd(p, 0, None if p in survivors else year) for p in players)
@@ -319,6 +317,9 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         without centres: each player at 0 centres, the game's own result (`game_result`)."""
         if not isinstance(kind, EndKind):
             raise EndError(f"the end's kind must be one of {', '.join(k.value for k in EndKind)}, not {kind!r}")
+        if not self.players(board, state):
+            raise EndError(f"the game of {board.title} has no players yet (it is at its set-up): there is no game "
+                           "to end")
         named = self.named_powers(board, state, kind, powers)
         reached = self.natural_end(board, state)
         if kind is EndKind.SOLO:
@@ -331,16 +332,14 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
     def named_powers(self, board: BoardT, state: StateT, kind: EndKind, powers: Sequence[str]) -> list[str]:
         """The powers an end declared at this position names, by the board's names: a draw with none names every
         survivor (DIAS); an EndError for a name not in the game or not surviving, listing the valid names."""
-        players = self.players(board, state)
         survivors = self.survivors(board, state)
-        by_name = {p.lower(): p for p in players}
         named: list[str] = []
         for given in powers:
-            name = by_name.get(str(given).strip().lower())
-            if name is None:
-                raise EndError(f"{given!r} is not a power of the game; the powers: {', '.join(players)}")
+            name = self.power_named(board, state, str(given).strip())
             if name not in survivors:
-                raise EndError(f"{name} is out of the game (eliminated); the survivors: {', '.join(survivors)}")
+                year = self.eliminated_in(state, name)
+                raise EndError(f"{name} is out of the game (eliminated{f' in {year}' if year is not None else ''}); "
+                               f"the survivors: {', '.join(survivors)}")
             if name in named:
                 raise EndError(f"{name} is named twice")
             named.append(name)
@@ -355,6 +354,18 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         if kind in (EndKind.STOPPED, EndKind.ABANDONED) and named:
             raise EndError(f"a {kind.value} game names no powers (it is scored as a draw of every survivor)")
         return named
+
+    def power_named(self, board: BoardT, state: StateT, given: str) -> str:
+        """The power or player a name given for an end names (any case); an EndError listing the valid names."""
+        players = self.players(board, state)
+        found = next((p for p in players if p.lower() == given.lower()), None)
+        if found is None:
+            raise EndError(f"{given!r} is not a power of the game; the powers: {', '.join(players)}")
+        return found
+
+    def eliminated_in(self, state: StateT, power: str) -> int | None:
+        """The year a power was eliminated in, when the game records it."""
+        return None
 
     def scores(self, end: GameEnd, scoring: Scoring | None) -> dict[str, Fraction]:
         """Each power's score at `end`: a game scored by centres by `scoring` (None: draw size); a game without

@@ -76,7 +76,9 @@ class GameEnd:
     def __post_init__(self) -> None:
         if not isinstance(self.kind, EndKind):
             raise EndError(f"the end's kind must be one of {KINDS}, not {self.kind!r}")
-        _whole(self.first_year, "the first year", 0)
+        if isinstance(self.first_year, bool) or not isinstance(self.first_year, int):
+            raise EndError(f"the first year must be a whole number (0 and negative years too, on a calendar that "
+                           f"reaches them), not {self.first_year!r}")
         _whole(self.year, "the year the game ended", self.first_year)
         if self.result is not None:
             self._check_result()

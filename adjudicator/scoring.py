@@ -241,33 +241,55 @@ def rounded(value: Fraction, places: int = PLACES) -> Decimal:
     return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(quantum, rounding=ROUND_HALF_UP)
 
 
-def describe(end: GameEnd) -> str:
-    """The end in a few words: "a draw of England, France, Germany in 1910"."""
+def describe(end: GameEnd, year_word: str = "") -> str:
+    """The end in a few words: "a draw of England, France, Germany in 1910" (`year_word`: what the game counts
+    its years in, "round 3")."""
     named = ", ".join(end.powers)
     how = {EndKind.SOLO: f"a solo by {named}", EndKind.CONCESSION: f"conceded to {named}",
            EndKind.DRAW: f"a draw of {named}",
            EndKind.ABANDONED: "abandoned (scored as a draw of every survivor)",
            EndKind.STOPPED: "stopped (scored as a draw of every survivor)"}[end.kind]
-    return f"{how} in {end.year}"
+    return f"{how} in {year_word + ' ' if year_word else ''}{end.year}"
 
 
-def score_json(end: GameEnd, system: Scoring) -> dict[str, Any]:
-    """The scores as JSON: rounded (`scores`), exact (`exact`, "n/d" texts), with the system and the end."""
-    scores = system.scores(end)
-    return {"system": system.name, "parameters": system.parameters(), "end": end.to_json(),
+def score_json(end: GameEnd, system: Scoring | None, scores: Mapping[str, Fraction] | None = None) -> dict[str, Any]:
+    """The scores as JSON: rounded (`scores`), exact (`exact`, "n/d" texts), with the system and the end (`system`
+    None: the game's own result, whose `scores` are given)."""
+    if scores is None:
+        if system is None:
+            raise ScoringError("no scoring system is named")
+        scores = system.scores(end)
+    return {"system": system.name if system else None, "parameters": system.parameters() if system else {},
+            "end": end.to_json(),
             "scores": {p: float(rounded(v)) for p, v in scores.items()},
             "exact": {p: str(v) for p, v in scores.items()}}
 
 
 def score_table(end: GameEnd, system: Scoring) -> str:
     """The scores as a table a tournament director reads: highest first, then in the end's order."""
-    scores = system.scores(end)
-    rows = sorted(end.standing, key=lambda p: -scores[p.name])
+    return scores_table(end, system.scores(end), f"{system.title} ({system.name})")
+
+
+def end_sentence(end: GameEnd, year_word: str = "") -> str:
+    """How the game ended, as the text report says it: "The game ended: a draw of England, France in 1905."."""
+    return f"The game ended: {describe(end, year_word)}."
+
+
+def scores_table(end: GameEnd, scores: Mapping[str, Fraction], title: str, year_word: str = "") -> str:
+    """Scores as a table, highest first, then in the end's order: with each power's centres for a game with
+    centres, the game's own points for one without (none: its result's note says where they are counted)."""
+    lines = [f"{title}: {describe(end, year_word)}"]
+    if not scores:
+        note = (end.result or {}).get("note") or "the game's result gives no scores"
+        return "\n".join(lines + [f"no scores: {note}"]) + "\n"
+    rows = sorted(end.standing, key=lambda p: -scores.get(p.name, Fraction(0)))
     width = max(len("power"), *(len(p.name) for p in rows))
-    lines = [f"{system.title} ({system.name}): {describe(end)}",
-             f"{'power':<{width}}  centres  {'score':>9}"]
+    lines.append(f"{'power':<{width}}  centres  {'score':>9}" if end.has_centres else f"{'power':<{width}}  {'points':>9}")
     for p in rows:
+        if p.name not in scores:
+            continue
         note = "" if p.survived else f"  (eliminated {p.eliminated})"
-        lines.append(f"{p.name:<{width}}  {p.centres:>7}  {rounded(scores[p.name]):>9}{note}")
+        centres = f"{p.centres:>7}  " if end.has_centres else ""
+        lines.append(f"{p.name:<{width}}  {centres}{rounded(scores[p.name]):>9}{note}")
     lines.append(f"scores rounded half up to {PLACES} places; total {rounded(sum(scores.values(), Fraction(0)))}")
     return "\n".join(lines) + "\n"

@@ -9,6 +9,7 @@ from typing import Any
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import AnyRules, rules_of
+from adjudicator.game_end import GameEnd
 from adjudicator.refusals import Kind
 from adjudicator.sheets import Sheet, SheetProblem
 
@@ -53,6 +54,10 @@ class Turn:
     def report_text(self) -> str:
         """The report as a game master mails it."""
         return self.rules.report_text(self.board, self.state, self.sheet, self.result)
+
+    def natural_end(self) -> GameEnd | None:
+        """The end the rules reach after the turn (a solo, an Arctic game over), else None."""
+        return self.rules.natural_end(self.board, self.next_state)
 
 
 def read_sheet(board: Any, state: Any, text: str, file: str | None = None) -> Sheet[Any]:

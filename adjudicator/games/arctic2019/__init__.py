@@ -34,6 +34,7 @@ class Arctic2019Rules(GameRules[Board, State, Step, GameResult]):
     """The GameRules of 2019: The ARCTIC."""
 
     name = "arctic2019"
+    year_word = "turn"
     capabilities = frozenset({PICTURES})
 
     def load_board(self, data: dict[str, Any], source: str | None) -> Board:

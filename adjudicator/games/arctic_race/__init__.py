@@ -32,6 +32,7 @@ class ArcticRaceRules(GameRules[_board.RaceBoard, _state.RaceState, _orders.Step
     """The GameRules of Arctic Race."""
 
     name = "arctic-race"
+    year_word = "round"
     capabilities = frozenset({PICTURES})
 
     def load_board(self, data: dict[str, Any], source: str | None) -> _board.RaceBoard:

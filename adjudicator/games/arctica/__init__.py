@@ -32,6 +32,7 @@ class ArcticaRules(GameRules[_board.Board, _state.State, Order, GameResult]):
     """The GameRules of Arctica."""
 
     name = "arctica"
+    year_word = "round"
     capabilities = frozenset({PICTURES})
 
     def load_board(self, data: dict[str, Any], source: str | None) -> _board.Board:

@@ -124,7 +124,17 @@ class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
     def end_as(self, board: Board, state: GameState, kind: EndKind, powers: Sequence[str] = ()) -> GameEnd:
         """A draw (no powers: DIAS), a concession, stopped or abandoned, in the last judged phase's year
         (adjudicator/games/diplomacy/ending.py); each power's centres and recorded year of elimination."""
-        return ending.end_as(board, state, kind, powers)
+        named = ([ending.power_named(board, str(p).strip()) for p in powers] if kind is EndKind.SOLO
+                 else self.named_powers(board, state, kind, powers))
+        return ending.end_as(board, state, kind, named)
+
+    def power_named(self, board: Board, state: GameState, given: str) -> str:
+        """The power a name, abbreviation or alias names (`eng`, `England`)."""
+        return ending.power_named(board, given)
+
+    def eliminated_in(self, state: GameState, power: str) -> int | None:
+        """The year the judge recorded the power's elimination in."""
+        return state.eliminated.get(power)
 
     def actors(self, board: Board, state: GameState) -> list[str]:
         """The powers with a unit to order, a dislodged unit to retreat, or a build or removal due."""

@@ -67,49 +67,23 @@ def natural_end(board: Board, state: GameState) -> GameEnd | None:
     return None if soloist is None else _end(board, state, EndKind.SOLO, (soloist,), year)
 
 
-def end_as(board: Board, state: GameState, kind: EndKind, powers: Sequence[str]) -> GameEnd:
-    """The end declared at this position: a draw of the powers named (none: every survivor, DIAS), a concession to
-    one, stopped or abandoned; a solo only where the judge reaches one. An EndError says what is wrong."""
+def end_as(board: Board, state: GameState, kind: EndKind, named: Sequence[str]) -> GameEnd:
+    """The end declared at this position, of the powers named (checked survivors, by their board names): a
+    draw, a concession, stopped or abandoned; a solo only where the judge reaches one (an EndError otherwise)."""
     if kind is EndKind.SOLO:
         reached = natural_end(board, state)
         if reached is None:
             raise EndError("no power holds the centres a solo needs at this position: declare a draw, a concession, "
                            "or stopped")
-        if powers and [power_named(board, p) for p in powers] != list(reached.powers):
-            raise EndError(f"the solo is {reached.powers[0]}'s, not {', '.join(powers)}'s")
+        if named and list(named) != list(reached.powers):
+            raise EndError(f"the solo is {reached.powers[0]}'s, not {', '.join(named)}'s")
         return reached
-    return _end(board, state, kind, tuple(named(board, state, kind, powers)), end_year(board, state))
+    return _end(board, state, kind, tuple(named), end_year(board, state))
 
 
-def power_named(board: Board, given: object) -> str:
+def power_named(board: Board, given: str) -> str:
     """The power a name, abbreviation or alias names; an EndError listing the board's powers."""
     try:
-        return board.power_names.lookup(str(given).strip(), "power")
+        return board.power_names.lookup(given, "power")
     except (UnknownName, AmbiguousName) as exc:
         raise EndError(f"{exc.message}: not a power of {board.title}; the powers: {', '.join(board.powers)}") from None
-
-
-def named(board: Board, state: GameState, kind: EndKind, powers: Sequence[str]) -> list[str]:
-    """The powers named, by the board's names (abbreviations and aliases read as everywhere), each a survivor."""
-    survivors = state.survivors(board)
-    out: list[str] = []
-    for given in powers:
-        found = power_named(board, given)
-        if found not in survivors:
-            year = state.eliminated.get(found)
-            raise EndError(f"{found} is out of the game (eliminated{f' in {year}' if year else ''}); the survivors: "
-                           f"{', '.join(survivors)}")
-        if found in out:
-            raise EndError(f"{found} is named twice")
-        out.append(found)
-    if kind is EndKind.DRAW and not out:
-        out = survivors  # DIAS: the draw of every survivor
-    if kind is EndKind.DRAW and len(out) < 2:
-        raise EndError(f"a draw names at least two survivors (one alone is a concession); the survivors: "
-                       f"{', '.join(survivors)}")
-    if kind is EndKind.CONCESSION and len(out) != 1:
-        raise EndError(f"a concession names the one power conceded to, not {len(out)}; the survivors: "
-                       f"{', '.join(survivors)}")
-    if kind in (EndKind.STOPPED, EndKind.ABANDONED) and out:
-        raise EndError(f"a {kind.value} game names no powers (it is scored as a draw of every survivor)")
-    return out

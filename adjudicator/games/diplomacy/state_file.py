@@ -185,7 +185,9 @@ def state_from_data(data: Any, file: str | None = None, board: Board | None = No
         if power in alive:
             raise _err(f"{power} is recorded as eliminated in {state.eliminated[power]}, but it holds "
                        f"{len(state.centres_of(power))} centre(s) and {len(state.units_of(power))} unit(s); "
-                       "remove it from `eliminated`", file, data.get("eliminated"), f"/eliminated/{power}")
+                       "remove it from `eliminated`", file,
+                       next((k for k in data["eliminated"] if str(k) == power), data["eliminated"]),
+                       f"/eliminated/{power}")
     return state
 
 
@@ -226,10 +228,11 @@ def _eliminated(board: Board, data: dict[str, Any], phase: Phase, file: str | No
     out: dict[str, int] = {}
     for name, year in raw.items():
         pointer = f"/eliminated/{name}"
-        power = _power(board, name, file, raw, pointer)
-        value = _year(year, file, raw, pointer)
+        at = name if line_of(name) else raw  # (a key keeps its line: a year, a number, none)
+        power = _power(board, name, file, at, pointer)
+        value = _year(year, file, at, pointer)
         if value > phase.year:
-            raise _err(f"{power} is eliminated in {value}, after the game's phase ({phase})", file, raw, pointer)
+            raise _err(f"{power} is eliminated in {value}, after the game's phase ({phase})", file, at, pointer)
         out[power] = value
     return out
 

@@ -147,3 +147,10 @@ def test_a_bad_elimination_record_is_a_located_error(line, words):
         game(text)
     assert words in str(caught.value)
     assert caught.value.file == "game.yaml" and caught.value.line == 10 and "/eliminated" in (caught.value.pointer or "")
+
+
+def test_a_bad_year_in_a_block_mapping_names_its_own_line():
+    text = DRAW_1906.replace("eliminated: {Austria: 1903, Italy: 1905}", "eliminated:\n  Austria: 1903\n  Italy: 1907")
+    with pytest.raises(StateError) as caught:
+        game(text)
+    assert caught.value.line == 12 and "Italy is eliminated in 1907" in str(caught.value)
