@@ -7,7 +7,8 @@ from typing import Any
 
 from adjudicator.catalogue import BoardProblems, BoardTooLarge, board_from_inline, load_variant
 from adjudicator.errors import AdjudicatorError
-from adjudicator.gamefile import game_from_data
+from adjudicator.game import rules_of
+from adjudicator.gamefile import ended_refusal, game_file_from_data
 from adjudicator.refusals import Kind, Refused
 
 
@@ -41,9 +42,15 @@ def board_of(name: str, inline: Any, prefix: str = "", located: bool = True) -> 
     return named_board(name, f"{prefix}/variant", located)
 
 
-def position_of(board: Any, data: dict[str, Any], pointer: str = "/state", located: bool = True) -> tuple[Any, Any]:
-    """(board, state) of a position's data on `board`; one that breaks the rules is refused under `pointer`."""
+def position_of(board: Any, data: dict[str, Any], pointer: str = "/state", located: bool = True,
+                to_judge: bool = False) -> tuple[Any, Any]:
+    """(board, state) of a position's data on `board`; one that breaks the rules is refused under `pointer`, and
+    (`to_judge`) one whose game has ended (its `end`) is a conflict."""
     try:
-        return game_from_data(data, None, board)
+        game = game_file_from_data(data, None, board)
     except AdjudicatorError as exc:
         raise Refused.of(exc, "State breaks the rules", pointer, kind=Kind.REFUSED, located=located) from None
+    if to_judge and game.end is not None:
+        refusal = ended_refusal(rules_of(game.board), game.end)
+        raise Refused(refusal.kind, "Game over", refusal.message, pointer=f"{pointer}/end")
+    return game.board, game.state

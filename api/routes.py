@@ -77,9 +77,10 @@ def _board_of(body: dict, prefix: str = "") -> Any:
     return board_of(str(body.get("variant", "")), body.get("board"), prefix)
 
 
-def _game(state_data: dict, rules: str | None = None) -> tuple[Any, Any]:
+def _game(state_data: dict, rules: str | None = None, to_judge: bool = False) -> tuple[Any, Any]:
+    """The board and position of a request's `state` (`to_judge`: one whose game has ended is refused)."""
     board = _board_of(state_data, "/state")
-    board, state = position_of(board, {k: v for k, v in state_data.items() if k != "board"})
+    board, state = position_of(board, {k: v for k, v in state_data.items() if k != "board"}, to_judge=to_judge)
     try:  # the request's rule options, over the game's own (adjudicator/games/diplomacy/rulebook.py)
         _capability(rules_of(board).play_by, board, state, rules)
     except AdjudicatorError as exc:
@@ -172,10 +173,12 @@ def _turn(board: Any, state: Any, orders: Any, lenient: bool) -> Turn:
 @bp.post("/v1/adjudicate")
 def adjudicate():
     body = _body("AdjudicateRequest")
-    board, state = _game(body["state"], body.get("rules"))
+    board, state = _game(body["state"], body.get("rules"), to_judge=True)
     turn = _turn(board, state, body.get("orders"), body.get("lenient", True))
     data = turn.report_json()
     data["next_state"] = _state_json(board, turn.next_state, body.get("history", True))
+    end = turn.natural_end()
+    data["end"] = None if end is None else end.to_json()
     return jsonify(data)
 
 

@@ -154,6 +154,9 @@ SCHEMAS: dict[str, Any] = {
             "next_state": {"$ref": "#/components/schemas/GameState"},
             "trace": {"type": "array"},
             "summary": {"type": "object"},
+            "end": {"type": ["object", "null"], "description": "The end the rules reached with this phase (a solo, "
+                                                               "an Arctic game over): the end record "
+                                                               "`adjudicator score` reads; null: the game goes on"},
         },
         "required": ["orders", "next_state"],
     },

@@ -147,7 +147,7 @@ class Service:
         if state is None:
             position = rules.initial_state(board)
         else:
-            _, position = position_of(board, {**state, "variant": board.name}, located=False)
+            _, position = position_of(board, {**state, "variant": board.name}, located=False, to_judge=True)
         try:
             rules.play_by(board, position, rules_text)
         except AdjudicatorError as exc:
