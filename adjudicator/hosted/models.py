@@ -126,6 +126,8 @@ class Delivery(Base):
     delivered_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
     claim: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the sender holding it (migration 0003)
+    key: Mapped[str | None] = mapped_column(String(120), nullable=True)  # an event's delivery id (0007; None: a
+    # judged phase's, `<game>.<phase>`)
 
 
 class DeliveryAttempt(Base):

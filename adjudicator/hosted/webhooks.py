@@ -102,9 +102,10 @@ def verify(secret: str, header: str | None, body: bytes, tolerance: float = 300.
     return hmac.compare_digest(sign(secret, body, timestamp), f"t={timestamp},v1={parts.get('v1', '')}")
 
 
-def delivery_id(game_id: str, phase_no: int) -> str:
-    """The id a receiver de-duplicates by: one `phase.judged` delivery per judged phase of a game."""
-    return f"{game_id}.{phase_no}"
+def delivery_id(game_id: str, phase_no: int, key: str | None = None) -> str:
+    """The id a receiver de-duplicates by: one `phase.judged` delivery per judged phase of a game
+    (`<game>.<phase>`); another event's own `key` (migration 0007)."""
+    return key or f"{game_id}.{phase_no}"
 
 
 EVENTS = ("phase.judged", "game.ended", "game.paused", "game.resumed", "deadline.reminder", "deadline.extended",
@@ -126,17 +127,17 @@ def queue_event(session: Any, game: Game, event: str, phase_no: int, phase: str,
     """Add a game event (one of EVENTS but `phase.judged`) to the outbox, in the transaction that makes it happen;
     its delivery id is unique (the event and a random part: the same event may happen twice in a phase)."""
     assert event in EVENTS, event  # (the names are the contract: a misspelt one is the code's bug)
-    _add(session, game, phase_no, {
-        "event": event, "delivery_id": f"{game.id}.{phase_no}.{event}.{secrets.token_hex(6)}", "game_id": game.id,
-        "game": game.name, "phase_no": phase_no, "phase": phase, **data}, now)
+    key = f"{game.id}.{phase_no}.{event}.{secrets.token_hex(6)}"
+    _add(session, game, phase_no, {"event": event, "delivery_id": key, "game_id": game.id, "game": game.name,
+                                   "phase_no": phase_no, "phase": phase, **data}, now, key)
 
 
-def _add(session: Any, game: Game, phase_no: int, message: dict[str, Any], now: float) -> None:
+def _add(session: Any, game: Game, phase_no: int, message: dict[str, Any], now: float, key: str | None = None) -> None:
     if not game.webhook_url:
         return
     body = json.dumps(message, separators=(",", ":"))
     session.connection().execute(insert(Delivery).values(game_id=game.id, phase_no=phase_no, url=game.webhook_url,
-                                                         body=body, attempts=0, next_attempt_at=now))
+                                                         body=body, attempts=0, next_attempt_at=now, key=key))
 
 
 @dataclass
@@ -163,6 +164,7 @@ class _Claim:
     phase_no: int
     started: float  # when the attempt began (the clock's time): what its record says
     receiver: str  # egress.receiver(url): whose share of the senders it takes
+    key: str | None = None  # the delivery's id when it is not a judged phase's (`delivery_id`)
 
 
 class _Flight:
@@ -320,7 +322,7 @@ class Deliverer:
         except BaseException as exc:  # an interrupt, or a database error on recording: give the delivery back
             self._release(claim)
             if isinstance(exc, Exception):
-                log.exception("webhook %s: the attempt failed", delivery_id(claim.game_id, claim.phase_no))
+                log.exception("webhook %s: the attempt failed", delivery_id(claim.game_id, claim.phase_no, claim.key))
             flight.done(claim, exc)
             return
         flight.done(claim)
@@ -392,7 +394,7 @@ class Deliverer:
         d.attempts += 1
         d.next_attempt_at, d.claim = now + self.policy.lease, secrets.token_hex(16)
         return _Claim(d.id, d.claim, d.attempts, d.url, d.body, secret or "", d.game_id, d.phase_no, now,
-                      receiver(d.url))
+                      receiver(d.url), d.key)
 
     def _renew(self, claims: list[_Claim]) -> None:
         """Renew the leases of the deliveries in flight (a name lookup and a slow receiver may together take
@@ -410,10 +412,10 @@ class Deliverer:
         data = claim.body.encode()
         headers = {"Content-Type": "application/json", "User-Agent": "arctic-adjudicator-webhooks",
                    SIGNATURE_HEADER: sign(claim.secret, data, int(self.clock())),
-                   DELIVERY_HEADER: delivery_id(claim.game_id, claim.phase_no)}
+                   DELIVERY_HEADER: delivery_id(claim.game_id, claim.phase_no, claim.key)}
         answer = post(claim.url, data, headers, self.policy.egress, self.policy.timeout)
         if not answer.delivered:
-            log.info("webhook %s attempt %d: %s (%s)", delivery_id(claim.game_id, claim.phase_no), claim.number,
+            log.info("webhook %s attempt %d: %s (%s)", delivery_id(claim.game_id, claim.phase_no, claim.key), claim.number,
                      answer.outcome, answer.detail)
         return answer
 
@@ -451,7 +453,7 @@ class Deliverer:
                                 .values(claim=None, attempts=Delivery.attempts - 1, next_attempt_at=self.clock()))
         except Exception:  # noqa: BLE001 - already stopping; the lease will free it
             log.warning("webhook %s: the claim could not be released; it frees itself in %s s",
-                        delivery_id(claim.game_id, claim.phase_no), self.policy.lease)
+                        delivery_id(claim.game_id, claim.phase_no, claim.key), self.policy.lease)
 
 
 def pending(store: Store, game_id: str, attempts_cap: int, settle: float = 0.0,
@@ -483,7 +485,7 @@ def pending(store: Store, game_id: str, attempts_cap: int, settle: float = 0.0,
         last_error = d.last_error if settled else (shown[-1].outcome if shown else None)
         state = "delivered" if delivered else (
             f"given up after {d.attempts} attempts" if given_up else f"{d.attempts} of {attempts_cap} attempts made")
-        out.append({"delivery_id": delivery_id(d.game_id, d.phase_no), "phase_no": d.phase_no,
+        out.append({"delivery_id": delivery_id(d.game_id, d.phase_no, d.key), "phase_no": d.phase_no,
                     "attempts": d.attempts, "delivered": delivered, "given_up": given_up,
                     "state": state, "last_error": last_error,
                     "attempt_log": [{"attempt": a.number, "at": iso(a.at), "status": a.status, "outcome": a.outcome}

@@ -60,6 +60,8 @@ def test_a_pause_holds_the_deadline_through_a_tick_and_resumes(db_url):
     assert caught.value.kind.value == "conflict" and "1" in caught.value.detail
     names = [e["event"] for e in _events(svc, created["id"])]
     assert names == ["game.paused", "game.resumed"]
+    ids = [d["delivery_id"] for d in svc.webhook_status(gm)["deliveries"]]
+    assert len(set(ids)) == 2 and all(i.startswith(created["id"] + ".1.game.") for i in ids)  # one id each
 
 
 def test_the_pause_cap_resumes_the_game_by_itself(db_url):

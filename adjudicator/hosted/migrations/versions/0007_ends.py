@@ -1,6 +1,7 @@
 """Games end, pause and keep their seats filled: the game's end (kind, powers, scores), its pause and its deadline's
 grace and extensions, the next time it needs the ticker (`wake_at`: a deadline, a reminder, a pause's cap); each
-seat's kind, civil disorder, missed orders, holders and vote; each judged phase's missed orders (NMR).
+seat's kind, civil disorder, missed orders, holders and vote; each judged phase's missed orders (NMR); each
+webhook event's own delivery id (`key`).
 
 A game stored as `finished` (a solo, before this revision) becomes `ended`, its end a solo of the winner its last
 phase's report names (its scores were never computed: `scores` is empty and `scoring` null).
@@ -40,6 +41,8 @@ def upgrade() -> None:
         batch.add_column(sa.Column("vote", sa.JSON, nullable=True))
     with op.batch_alter_table("hosted_phases", recreate="never") as batch:
         batch.add_column(sa.Column("missed", sa.JSON, nullable=True))
+    with op.batch_alter_table("hosted_deliveries", recreate="never") as batch:
+        batch.add_column(sa.Column("key", sa.String(120), nullable=True))
     op.execute("UPDATE hosted_games SET wake_at = deadline_at WHERE status = 'active'")
     _finished_to_ended()
 
@@ -64,6 +67,8 @@ def downgrade() -> None:
     phase with it (their foreign keys cascade)."""
     op.execute("UPDATE hosted_games SET status = 'finished' WHERE status = 'ended'")
     op.execute("UPDATE hosted_games SET status = 'active' WHERE status = 'paused'")
+    with op.batch_alter_table("hosted_deliveries", recreate="never") as batch:
+        batch.drop_column("key")
     with op.batch_alter_table("hosted_phases", recreate="never") as batch:
         batch.drop_column("missed")
     with op.batch_alter_table("hosted_seats", recreate="never") as batch:
