@@ -429,7 +429,7 @@ TICK_COSTS = {
     "judgement (play_turn)": ("play_turn",),
     "report JSON and text": ("report_json", "report_text"),
     "position to and from JSON (game_from_data, game_to_data)": ("game_from_data", "game_to_data", "_stored_state"),
-    "seats and pending orders read (one statement)": ("_seats_and_orders",),
+    "seats and pending orders read (two statements)": ("_seats_and_orders",),
     "webhook queued with the judgement": ("queue (",),
     "SQLAlchemy ORM and Core (all statements)": ("sqlalchemy/",),
     "psycopg (driver)": ("psycopg/",),

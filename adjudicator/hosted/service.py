@@ -19,8 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import (BindParameter, CursorResult, bindparam, delete, insert, literal_column, null, select, union_all,
-                        update)
+from sqlalchemy import BindParameter, CursorResult, bindparam, delete, insert, null, select, update
 from sqlalchemy.orm import Session
 
 from adjudicator import arrival
@@ -635,9 +634,10 @@ class Service:
 
     def _missing(self, session: Any, game: Game) -> list[str]:
         """The powers that must act and have a choice to make, have sent nothing, and are not in civil disorder."""
-        seats, subs = _seats_and_orders(session, game)
+        seat_rows, subs = _seats_and_orders(session, game)
+        seats = [s.power for s in seat_rows]
         board, state = self.positions.get(game)
-        disorder = set(session.scalars(select(Seat.power).where(Seat.game_id == game.id, Seat.civil_disorder)))
+        disorder = {s.power for s in seat_rows if s.civil_disorder}
         choosers = set(rules_of(board).choosers(board, state))
         return [p for p in self._actors(board, state, seats)
                 if p in choosers and p not in disorder and not (p in subs and subs[p].orders)]
@@ -654,8 +654,8 @@ class Service:
         if game.phase_no >= self.limits.max_phases:
             raise HostedError(Kind.CONFLICT, "Game too long",
                               f"a hosted game is judged at most {self.limits.max_phases} times")
-        seat_rows = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.position)))
-        seats, subs = _seats_and_orders(session, game)
+        seat_rows, subs = _seats_and_orders(session, game)
+        seats = [s.power for s in seat_rows]
         board, state = _board_state(game)
         rules = rules_of(board)
         actors = self._actors(board, state, seats)
@@ -1051,16 +1051,14 @@ def _shown(seat: str) -> str:
     return GAME_MASTER if seat == GM else seat
 
 
-def _seats_and_orders(session: Any, game: Game) -> tuple[list[str], dict[str, Any]]:
-    """A game's seats in their order and its pending submissions of the current phase, by seat key: one
-    statement (the submissions first, so that their columns' types read the rows)."""
-    pending: Any = select(Submission.power, Submission.orders, Submission.ready, Submission.given_by,  # (a union's
-                          literal_column("-1").label("position")).where(  # member: its row type is the union's)
-        Submission.game_id == game.id, Submission.phase_no == game.phase_no)
-    seats = select(Seat.power, null(), null(), null(), Seat.position).where(Seat.game_id == game.id)
-    rows = session.connection().execute(union_all(pending, seats)).all()
-    return ([r.power for r in sorted((r for r in rows if r.position >= 0), key=lambda r: r.position)],
-            {r.power: r for r in rows if r.position < 0})
+def _seats_and_orders(session: Any, game: Game) -> tuple[list[Seat], dict[str, Any]]:
+    """A game's seats in their order and its pending submissions of the current phase, by seat key (two
+    statements, plain rows: the ORM's unit of work is most of a judgement's cost)."""
+    conn = session.connection()
+    seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.position)))
+    pending = conn.execute(select(Submission.power, Submission.orders, Submission.ready, Submission.given_by).where(
+        Submission.game_id == game.id, Submission.phase_no == game.phase_no)).all()
+    return seats, {r.power: r for r in pending}
 
 
 def _columns(record: PhaseRecord) -> dict[str, Any]:
