@@ -190,3 +190,12 @@ def test_migration_0007_makes_a_game_finished_before_it_an_ended_solo(tmp_path):
     view = Service(store, background=False).game_view(gm)
     assert view["status"] == "ended" and view["end"]["kind"] == "solo" and view["end"]["powers"] == ["Germany"]
     assert len(view["seats"]) == 7 and svc.phases(gm)[0]["phase_no"] == 1  # (no table recreated: none emptied)
+
+
+def test_a_game_without_centres_ends_scored_by_its_own_result(api):
+    game = api.create(variant="arctica")
+    gid, gm, players = game["id"], game["game_master_token"], sorted(game["tokens"])
+    ended = api.call("post", "/v1/games/{game_id}/end", gm, json={"kind": "stopped"}, game_id=gid)
+    end = ended.get_json()["end"]
+    assert ended.status_code == 200 and end["scoring"] == "own result" and sorted(end["scores"]) == players
+    assert end["record"]["board"] is None and "points" in end["record"]["result"]

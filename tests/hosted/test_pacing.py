@@ -152,3 +152,22 @@ def test_a_reminder_before_the_deadline_names_who_has_not_sent_orders(db_url):
     assert sorted(event["waiting_for"]) == ["Austria", "France", "Germany", "Italy", "Russia", "Turkey"]
     assert _tick(svc) == []  # once
 
+
+
+def test_each_phase_kind_has_its_own_duration(db_url):
+    clock = Clock()
+    svc = _service(db_url, clock)
+    state = {"phase": "Spring 1901 Movement", "centres": {"France": ["Par"], "Germany": ["Mun"]},
+             "units": {"France": ["A Bur"], "Germany": ["A Mun", "A Ruh"]}}
+    created = svc.create_game("standard", state=state, settings={
+        "phase_seconds": 86400, "phase_durations": {"movement": 3600, "retreat": 600}})
+    gm = svc.authenticate(created["id"], created["game_master_token"])
+    germany = svc.authenticate(created["id"], created["tokens"]["Germany"])
+    assert _at(svc.game_view(gm)["deadline"]) == clock.now + 3600
+    svc.submit(germany, ["A Mun - Bur", "A Ruh S A Mun - Bur"], phase_no=1)
+    clock.now += 10
+    svc.adjudicate(gm, phase_no=1)
+    view = svc.game_view(gm)
+    assert view["phase"] == "Spring 1901 Retreat" and _at(view["deadline"]) == clock.now + 600
+    svc.adjudicate(gm, phase_no=2)
+    assert _at(svc.game_view(gm)["deadline"]) == clock.now + 3600  # Fall's movement
