@@ -617,7 +617,7 @@ class Service:
         if todo.action == "resume":
             self._resume_locked(session, game, settings, now, by="pause cap")
         elif todo.action == "extend":
-            game.deadline_at, game.reminded = todo.deadline, False
+            game.deadline_at, game.reminded = todo.deadline, True  # (the extension's own event names who is late)
             if todo.grace:
                 game.grace_used = True
             else:
