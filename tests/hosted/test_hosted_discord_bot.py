@@ -172,12 +172,12 @@ def test_the_deadline_reminder_mentions_the_members_who_have_sent_nothing(api_ur
     async def scenario():
         settings = {"phase_seconds": 3600, "reminder_seconds": 3599}  # the reminder is due a second after the start
         async with hooked_relay(bot, api_url, game_settings=settings) as relay:
-            started = time.monotonic()
             text = "arctic " + " ".join(f"{p}=<@{i}>" for i, p in zip(members, ["Russia", "Norway", "Canada",
                                                                                   "Denmark"]))
             assert "created" in await relay.new_game(channel, text, members)
+            created = time.monotonic()  # (the game was made before: its reminder is due by created + 1 s)
             assert "A Arc - Ura: ok" in await relay.orders(1, members[1], "A Arc - Ura")
-            await asyncio.sleep(max(0.0, started + 1.2 - time.monotonic()))
+            await asyncio.sleep(max(0.0, created + 1.1 - time.monotonic()))
             await relay.scores(channel)  # the first request after the reminder is due sends it
             (reminder,) = await posts(channel, "Deadline")
             assert reminder.startswith("Deadline <t:"), reminder  # a Discord timestamp
