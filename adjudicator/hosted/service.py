@@ -705,7 +705,7 @@ class Service:
         return self._phase_json(record, full=False) | {"next_phase": next_name, "status": status, "end": end_data}
 
     def _end_after(self, board: Any, state: Any, settings: Settings, seated: seating.AfterPhase,
-                   seat_rows: list[Seat]) -> tuple[GameEnd | None, str]:
+                   seat_rows: list[Any]) -> tuple[GameEnd | None, str]:
         """The end a judged phase reaches, and what reached it: the rules (a solo...), the year limit, or every
         survivor in civil disorder."""
         rules = rules_of(board)
@@ -724,9 +724,10 @@ class Service:
     @staticmethod
     def _record_seats(conn: Any, game: Game, seated: seating.AfterPhase, settings: Settings) -> None:
         """Write the seats' new counts, and drop every vote when the settings say votes end with the phase."""
-        for seat in seated.changed:
-            conn.execute(update(Seat).where(Seat.game_id == game.id, Seat.power == seat.power).values(
-                missed=seat.missed, missed_in_row=seat.missed_in_row, civil_disorder=seat.civil_disorder))
+        if seated.changed:  # one statement, its rows sent together (executemany)
+            conn.execute(_seat_counts_update(), [
+                {"g": game.id, "p": seat.power, "m": seat.missed, "r": seat.missed_in_row, "d": seat.civil_disorder}
+                for seat in seated.changed])
         if not settings.votes_survive_phase:
             conn.execute(update(Seat).where(Seat.game_id == game.id, Seat.vote.is_not(None)).values(vote=null()))
 
@@ -1029,6 +1030,13 @@ def _submission_upsert(sqlite: bool, keep_ready: bool) -> Any:
               "updated_at": new.updated_at, "ready": ready}).returning(table.c.ready)
 
 
+@functools.lru_cache(maxsize=1)
+def _seat_counts_update() -> Any:
+    """A seat's missed orders and civil disorder written after a judged phase."""
+    return (update(Seat).where(Seat.game_id == bindparam("g"), Seat.power == bindparam("p"))
+            .values(missed=bindparam("m"), missed_in_row=bindparam("r"), civil_disorder=bindparam("d")))
+
+
 def _check_phase(game: Game, phase_no: int | None, pointer: str = "/phase_no") -> None:
     """A phase-bound write names the phase it is for, and it must be the current one: bad input when it names
     none, a conflict when another, each naming the current phase. Called on the game's row as the write's own
@@ -1051,11 +1059,12 @@ def _shown(seat: str) -> str:
     return GAME_MASTER if seat == GM else seat
 
 
-def _seats_and_orders(session: Any, game: Game) -> tuple[list[Seat], dict[str, Any]]:
-    """A game's seats in their order and its pending submissions of the current phase, by seat key (two
-    statements, plain rows: the ORM's unit of work is most of a judgement's cost)."""
+def _seats_and_orders(session: Any, game: Game) -> tuple[list[Any], dict[str, Any]]:
+    """A game's seats (power, missed counts, civil disorder) in their order and its pending submissions of the
+    current phase, by seat key (two statements, plain rows: the ORM's unit of work costs more than the reads)."""
     conn = session.connection()
-    seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.position)))
+    seats = conn.execute(select(Seat.power, Seat.missed, Seat.missed_in_row, Seat.civil_disorder).where(
+        Seat.game_id == game.id).order_by(Seat.position)).all()
     pending = conn.execute(select(Submission.power, Submission.orders, Submission.ready, Submission.given_by).where(
         Submission.game_id == game.id, Submission.phase_no == game.phase_no)).all()
     return seats, {r.power: r for r in pending}
