@@ -80,6 +80,13 @@ def table(driver, table_id: str) -> dict[str, list[str]]:
             for r in driver.find_elements(By.CSS_SELECTOR, f"#{table_id} tbody tr")}
 
 
+def every_control_is_named(driver) -> None:
+    """Every control shown has a name a screen reader reads (its label, legend or text)."""
+    for control in driver.find_elements(By.CSS_SELECTOR, "button, select, textarea, input, [tabindex='0']"):
+        if control.is_displayed():
+            assert control.accessible_name.strip(), control.get_attribute("outerHTML")[:200]
+
+
 def said(driver, words: str) -> None:
     """Wait until the page's polite live region says `words`."""
     until(driver, lambda d: words in text(d, "messages"))
@@ -100,6 +107,7 @@ def test_seats_vote_a_dias_draw_and_the_page_shows_the_end_with_its_scores(page,
     assert {p: row[-1] for p, row in table(page, "scores").items()} == {
         p: f"{v:g}" for p, v in expected["scores"].items()}  # the service's numbers, as it gave them
     page.find_element(By.ID, "vote-named").click()
+    every_control_is_named(page)  # the vote's choices and the named draw's picker
     page.find_element(By.XPATH, "//fieldset[@id='vote-named-powers']//label[text()='England']").click()
     page.find_element(By.ID, "vote-send").click()
     until(page, lambda d: "a draw names at least two different survivors" in text(d, "alerts"))
@@ -160,9 +168,15 @@ def test_the_game_master_pauses_and_resumes_and_the_seats_show_civil_disorder(pa
     assert standing["France"] == ["a player", "yes", "1", "none"] and standing["Austria"][1:3] == ["no", "0"]
     terms = text(page, "deadline-terms")
     assert "a grace period of 10 min 0 s" in terms and "Up to 2 extensions of 1 h 0 min" in terms and "0 used" in terms
+    # The deadline passes while Austria has sent nothing: the page asks again, and the service gives the grace.
+    api(base, "PUT", f"/v1/games/{gid}/deadline", gm, json={"in_seconds": 2, "phase_no": 2})
+    open_play(page, base, gid, tokens["France"])
+    until(page, lambda d: "This is the grace period" in text(d, "deadline-terms"))
+    assert view_of(base, game)["deadline_extended"] == {"grace": True, "extensions": 0}
 
     # The game master pauses: the deadline is held, the page says until when, judging and deadlines wait.
     open_play(page, base, gid, gm)
+    every_control_is_named(page)  # pause, the declared end, the seat handover
     assert "Pauses used: 0 of 3" in text(page, "pauses-left")
     page.find_element(By.ID, "pause").click()
     said(page, "The game is paused")

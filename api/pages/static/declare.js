@@ -16,6 +16,7 @@ export class Declare {
       this.end();
     });
     byId("end-form").addEventListener("change", () => this.showChoice());
+    byId("end-concede-to").addEventListener("change", () => { byId("end-concession").checked = true; });
   }
 
   get path() {
@@ -30,7 +31,8 @@ export class Declare {
     const pause = view.pause || {};
     const left = Math.max(0, (pause.pauses_allowed ?? 0) - (pause.pauses ?? 0));
     byId("pause").disabled = left === 0;
-    byId("pauses-left").textContent = `Pauses used: ${pause.pauses ?? 0} of ${pause.pauses_allowed ?? 0}.`;
+    byId("pauses-left").textContent = `Pauses used: ${pause.pauses ?? 0} of ${pause.pauses_allowed ?? 0}`
+      + (left || paused ? "." : ": no pause left.");
     const survivors = view.seats.filter((s) => s.survivor).map((s) => s.power);
     checkboxes(byId("end-powers"), "end-power", survivors, checked(byId("end-powers")));
     options(byId("end-concede-to"), survivors);

@@ -2,6 +2,7 @@
 // game goes on, the scores "if the game ended now" as the service computes them (a draw of every survivor).
 // The page computes no score: every number here is the API's.
 
+import {ApiError} from "./client.js";
 import {byId, el} from "./dom.js";
 
 const BY = {rules: "reached by the rules", votes: "agreed by the survivors' votes",
@@ -36,7 +37,14 @@ export class Scores {
       ({scores, record} = view.end);
       caption = `The final scores (${view.end.scoring || "the game's own result"})`;
     } else {
-      const answer = await this.app.client.json("GET", `/v1/games/${this.app.gameId}/scores`);
+      let answer;
+      try {
+        answer = await this.app.client.json("GET", `/v1/games/${this.app.gameId}/scores`);
+      } catch (error) {
+        // A game the service cannot score now says why; it is no fault of the page's.
+        if (!(error instanceof ApiError) || ![400, 422].includes(error.status)) throw error;
+        answer = {scores: {}, system: `not scored: ${error.problem.detail || error.problem.title}`};
+      }
       ({scores} = answer);
       record = answer.if_ended_now;
       caption = `The scores if the game ended now as a draw of every survivor (${answer.system})`;

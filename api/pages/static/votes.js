@@ -29,6 +29,8 @@ export class VotePanel {
     });
     byId("vote-withdraw").addEventListener("click", () => this.send({}));
     byId("vote-form").addEventListener("change", () => this.showChoice());
+    // Choosing whom to concede to is choosing to concede.
+    byId("vote-concede-to").addEventListener("change", () => { byId("vote-concede").checked = true; });
   }
 
   get survivors() {
