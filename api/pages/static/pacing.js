@@ -6,6 +6,7 @@ import {byId} from "./dom.js";
 import {duration} from "./countdown.js";
 
 const at = (iso) => new Date(iso).toLocaleString();
+const span = (seconds) => duration(seconds * 1000).replace(/ 0 (s|min|h)$/, ""); // "10 min", not "10 min 0 s"
 
 /** The terms after the deadline: "then a grace of 10 min for powers that have sent no orders", extensions. */
 export function deadlineTerms(view) {
@@ -14,12 +15,12 @@ export function deadlineTerms(view) {
   const parts = [];
   if (used.grace) parts.push("This is the grace period: the deadline was moved on for powers that sent no orders.");
   else if (settings.grace_seconds) {
-    parts.push(`Then a grace period of ${duration(settings.grace_seconds * 1000)} for powers that have sent no`
+    parts.push(`Then a grace period of ${span(settings.grace_seconds)} for powers that have sent no`
                + " orders.");
   }
   const extensions = settings.nmr_extensions || {};
   if (extensions.count) {
-    parts.push(`Up to ${extensions.count} extensions of ${duration(extensions.seconds * 1000)} while a power that`
+    parts.push(`Up to ${extensions.count} extensions of ${span(extensions.seconds)} while a power that`
                + ` must act has sent nothing: ${used.extensions || 0} used.`);
   }
   return parts.join(" ");

@@ -21,7 +21,7 @@ function playedBy(seat) {
 /** The seat's vote as the service shows it: the vote, whether it has voted (a secret vote), or not shown. */
 function voteCell(seat, survivors) {
   if (!seat.survivor) return "eliminated: no vote";
-  if (seat.vote !== undefined) return seat.vote ? voteWords(seat.vote, survivors) : "none";
+  if (seat.vote !== undefined) return seat.vote ? voteWords(seat.vote, survivors) : "no vote";
   if (seat.voted !== undefined) return seat.voted ? "voted (secret)" : "not voted";
   return notShown();
 }
