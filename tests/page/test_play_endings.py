@@ -150,6 +150,10 @@ def test_seats_vote_a_dias_draw_and_the_page_shows_the_end_with_its_scores(page,
         assert not shown(page, control), control
     assert not page.find_elements(By.CSS_SELECTOR, "#units select")
     assert page.find_element(By.ID, "skip").get_attribute("href").endswith("#scores-section")
+    sections = [s.get_attribute("id") for s in page.find_elements(By.CSS_SELECTOR, "main > section")
+                if s.is_displayed()]
+    assert sections[0] == "scores-section", sections  # how it ended comes first
+    assert not shown(page, "this-phase") and shown(page, "standing")  # no phase to be ready for; the seats stay
 
 
 def test_the_game_master_pauses_and_resumes_and_the_seats_show_civil_disorder(page, served):

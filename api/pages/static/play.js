@@ -105,6 +105,8 @@ class App {
       : master ? ["#master", "Skip to the game master's controls"] : ["#orders", "Skip to your orders"];
     byId("skip").href = skip;
     byId("skip").textContent = words;
+    byId("this-phase").hidden = ended; // who is ready for a phase that will never be judged: nothing to say
+    if (ended) byId("board").before(byId("scores-section")); // how it ended comes first
     showSeats(view);
     showPosition(view.state);
     if (master && !ended) {
