@@ -31,3 +31,23 @@ export function warn(text) {
   const box = byId("alerts");
   box.replaceChildren(...(text ? [el("p", {text})] : []));
 }
+
+/** Fill `fieldset` (after its legend) with a checkbox per power, those of `ticked` ticked. */
+export function checkboxes(fieldset, prefix, powers, ticked = []) {
+  const boxes = powers.map((power, i) => el("span", {class: "pick"},
+    el("input", {type: "checkbox", id: `${prefix}-${i}`, value: power, checked: ticked.includes(power)}),
+    el("label", {for: `${prefix}-${i}`, text: power})));
+  fieldset.replaceChildren(fieldset.querySelector("legend"), ...boxes);
+}
+
+/** The powers ticked in `fieldset`. */
+export function checked(fieldset) {
+  return [...fieldset.querySelectorAll("input[type=checkbox]:checked")].map((box) => box.value);
+}
+
+/** Fill `select` with an option per power, keeping the one chosen when it is still there. */
+export function options(select, powers) {
+  const chosen = select.value;
+  select.replaceChildren(...powers.map((power) => el("option", {value: power, text: power})));
+  if (powers.includes(chosen)) select.value = chosen;
+}

@@ -36,10 +36,22 @@ export class OrdersPanel {
   /** Show the seat's units, lists and pending orders for the game view `view`. */
   async load(view) {
     byId("orders-h").textContent = `Your orders: ${view.you}, ${view.phase}`;
+    const seat = view.seats.find((s) => s.power === view.you);
+    byId("disorder-note").hidden = !(seat && seat.civil_disorder);
+    byId("disorder-note").textContent = `Your seat is in civil disorder (${seat ? seat.missed : 0} missed orders):`
+      + " it counts as ready and its units take the rules' default orders until you send orders again.";
     const own = this.app.client.json("GET", `${this.path}/orders`);
     const [legal, pending] = await Promise.all([this.legalOrders(view), own]);
     this.buildRows(legal, view);
     this.fill(pending);
+  }
+
+  /** An ended game's panel: no unit to order, nothing typed, no answer (the section is hidden too). */
+  clear() {
+    this.rows = [];
+    byId("units").replaceChildren();
+    this.typed.value = "";
+    byId("statuses").replaceChildren();
   }
 
   /** The legal orders of the seat's units, or null where the game (or its board) has no lists. */

@@ -4,15 +4,21 @@
 import {ApiError, Client} from "./client.js";
 import {Countdown} from "./countdown.js";
 import {byId, say, warn} from "./dom.js";
+import {Declare} from "./declare.js";
+import {Handover} from "./handover.js";
 import {MasterPanel} from "./master.js";
 import {OrdersPanel} from "./orders.js";
 import {Phases} from "./phases.js";
 import {PictureViewer} from "./picture.js";
+import {showPacing} from "./pacing.js";
 import {showPosition} from "./position.js";
+import {endWords, Scores} from "./scores.js";
 import {showSeats} from "./seats.js";
 import {forgetToken, keepToken, takeToken} from "./token.js";
+import {VotePanel} from "./votes.js";
 
 const POLL_MS = 15000; // how often an open page asks whether the phase has moved on
+const SECTIONS = ["board", "orders", "votes", "master", "seats-section", "scores-section", "position", "phases"];
 
 class App {
   constructor() {
@@ -56,7 +62,7 @@ class App {
     byId("login").hidden = false;
     byId("login-why").textContent = why;
     byId("summary").textContent = "No game shown yet.";
-    for (const id of ["board", "orders", "master", "seats-section", "position", "phases"]) byId(id).hidden = true;
+    for (const id of SECTIONS) byId(id).hidden = true;
     byId("login-token").focus();
   }
 
@@ -79,19 +85,38 @@ class App {
     this.view = view;
     this.showHeader(view);
     const master = !view.seats.some((seat) => seat.power === view.you);
-    this.panel ??= master ? new MasterPanel(this) : new OrdersPanel(this);
-    this.phases ??= new Phases(this);
-    byId(master ? "master" : "orders").hidden = false;
-    // A finished game has nothing left to send: its forms go, its phases stay readable.
-    for (const id of ["orders-form", "ready-line", "judge-line", "deadline-form", "steps-form"]) {
-      byId(id).hidden = view.status !== "active";
+    const ended = view.status === "ended";
+    if (master) {
+      this.panel ??= new MasterPanel(this);
+      this.declare ??= new Declare(this);
+      this.handover ??= new Handover(this);
+    } else {
+      this.panel ??= new OrdersPanel(this);
+      this.votes ??= new VotePanel(this);
     }
-    byId("skip").href = master ? "#master" : "#orders";
-    byId("skip").textContent = master ? "Skip to the game master's controls" : "Skip to your orders";
+    this.phases ??= new Phases(this);
+    this.scores ??= new Scores(this);
+    // An ended game has nothing left to send: its controls go, its end, scores and phases stay readable. A paused
+    // game takes orders, votes and steps, but no judgement and no deadline until it is resumed.
+    byId(master ? "master" : "orders").hidden = ended;
+    for (const id of ["judge-line", "deadline-form"]) byId(id).hidden = view.status !== "active";
+    for (const id of ["orders-form", "ready-line", "steps-form"]) byId(id).hidden = ended;
+    const [skip, words] = ended ? ["#scores-section", "Skip to how the game ended"]
+      : master ? ["#master", "Skip to the game master's controls"] : ["#orders", "Skip to your orders"];
+    byId("skip").href = skip;
+    byId("skip").textContent = words;
+    byId("this-phase").hidden = ended; // who is ready for a phase that will never be judged: nothing to say
+    if (ended) byId("board").before(byId("scores-section")); // how it ended comes first
     showSeats(view);
     showPosition(view.state);
+    if (master && !ended) {
+      this.declare.load(view);
+      this.handover.load(view);
+    }
+    if (!master) this.votes.load(view);
+    if (!master && ended) this.panel.clear();
     // Words first, pictures after: drawing takes the service longest, and the orders should not wait for it.
-    await this.settle([this.panel.load(view), this.phases.load(openNewest)]);
+    await this.settle([ended ? null : this.panel.load(view), this.phases.load(openNewest), this.scores.load(view)]);
     await this.settle([this.showBoard(view), this.phases.pictures()]);
     document.body.dataset.loaded = view.phase_no; // the phase shown, for tests and for user styles
   }
@@ -106,9 +131,12 @@ class App {
     document.title = `${view.name}: ${view.phase}`;
     byId("title").textContent = view.name;
     const who = view.seats.some((s) => s.power === view.you) ? `You play ${view.you}` : "You are the game master";
-    const state = view.status === "active" ? view.phase : `${view.status} after ${view.phase}`;
-    byId("summary").textContent = `${who}. ${view.variant}: ${state} (phase ${view.phase_no}).`;
+    const state = {active: view.phase, paused: `${view.phase}, paused`}[view.status]
+      ?? `${view.status} at ${view.phase}`;
+    const end = view.end ? ` It ended: ${endWords(view.end)}.` : "";
+    byId("summary").textContent = `${who}. ${view.variant}: ${state} (phase ${view.phase_no}).${end}`;
     this.countdown.set(view.status === "active" ? view.deadline : null);
+    showPacing(view);
   }
 
   async showBoard(view) {
@@ -131,7 +159,9 @@ class App {
     try {
       const view = await this.client.json("GET", `/v1/games/${this.gameId}`);
       if (view.phase_no !== this.view.phase_no || view.status !== this.view.status) {
-        say(`The phase was judged: now ${view.phase}.`);
+        say(view.phase_no !== this.view.phase_no ? `The phase was judged: now ${view.phase}.`
+          : {paused: "The game is paused.", active: "The game goes on.",
+             ended: `The game has ended: ${view.end ? endWords(view.end) : "over"}.`}[view.status] || view.status);
         await this.reload(true);
         return;
       }
