@@ -337,6 +337,8 @@ SCHEMAS.update({
                                                                       "phases in a row: counted as ready, its orders "
                                                                       "the rules' defaults, until it sends orders"},
                 "missed": {"type": "integer", "description": "Phases it had to act in and sent nothing (NMR)"},
+                "missed_in_row": {"type": "integer", "description": "Movement phases missed in a row (civil "
+                                                                     "disorder at the settings' `disorder_after`)"},
                 "survivor": {"type": "boolean"},
                 "holders": {"type": "array", "items": {"type": "object", "properties": {
                     "from_phase": _INT, "kind": _STR}}, "description": "Who played it: from which phase each"},
@@ -403,7 +405,9 @@ SCHEMAS.update({
                        "scores": {"type": "object", "additionalProperties": {"type": "number"},
                                   "description": "By the game's scoring system, rounded half up to 2 places"},
                        "exact": {"type": "object", "additionalProperties": _STR, "description": "Exact: 'n/d'"},
-                       "scoring": {"type": ["string", "null"]}, "phase_no": _INT,
+                       "scoring": {"type": ["string", "null"]},
+                       "phase_no": {"type": "integer", "description": "The phases judged when it ended (its last "
+                                                                      "judged phase's number; 0: before any)"},
                        "by": {"enum": ["rules", "votes", "game master", "civil disorder", "year limit"]},
                        "at": _STR, "record": {"type": "object", "description": "The end record "
                                                                                "(`adjudicator score` reads it)"}},

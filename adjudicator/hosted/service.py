@@ -353,6 +353,7 @@ class Service:
         for seat in seats:
             entry: dict[str, Any] = {"power": seat.power, "label": seat.label, "must_act": seat.power in actors,
                                      "kind": seat.kind, "civil_disorder": seat.civil_disorder, "missed": seat.missed,
+                                     "missed_in_row": seat.missed_in_row,
                                      "survivor": seat.power in survivors, "holders": seat.holders or []}
             if caller.gm or settings.public_readiness or caller.power == seat.power:
                 sub = subs.get(seat.power)
