@@ -417,7 +417,9 @@ SCHEMAS.update({
         "type": "object",
         "description": "A draw vote (`draw`), a concession (`concede_to`), or neither: the vote withdrawn.",
         "properties": {"phase_no": _PHASE_NO,
-                       "draw": {"oneOf": [{"const": "dias"}, {"type": "array", "items": _STR, "maxItems": 64},
+                       "draw": {"oneOf": [{"const": "dias"},
+                                          {"type": "array", "items": {"type": "string", "maxLength": 100},
+                                           "maxItems": 64},
                                           {"type": "null"}],
                                 "description": '"dias": the draw of every survivor; a list: a named draw (when the '
                                                "game's `draws` is `named`)"},
@@ -432,7 +434,7 @@ SCHEMAS.update({
     "EndGameRequest": {
         "type": "object",
         "properties": {"kind": {"enum": ["draw", "concession", "stopped", "abandoned"]},
-                       "powers": {"type": "array", "items": _STR, "maxItems": 64,
+                       "powers": {"type": "array", "items": {"type": "string", "maxLength": 100}, "maxItems": 64,
                                   "description": "A draw's powers (none: every survivor), the power conceded to"},
                        "phase_no": {**_PHASE_NO, "description": "Optional: when given, it must be the current phase"}},
         "required": ["kind"], "additionalProperties": False,
