@@ -720,6 +720,11 @@ class Service:
         survivors = [p for p in rules.survivors(board, state) if p in {s.power for s in seat_rows}]
         if survivors and all(p in disorder for p in survivors):
             return rules.end_as(board, state, EndKind.ABANDONED), "civil disorder"
+        if settings.votes_survive_phase:  # the votes the phase leaves may agree now (a holdout in disorder)
+            tally = {s.power: votes.Vote.from_json(s.vote) for s in seat_rows}
+            agreed = votes.outcome(tally, survivors, disorder, settings.disorder_votes == "yes")
+            if agreed is not None:
+                return rules.end_as(board, state, agreed[0], agreed[1]), "votes"
         return None, ""
 
     @staticmethod
@@ -1061,10 +1066,10 @@ def _shown(seat: str) -> str:
 
 
 def _seats_and_orders(session: Any, game: Game) -> tuple[list[Any], dict[str, Any]]:
-    """A game's seats (power, missed counts, civil disorder) in their order and its pending submissions of the
+    """A game's seats (power, missed counts, civil disorder, vote) in their order and its pending submissions of the
     current phase, by seat key (two statements, plain rows: the ORM's unit of work costs more than the reads)."""
     conn = session.connection()
-    seats = conn.execute(select(Seat.power, Seat.missed, Seat.missed_in_row, Seat.civil_disorder).where(
+    seats = conn.execute(select(Seat.power, Seat.missed, Seat.missed_in_row, Seat.civil_disorder, Seat.vote).where(
         Seat.game_id == game.id).order_by(Seat.position)).all()
     pending = conn.execute(select(Submission.power, Submission.orders, Submission.ready, Submission.given_by).where(
         Submission.game_id == game.id, Submission.phase_no == game.phase_no)).all()

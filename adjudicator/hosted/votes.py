@@ -19,22 +19,31 @@ from adjudicator.refusals import Kind
 
 @dataclass(frozen=True)
 class Vote:
-    """A seat's vote: for a draw of these powers (all the survivors' names for DIAS, kept as the seat gave them),
-    or a concession to one power."""
+    """A seat's vote: for a draw of these powers, or (`dias`) of every survivor, whoever survives when the votes
+    are counted (`draw` names the survivors when it was cast); or a concession to one power."""
 
     draw: tuple[str, ...] = ()
     concede_to: str | None = None
+    dias: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The vote as the seat's row keeps it and its own view shows it."""
-        return {"concede_to": self.concede_to} if self.concede_to else {"draw": list(self.draw)}
+        if self.concede_to:
+            return {"concede_to": self.concede_to}
+        return {"draw": list(self.draw), "dias": True} if self.dias else {"draw": list(self.draw)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> Vote | None:
         """A stored vote (None: none)."""
         if not data:
             return None
-        return cls(concede_to=str(data["concede_to"])) if data.get("concede_to") else cls(tuple(data["draw"]))
+        if data.get("concede_to"):
+            return cls(concede_to=str(data["concede_to"]))
+        return cls(tuple(data["draw"]), dias=bool(data.get("dias")))
+
+    def for_draw(self, survivors: Sequence[str]) -> tuple[str, ...]:
+        """The draw this vote is for, counted among these survivors."""
+        return tuple(survivors) if self.dias else self.draw
 
 
 def read_vote(body: Mapping[str, Any], voter: str, survivors: Sequence[str], named: bool) -> Vote | None:
@@ -52,7 +61,7 @@ def read_vote(body: Mapping[str, Any], voter: str, survivors: Sequence[str], nam
     if draw is None:
         return None
     if draw == "dias":
-        return Vote(tuple(survivors))
+        return Vote(tuple(survivors), dias=True)
     if not isinstance(draw, list) or not all(isinstance(p, str) for p in draw):
         raise HostedError(Kind.BAD_INPUT, "Bad request",
                           '`draw` is "dias" (the draw of every survivor) or a list of the powers in the draw',
@@ -95,7 +104,7 @@ def outcome(votes: Mapping[str, Vote | None], survivors: Sequence[str], disorder
     if not voting or len(voting) == len(survivors) and not any(votes.get(p) for p in voting):
         return None  # (every survivor in disorder: the game is abandoned, not drawn)
     cast = {p: votes.get(p) for p in voting}
-    draws = {v.draw for p, v in cast.items() if v is not None and not v.concede_to}
+    draws = {v.for_draw(survivors) for v in cast.values() if v is not None and not v.concede_to}
     if len(draws) == 1 and all(v is not None and not v.concede_to for v in cast.values()):
         (draw,) = draws
         if all(p in survivors for p in draw):

@@ -59,7 +59,7 @@ def test_a_named_draw_fails_while_one_survivor_votes_no(api):
         assert vote(api, gid, tokens[power], draw=["England", "France"])["ended"] is False
     assert vote(api, gid, tokens["Turkey"], draw="dias")["ended"] is False  # Turkey votes otherwise
     seats = {s["power"]: s for s in api.game(gid, tokens["Austria"])["seats"]}
-    assert seats["Turkey"]["vote"] == {"draw": POWERS} and seats["Italy"]["vote"] == {"draw": ["England", "France"]}
+    assert seats["Turkey"]["vote"] == {"draw": POWERS, "dias": True} and seats["Italy"]["vote"] == {"draw": ["England", "France"]}
     assert vote(api, gid, tokens["Turkey"])["vote"] is None  # withdrawn
     answer = vote(api, gid, tokens["Turkey"], draw=["France", "England"])
     assert answer["ended"] and answer["end"]["powers"] == ["England", "France"]

@@ -10,9 +10,18 @@ SURVIVORS = ["England", "France", "Germany", "Russia"]
 
 
 def test_dias_is_the_draw_of_every_survivor_in_the_boards_order():
-    assert read_vote({"draw": "dias"}, "France", SURVIVORS, named=False) == Vote(tuple(SURVIVORS))
+    assert read_vote({"draw": "dias"}, "France", SURVIVORS, named=False) == Vote(tuple(SURVIVORS), dias=True)
     written = read_vote({"draw": ["Russia", "Germany", "France", "England"]}, "France", SURVIVORS, named=False)
     assert written == Vote(tuple(SURVIVORS))  # the same draw however it is written
+    votes = {p: dias() for p in SURVIVORS[:2]} | {p: written for p in SURVIVORS[2:]}
+    assert outcome(votes, SURVIVORS, set(), disorder_yes=True) == (EndKind.DRAW, tuple(SURVIVORS))
+
+
+def test_a_dias_vote_is_for_whoever_survives_when_the_votes_are_counted():
+    votes = {p: dias() for p in SURVIVORS}  # cast while Russia survived
+    assert outcome(votes, SURVIVORS[:-1], set(), disorder_yes=True) == (EndKind.DRAW, tuple(SURVIVORS[:-1]))
+    named = {p: Vote(tuple(SURVIVORS)) for p in SURVIVORS}  # a draw naming Russia is not one without it
+    assert outcome(named, SURVIVORS[:-1], set(), disorder_yes=True) is None
 
 
 def test_a_named_draw_is_refused_where_draws_include_all_survivors():
@@ -47,7 +56,7 @@ def test_no_draw_or_concession_withdraws_the_vote():
 
 
 def dias():
-    return Vote(tuple(SURVIVORS))
+    return Vote(tuple(SURVIVORS), dias=True)
 
 
 def test_a_draw_passes_only_when_every_survivor_votes_for_it():
