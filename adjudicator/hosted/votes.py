@@ -109,10 +109,8 @@ def outcome(votes: Mapping[str, Vote | None], survivors: Sequence[str], disorder
         (draw,) = draws
         if all(p in survivors for p in draw):
             return (EndKind.DRAW, draw)
-    winners = {v.concede_to for v in cast.values() if v is not None and v.concede_to}
-    if len(winners) == 1:
-        (winner,) = winners
-        others = [p for p in voting if p != winner]
-        if others and all((v := cast[p]) is not None and v.concede_to == winner for p in others):
-            return (EndKind.CONCESSION, (str(winner),))
-    return None
+    # A concession: every other survivor concedes to one power, whatever that power's own vote; two powers each
+    # conceded to by all the others (two survivors conceding to each other) agree on no one.
+    winners = [w for w in survivors if (others := [p for p in voting if p != w]) and all(
+        (v := cast[p]) is not None and v.concede_to == w for p in others)]
+    return (EndKind.CONCESSION, (winners[0],)) if len(winners) == 1 else None

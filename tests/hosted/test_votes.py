@@ -97,3 +97,14 @@ def test_a_vote_round_trips_as_stored():
     for vote in (dias(), Vote(concede_to="England")):
         assert Vote.from_json(vote.to_json()) == vote
     assert Vote.from_json(None) is None
+
+
+def test_a_concession_stands_whatever_the_winners_own_vote():
+    votes = {p: Vote(concede_to="England") for p in SURVIVORS if p != "England"}
+    votes["England"] = Vote(concede_to="France")  # (England's own vote does not count)
+    assert outcome(votes, SURVIVORS, set(), disorder_yes=True) == (EndKind.CONCESSION, ("England",))
+
+
+def test_two_survivors_conceding_to_each_other_agree_on_no_one():
+    votes = {"England": Vote(concede_to="France"), "France": Vote(concede_to="England")}
+    assert outcome(votes, ["England", "France"], set(), disorder_yes=True) is None
