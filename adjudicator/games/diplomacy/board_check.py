@@ -32,7 +32,7 @@ def check_diplomacy_board(data: dict, path: str) -> list[AdjudicatorError]:
 # otherwise be dropped unseen (`centr: true` loses a supply centre), so it is reported with the nearest key.
 BOARD_KEYS = ("name", "title", "rules", "origin", "powers", "terrain", "calendar", "provinces", "borders", "start",
               "start_owners", "start_unowned", "neutral", "build_sites", "victory", "options", "coast_names",
-              "unit_words", "ambiguous_names", "drawing")
+              "unit_words", "ambiguous_names", "drawing", "records")
 PROVINCE_KEYS = ("id", "name", "kind", "centre", "home", "coasts", "coast_aliases", "aliases", "pos", "convoys",
                  "river", "river_builds", "army", "fleet")
 PROVINCE_FLAGS = ("centre", "convoys", "river_builds")  # true or false, nothing else

@@ -549,6 +549,7 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
                 if power_name.lower() in colours:
                     spec["colour"] = colours[power_name.lower()]
             used = str(found)
+    data["records"] = {"mila": Path(reader.files[0]).stem}  # the package's records name the map by its file
     data["origin"] = {"source": source or ", ".join(Path(f).name for f in reader.files),
                       "terms": terms or "not stated in the map file",
                       "imported": "adjudicator variant import (adjudicator/games/diplomacy/importers/dpjudge.py)"}

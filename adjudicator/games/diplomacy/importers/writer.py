@@ -46,7 +46,7 @@ def board_yaml(imported: Any, header: list[str]) -> str:
     out.append("")
     out.append("start:")
     out += [f"  {_dump(power)}: {_dump(units)}" for power, units in data["start"].items()]
-    for key in ("start_owners", "options", "origin"):
+    for key in ("start_owners", "options", "records", "origin"):
         if key in data:
             out.append("")
             out.append(f"{key}: {_dump(data[key])}")

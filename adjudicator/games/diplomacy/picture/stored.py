@@ -34,12 +34,14 @@ from adjudicator.yamlio import plain
 _PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")  # a name that stays in its folder (an inline board's is anything)
 VERSION = 1  # of the geometry computation: a change to it makes every stored drawing stale
 KEPT = 16  # drawings kept in the process, by board key
+NOT_DRAWN = ("records",)  # board keys no picture reads: editing them keeps the stored drawing
 _kept = Kept(KEPT)
 
 
 def board_key(board: Any) -> str:
     """What a stored drawing must match: the geometry's version and the hash of the board's data."""
-    data = json.dumps(plain(getattr(board, "raw", {}) or {}), sort_keys=True, separators=(",", ":"))
+    raw = {k: v for k, v in (getattr(board, "raw", {}) or {}).items() if k not in NOT_DRAWN}
+    data = json.dumps(plain(raw), sort_keys=True, separators=(",", ":"))
     return f"v{VERSION}:sha256:{hashlib.sha256(data.encode()).hexdigest()}"
 
 
