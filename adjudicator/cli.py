@@ -651,3 +651,101 @@ def variant_import(map_file: str, output: str, picture: str | None, terms: str, 
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+@main.command("convert")
+@click.argument("source", type=click.Path())
+@click.option("-o", "--output", required=True, type=click.Path(), help="The file to write (`-`: standard output).")
+@click.option("--to", "target", type=click.Choice(["mila", "fair", "game"]),
+              help="The format to write: mila (the diplomacy package's saved game), fair (FAIR's game JSON v1.0), "
+                   "game (this project's game file); default: by the output's suffix (.yaml game, .json mila).")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+def convert(source: str, output: str, target: str | None, force: bool) -> None:
+    """Convert one game between the field's records and this project's game file, with its whole history.
+
+    SOURCE is a saved game of the diplomacy package or a FAIR game JSON (a .json file, or the first game of a
+    .jsonl file, compressed or not), or a game file (.yaml). What could not be carried over is printed as a note."""
+    from adjudicator.games.diplomacy.records import convert as records
+    from adjudicator.games.diplomacy.records.dataset import items, read_item
+
+    if output != "-":
+        _refuse_overwrite(output, force)
+    try:
+        fmt = records.target_of(output, target)
+        first = next(iter(items([source])), None)
+        if first is None:
+            raise AdjudicatorError(f"{source}: holds no game")
+        if isinstance(first, AdjudicatorError):
+            raise first
+        game = read_item(first)
+        text = records.written(game, fmt, None if output == "-" else output)
+    except AdjudicatorError as exc:
+        fail(exc)
+    for note in game.notes:
+        click.echo(f"note: {note}", err=True)
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        _write(output, text)
+        click.echo(f"wrote {output} ({fmt}: {len(game.phases)} phases)", err=True)
+
+
+@main.command("replay")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@_RULES_OPTION
+@click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Replay with this many local processes.")
+@click.option("-o", "--output", type=click.Path(), help="Write the JSONL records here (default: standard output, "
+                                                        "the summary then on standard error).")
+@click.option("--every-phase", is_flag=True, help="A record for every phase judged, not only those that differ.")
+def replay(paths: tuple[str, ...], rules_text: str | None, workers: int, output: str | None, every_phase: bool) -> None:
+    """Replay every phase of every game of a dataset through this judge and compare with the recorded next phase.
+
+    PATHS are JSONL files (plain, .gz or .zst), JSON games, game files, or folders of them. Every difference is
+    classified (a rule set or DATC answer under which the record is right, a phase judged by hand, or unexplained)
+    and written as a JSONL record; a summary table follows. Exits 0 when no difference is unexplained and every
+    game was read, 1 otherwise; Ctrl-C prints the summary so far."""
+    from adjudicator.games.diplomacy.records.dataset import Summary, replay_all
+    from adjudicator.games.diplomacy.rulebook import rulebook_from_text
+
+    try:
+        rulebook_from_text(rules_text, what="--rules")  # (refused here, once, not in every game)
+    except AdjudicatorError as exc:
+        fail(exc)
+    summary = Summary()
+    sink = open(output, "w", encoding="utf-8") if output else sys.stdout
+    bar = _progress(sys.stderr.isatty())
+    interrupted = False
+    try:
+        for records in replay_all(paths, rules_text, workers, every_phase):
+            for record in records:
+                summary.add(record)
+                if record["verdict"] != "game" or every_phase:
+                    sink.write(json.dumps(record) + "\n")
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix_str(f"{sum(summary.phases.values()) / max(bar.format_dict['elapsed'], 1e-9):.0f} "
+                                    "phases/s", refresh=False)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
+        if output:
+            sink.close()
+        else:
+            sink.flush()
+    table = ("interrupted: the summary so far\n" if interrupted else "") + summary.table()
+    click.echo(table, nl=False, err=not output)
+    sys.exit(130 if interrupted else 1 if summary.phases["unexplained"] or summary.errors else 0)
+
+
+def _progress(on_terminal: bool):  # -> tqdm | None
+    """A progress bar of games (and phases per second) on a terminal; none in a pipe or without tqdm."""
+    if not on_terminal:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(unit=" games", file=sys.stderr, dynamic_ncols=True)

@@ -13,6 +13,7 @@ from typing import Any
 
 from adjudicator.game_end import GameEnd
 from adjudicator.games.diplomacy.board import Board, split_location
+from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, build_sites
 from adjudicator.games.diplomacy.judge.retreat import retreat_options
 from adjudicator.games.diplomacy.orders.model import Move
 from adjudicator.games.diplomacy.orders.parse import parse_order
@@ -32,6 +33,8 @@ class RecordedPhase:
     messages: list[dict[str, Any]] = field(default_factory=list)
     kept: dict[str, Any] = field(default_factory=dict)  # the format's other fields of the phase, as they were
     kept_state: dict[str, Any] = field(default_factory=dict)  # ... and of its state
+    retreats: dict[str, set[str]] = field(default_factory=dict)  # dislodged province -> recorded options
+    silent: frozenset[str] = frozenset()  # the powers the record gives no orders (null), not an empty list
 
     @property
     def completed(self) -> bool:
@@ -128,11 +131,8 @@ def _retreat_facts(notation: Notation, data: dict[str, Any], state: GameState, b
     origin is a recorded retreat option), and the provinces a standoff left empty: those closed to a retreat for no
     other reason."""
     board = notation.board
-    recorded: dict[str, set[str]] = {}
-    for power_name, table in (data.get("retreats") or {}).items():
-        for text, places in (table or {}).items():
-            unit, _ = _unit(notation, str(text).lstrip("*"), notation.our_power(str(power_name), where), where)
-            recorded[unit.province] = {split_location(notation.our_place(str(p), where))[0] for p in places or []}
+    recorded = {province: {split_location(p)[0] for p in places}
+                for province, places in recorded_retreats(notation, data, where).items()}
     origins = _attacker_origins(board, before, state)
     occupied = set(state.units)
     contested: set[str] = set()
@@ -144,6 +144,21 @@ def _retreat_facts(notation: Notation, data: dict[str, Any], state: GameState, b
                       retreat_options(board, state.phase.season, Dislodged(d.unit), occupied, frozenset())}
         contested |= neighbours - options - ({origin} if origin else set())
     state.contested = frozenset(contested)
+
+
+def recorded_retreats(notation: Notation, data: dict[str, Any], where: str) -> dict[str, set[str]]:
+    """The retreat options a record's state gives each dislodged unit, by its province (our locations)."""
+    recorded: dict[str, set[str]] = {}
+    table_of = data.get("retreats") or {}
+    if not isinstance(table_of, dict):
+        raise RecordError(f"{where}: `retreats` must map each power to its dislodged units' options")
+    for power_name, table in table_of.items():
+        if not isinstance(table, dict):
+            raise RecordError(f"{where}: the retreats of {str(power_name)[:20]} must map each unit to its options")
+        for text, places in table.items():
+            unit, _ = _unit(notation, str(text).lstrip("*"), notation.our_power(str(power_name), where), where)
+            recorded[unit.province] = {notation.our_place(str(p), where) for p in _texts(places, where)}
+    return recorded
 
 
 def retreats_of(board: Board, state: GameState) -> dict[str, dict[Unit, list[str]]]:
@@ -174,3 +189,105 @@ def state_fields(notation: Notation, state: GameState) -> dict[str, Any]:
         retreat_table[name] = {unit_text(notation, u): [notation.place(p) for p in places]
                                for u, places in retreats.get(power, {}).items()}
     return {"units": units, "centers": centers, "retreats": retreat_table}
+
+
+STATE_FIELDS = ("name", "units", "centers", "retreats")  # what a phase's position is read from (the rest is kept)
+
+
+def board_for(fmt: str, map_name: Any, where: str) -> Board:
+    """The shipped board a record's map name (`standard`, `ancmed`) stands for in a format."""
+    from adjudicator.catalogue import load_variant, variant_names
+
+    boards = [load_variant(name) for name in variant_names()]
+    named = {name: b for b in boards if getattr(b, "raw", None) is not None
+             for name in [(b.raw.get("records") or {}).get(fmt)] if name}
+    found = named.get(str(map_name)) if isinstance(map_name, str) else None
+    if found is None:
+        raise RecordError(f"{where}: the map {str(map_name)[:40]!r} is not one this project has a board for in "
+                          f"{fmt} records (the maps: {', '.join(sorted(named))})")
+    return found
+
+
+def _texts(value: Any, where: str) -> list[str]:
+    """A list of texts (orders, units, centres) as a record writes it; anything else is a RecordError."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RecordError(f"{where}: expected a list of texts, got {type(value).__name__}")
+    return value
+
+
+def read_phases(notation: Notation, raw: Any, where: str) -> list[RecordedPhase]:
+    """A record's phases in order: each position read from its state, the orders and results as recorded, the
+    other fields kept."""
+    if not isinstance(raw, list) or not raw:
+        raise RecordError(f"{where}: `phases` must be a non-empty list of phases")
+    phases: list[RecordedPhase] = []
+    eliminated: dict[str, int] = {}
+    before: RecordedPhase | None = None
+    for i, data in enumerate(raw):
+        at = f"{where}, phase {i + 1}"
+        if not isinstance(data, dict) or not isinstance(data.get("state"), dict):
+            raise RecordError(f"{at}: a phase must be a mapping with `name` and `state`")
+        name = str(data.get("name") or data["state"].get("name") or "")
+        at = f"{where}, phase {name[:12] or i + 1}"
+        if name.upper() == "COMPLETED":
+            if before is None:
+                raise RecordError(f"{at}: a game cannot begin COMPLETED")
+            phase = following(notation.board, before.state.phase)
+        else:
+            phase = notation.our_phase(name, at)
+        state = position(notation, data["state"], phase, before, eliminated, at)
+        year = before.state.phase.year if before else phase.year
+        for power in notation.board.powers:
+            if power not in state.survivors(notation.board) and power not in eliminated:
+                eliminated[power] = year
+        state.eliminated = dict(eliminated)
+        orders = data.get("orders")
+        if orders is not None and not isinstance(orders, dict):
+            raise RecordError(f"{at}: `orders` must map each power to its orders")
+        unplayed = orders is not None and all(o is None for o in orders.values())  # the package's current phase
+        results = data.get("results") or {}
+        if not isinstance(results, dict):
+            raise RecordError(f"{at}: `results` must map each unit to its result codes")
+        messages = data.get("messages")
+        phase_out = RecordedPhase(
+            name, state,
+            None if orders is None or unplayed else {notation.our_power(str(p), f"{at}, orders"): _texts(o, f"{at}, orders of {p}")
+                                         for p, o in orders.items()},
+            {str(u): _texts(c, f"{at}, results of {u}") for u, c in results.items()},
+            messages if isinstance(messages, list) else [],
+            {k: v for k, v in data.items() if k not in ("name", "state", "results")
+             and not (k == "orders" and not unplayed) and not (k == "messages" and isinstance(v, list))},
+            {k: v for k, v in data["state"].items() if k not in STATE_FIELDS})
+        if orders and not unplayed:
+            phase_out.silent = frozenset(notation.our_power(str(p), f"{at}, orders") for p, o in orders.items()
+                                         if o is None)
+        if state.dislodged:
+            phase_out.retreats = recorded_retreats(notation, data["state"], at)
+        phases.append(phase_out)
+        before = phase_out
+    return phases
+
+
+def following(board: Board, phase: Phase) -> Phase:
+    """The calendar's step after a phase (skipping none): where a finished game's final position stands."""
+    steps = board.calendar
+    i = next(i for i, s in enumerate(steps) if (s.season, s.type) == (phase.season, phase.type))
+    if i + 1 < len(steps):
+        step, year = steps[i + 1], phase.year
+    else:
+        step, year = steps[0], phase.year + board.year_step
+    return Phase(step.season, year + step.advance, step.type)
+
+
+def builds_of(n: Notation, state: GameState, power: str) -> dict[str, Any]:
+    """The package's `builds` of a power: in an adjustment phase, the count (capped by the free sites) and the
+    sites; else a count of 0."""
+    if state.phase.type != "Adjustment":
+        return {"count": 0, "homes": []}
+    due = adjustment_due(state, power)
+    if due <= 0:
+        return {"count": due, "homes": []}
+    sites = [n.place(s) for s in build_sites(n.board, state, power)]
+    return {"count": min(due, len(sites)), "homes": sites}
