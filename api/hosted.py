@@ -25,6 +25,7 @@ from adjudicator.hosted.service import Caller, HostedError, Opened, Service
 from adjudicator.hosted.storage import database_url, open_store, unavailable
 from adjudicator.refusals import Kind
 from api.problems import Problem
+from api.records import imported, record_of
 from api.routes import _body, draw_picture, rate_picture
 
 bp = Blueprint("hosted", __name__)
@@ -257,10 +258,26 @@ def create_game():
                 raise Problem(Kind.BAD_INPUT, "Bad request", f"{key} is given twice: in `settings` and outside it",
                               pointer=f"/settings/{key}")
             settings[key] = value
-    created = _run(svc.create_game, body.get("variant"), body.get("name"), body.get("labels"), body.get("seats"),
-                   settings, body.get("webhook_url"), body.get("state"), body.get("board"), body.get("rules"),
-                   body.get("bots"))
-    return _json(created, 201)
+    variant, state, past, end, notes = body.get("variant"), body.get("state"), None, None, []
+    if "record" in body:  # a recorded game, begun at its last position with its past phases
+        given = [k for k in ("variant", "board", "state") if k in body]
+        if given:
+            raise Problem(Kind.BAD_INPUT, "Bad request", f"a game begun from a record takes its board and position "
+                          f"from it: leave out {', '.join(given)}", pointer=f"/{given[0]}")
+        variant, state, past, end, notes = imported(body["record"])
+    created = _run(svc.create_game, variant, body.get("name"), body.get("labels"), body.get("seats"),
+                   settings, body.get("webhook_url"), state, body.get("board"), body.get("rules"),
+                   body.get("bots"), past, end)
+    return _json({**created, "notes": notes} if "record" in body else created, 201)
+
+
+@bp.get("/v1/games/<game_id>/record")
+@_reconnecting
+def game_record(game_id: str):
+    caller = _caller(game_id)
+    board, state, entries, end, scoring = _run(service().history, caller)
+    text, media = record_of(game_id, board, state, entries, end, scoring, request.args.get("format", "mila"))
+    return Response(text, mimetype=media, headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/v1/games/<game_id>")

@@ -271,7 +271,7 @@ _ORDER_STATUS = {
 }
 _PHASE_SUMMARY: dict[str, Any] = {
     "type": "object",
-    "properties": {"phase_no": _INT, "phase": _STR, "trigger": {"enum": ["gm", "ready", "deadline"]},
+    "properties": {"phase_no": _INT, "phase": _STR, "trigger": {"enum": ["gm", "ready", "deadline", "imported"]},
                    "adjudicated_at": _STR, "next_phase": _STR, "status": {"enum": ["active", "paused", "ended"]},
                    "missed": {"type": "array", "items": _STR,
                               "description": "Who had a choice to make and sent no orders (NMR)"},
@@ -304,8 +304,11 @@ SCHEMAS.update({
                      "description": "The seats a bot plays (shown to every seat as `kind: bot`)"},
             "webhook_url": {"type": "string", "maxLength": 2000},
             "rules": _RULES,
+            "record": {"type": "object", "description": "A recorded game to begin from, with its past phases: a "
+                                                        "saved game of the diplomacy package or FAIR's game JSON "
+                                                        "v1.0 (instead of variant, board and state)"},
         },
-        "anyOf": [{"required": ["variant"]}, {"required": ["board"]}],
+        "anyOf": [{"required": ["variant"]}, {"required": ["board"]}, {"required": ["record"]}],
         "additionalProperties": False,
     },
     "CreateGameResponse": {
@@ -566,6 +569,12 @@ def _hosted_paths() -> dict:
             read + (400, 422), params=phase + [
                 {"name": "format", "in": "query", "schema": {"enum": ["png", "svg"]}},
                 {"name": "width", "in": "query", "schema": {"type": "integer", "minimum": 200, "maximum": 4000}}])},
+        "/v1/games/{game_id}/record": {"get": op(
+            "The game written out with every judged phase: a saved game of the diplomacy package (mila), FAIR's game "
+            "JSON (fair) or a game file (game)",
+            {"application/json": {"schema": {"type": "object"}}, "application/yaml": {"schema": _STR}},
+            read + (400, 422), params=[{"name": "format", "in": "query",
+                                        "schema": {"enum": ["mila", "fair", "game"], "default": "mila"}}])},
         "/v1/games/{game_id}/deadline": {"put": op("Move the current phase's deadline (game master)",
                                                    _json("Deadline"), write, "DeadlineRequest")},
         "/v1/games/{game_id}/webhook": {

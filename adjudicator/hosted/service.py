@@ -31,6 +31,7 @@ from adjudicator.hosted import ending, seats as seating, text, tokens, votes, wa
 from adjudicator.hosted.drawings import DatabaseShelf
 from adjudicator.hosted.egress import url_problem
 from adjudicator.hosted.errors import HostedError
+from adjudicator.hosted.imported import ImportedPhase, imported_rows
 from adjudicator.hosted.limits import Limits
 from adjudicator.hosted.models import Counter, Game, PhaseRecord, Seat, Submission, iso
 from adjudicator.hosted.orders import GM, Refused, judge_submission, read_orders
@@ -135,10 +136,12 @@ class Service:
                     seats: list[str] | None = None, settings: dict[str, Any] | None = None,
                     webhook_url: str | None = None, state: dict[str, Any] | None = None,
                     inline_board: dict[str, Any] | None = None, rules_text: str | None = None,
-                    bots: list[str] | None = None) -> dict[str, Any]:
+                    bots: list[str] | None = None, imported: list[ImportedPhase] | None = None,
+                    imported_end: GameEnd | None = None) -> dict[str, Any]:
         """A new game on a variant or an inline board (played by `rules_text`'s rule options, fixed now: they
-        are kept in its position); `bots`: the seats a bot plays, shown to all; the answer holds every token,
-        shown this once."""
+        are kept in its position); `bots`: the seats a bot plays, shown to all; `imported`: the phases a recorded
+        game played before `state` (kept as judged phases), and `imported_end` its end; the answer holds every
+        token, shown this once."""
         text.storable(inline_board, "/board")
         text.storable(state, "/state")
         board = board_of(str(variant or ""), inline_board, located=False)  # (inline: checked as `variant check` checks)
@@ -146,7 +149,11 @@ class Service:
         if state is None:
             position = rules.initial_state(board)
         else:
-            _, position = position_of(board, {**state, "variant": board.name}, located=False, to_judge=True)
+            _, position = position_of(board, {**state, "variant": board.name}, located=False,
+                                      to_judge=imported_end is None)
+        if imported and len(imported) >= self.limits.max_phases:
+            raise HostedError(Kind.TOO_LARGE, "Record too long", f"the record has {len(imported)} phases; a hosted "
+                              f"game is judged at most {self.limits.max_phases} times", pointer="/record/phases")
         try:
             rules.play_by(board, position, rules_text)
         except AdjudicatorError as exc:
@@ -168,12 +175,16 @@ class Service:
         self._check_url(webhook_url)
         data, _ = _stored_state(board, position)
         now = self.clock()
+        past = imported_rows(board, imported or [], now)
+        judged = len(past)
+        end_data = None if imported_end is None else ending.end_json(board, imported_end, options.scoring_system(),
+                                                                     judged, "record", now)
         gm_token = tokens.new_token()
         seat_tokens = {p: tokens.new_token() for p in powers}
         game = Game(id=tokens.new_id(), name=name, variant=board.name, board=inline_board, settings=options.to_json(),
-                    state=data,
-                    phase_no=0, phase_name=self._phase_name(board, position, 0), status="active",
-                    deadline_at=options.deadline(rules.phase_kind(position), now),
+                    state=data, phase_no=judged, phase_name=self._phase_name(board, position, judged),
+                    status="active" if end_data is None else "ended", end=end_data,
+                    deadline_at=None if end_data else options.deadline(rules.phase_kind(position), now),
                     gm_token_hash=tokens.token_hash(gm_token), webhook_url=webhook_url,
                     webhook_secret=secrets.token_urlsafe(32), created_at=now, phase_started_at=now, pauses=0,
                     grace_used=False, extensions_used=0, reminded=False)
@@ -191,8 +202,10 @@ class Service:
                 kind = "bot" if power in bot_seats else "player"
                 session.add(Seat(game_id=game.id, power=power, position=i, label=labels.get(power, power),
                                  token_hash=tokens.token_hash(seat_tokens[power]), kind=kind, civil_disorder=False,
-                                 missed=0, missed_in_row=0, holders=[{"from_phase": 1, "kind": kind}]))
-        return {"id": game.id, "name": name, "variant": board.name, "phase": game.phase_name, "phase_no": 1,
+                                 missed=0, missed_in_row=0, holders=[{"from_phase": judged + 1, "kind": kind}]))
+            for number, row in enumerate(past, 1):
+                session.add(PhaseRecord(game_id=game.id, phase_no=number, **row))
+        return {"id": game.id, "name": name, "variant": board.name, "phase": game.phase_name, "phase_no": judged + 1,
                 "game_master_token": gm_token, "tokens": seat_tokens, "webhook_secret": game.webhook_secret,
                 "deadline": _iso(game.deadline_at)}
 
@@ -744,6 +757,19 @@ class Service:
             rows = session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == caller.game_id)
                                    .order_by(PhaseRecord.phase_no))
             return [self._phase_json(r, full=False) for r in rows]
+
+    def history(self, caller: Caller) -> tuple[Any, Any, list[dict[str, Any]], GameEnd | None, str | None]:
+        """(board, position now, each judged phase as a game file's history entry keeps it: its name, orders and
+        the position it was judged from; the end and its scoring system) for writing the game out as a record."""
+        with self.store.sessions() as session:
+            game = self._game(session, caller.game_id)
+            rows = session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == caller.game_id)
+                                   .order_by(PhaseRecord.phase_no))
+            entries = [{"phase": r.name, "position": r.state_before,
+                        "orders": {p: list(o) for p, o in r.orders.items() if p != _shown(GM)}} for r in rows]
+        board, state = _board_state(game)
+        end = None if game.end is None else GameEnd.from_json(game.end["record"])
+        return board, state, entries, end, None if game.end is None else game.end.get("scoring")
 
     def phase(self, caller: Caller, phase_no: int) -> dict[str, Any]:
         """A judged phase: every power's orders, the results, the position before and after."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError
+from adjudicator.game_end import GameEnd
 from adjudicator.gamefile import RecordedEnd, dump_game, read_game
 from adjudicator.games.diplomacy.phase import adjudicate
 from adjudicator.games.diplomacy.records.fair import looks_like_fair, read_fair, write_fair
@@ -39,18 +40,26 @@ def from_data(data: Any, where: str = "the game") -> RecordedGame:
 def from_game_file(path: str | Path) -> RecordedGame:
     """A game file as a RecordedGame: each history entry's kept position and orders, then the current position."""
     game = read_game(path)
-    board, state = game.board, game.state
+    scoring = str(game.end.scoring.get("system")) if game.end is not None and game.end.scoring else None
+    return from_history(game.board, game.state.history, game.state, game.end.end if game.end else None, scoring,
+                        Path(path).stem, str(path))
+
+
+def from_history(board: Any, history: list[Any], state: Any, end: GameEnd | None, scoring: str | None,
+                 game_id: str, where: str) -> RecordedGame:
+    """A game's judged phases (entries with the position each was judged from and its orders, as a game file's
+    history keeps them, or a hosted game's phases) and its position now, as a RecordedGame."""
     n = notation(board)
     phases: list[RecordedPhase] = []
     notes: list[str] = []
-    for i, entry in enumerate(state.history):
+    for i, entry in enumerate(history):
         if not isinstance(entry, dict) or not isinstance(entry.get("position"), dict):
-            raise RecordError(f"{path}: history entry {i + 1} keeps no position (an older game file, or one not "
-                              "judged by `adjudicator judge`): its phase cannot be written as a record")
-        position = state_from_data({**entry["position"], "variant": board.name}, str(path), board)
+            raise RecordError(f"{where}: history entry {i + 1} keeps no position (an older game file, or one not "
+                              "judged by `adjudicator adjudicate`): its phase cannot be written as a record")
+        position = state_from_data({**entry["position"], "variant": board.name}, where, board)
         texts = {str(p): [str(t) for t in ts] for p, ts in (entry.get("orders") or {}).items()}
         orders, unread = read_orders(n, texts)
-        notes += [f"{path}, {entry.get('phase', i + 1)}: {u.power}'s order {u.text!r} is not read ({u.reason}); "
+        notes += [f"{where}, {entry.get('phase', i + 1)}: {u.power}'s order {u.text!r} is not read ({u.reason}); "
                   "written as it was sent" for u in unread]
         written: dict[str, list[str]] = {p: [] for p in board.powers if p in texts}
         for order in orders:
@@ -64,13 +73,9 @@ def from_game_file(path: str | Path) -> RecordedGame:
         silent = frozenset(p for p in recorded.get("silent") or () if p in board.powers)  # (sent nothing at all)
         phases.append(RecordedPhase(str(recorded.get("name") or n.phase_code(position.phase)), position, written, codes,
                                     retreats=_retreats(board, position), silent=silent))
-    phases.append(RecordedPhase(n.phase_code(state.phase), state, None, retreats=_retreats(board, state)))
-    end = game.end
-    if end is not None:
-        phases[-1].name = "COMPLETED"
-    scoring = str(end.scoring.get("system")) if end is not None and end.scoring else None
-    return RecordedGame(board, Path(path).stem, "game", phases, end=end.end if end else None, scoring=scoring,
-                        notes=notes)
+    phases.append(RecordedPhase("COMPLETED" if end is not None else n.phase_code(state.phase), state, None,
+                                retreats=_retreats(board, state)))
+    return RecordedGame(board, game_id, "game", phases, end=end, scoring=scoring, notes=notes)
 
 
 def _retreats(board: Any, state: Any) -> dict[str, set[str]]:

@@ -66,7 +66,10 @@ def write_mila(game: RecordedGame) -> dict[str, Any]:
     written from the state, and what a game of this project never had computed."""
     n = notation(game.board)
     board = game.board
-    map_name = (board.raw.get("records") or {}).get(FORMAT) or board.name
+    map_name = (board.raw.get("records") or {}).get(FORMAT)
+    if not map_name:
+        raise RecordError(f"the board {board.name} has no map in the diplomacy package (its `records: mila` names "
+                          "none); write it as a game file (--to game)")
     phases: list[dict[str, Any]] = []
     influence: dict[str, list[str]] = {p: [] for p in board.powers}
     before: GameState | None = None
