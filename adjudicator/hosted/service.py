@@ -1009,6 +1009,7 @@ class Service:
         refused from this moment; the seat leaves civil disorder, its vote is dropped, and its holders say from
         which phase the new one plays."""
         self.require_gm(caller)
+        power = text.printable(power, "the seat's name", "/power", self.limits.max_label)  # (a path part: any text)
         if kind not in ("player", "bot"):
             raise HostedError(Kind.BAD_INPUT, "Bad request", f"a seat's kind is player or bot, not {kind!r}",
                               pointer="/kind")

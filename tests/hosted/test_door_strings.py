@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from tests.helpers import ROOT
 from tests.hosted.helpers import make_api, postgres_url
 
+_PACKAGE_GAME = json.loads((ROOT / "examples" / "package-game.json").read_text(encoding="utf-8"))
 BOARD = yaml.safe_load((ROOT / "datc_cases" / "features" / "boards" / "waterways.yaml").read_text())
 CASE_FILE = "VARIANT_ALL Standard\nCASE one\nPRESTATE\nFrance: A Par\nORDERS\nFrance: A Par - Bur\n" \
             "POSTSTATE\nFrance: A Bur\nEND\n"
@@ -34,6 +35,14 @@ def _raw(api, method: str, path: str, body: str, token: str | None = None):
 
 
 # --- the findings, one by one ------------------------------------------------------------------------------
+def test_a_seat_named_with_a_nul_in_the_path_is_a_400_not_a_database_error(db_url):  # noqa: F811
+    api = make_api(db_url)
+    created = api.create(variant="arctic")
+    response = api.call("post", "/v1/games/{game_id}/seats/{power}/replace", created["game_master_token"],
+                        json={"kind": "bot", "phase_no": 1}, game_id=created["id"], power="Nor%00way")
+    assert response.status_code == 400 and response.get_json()["pointer"] == "/power", response.get_json()
+
+
 def test_a_webhook_url_with_a_lone_surrogate_is_a_400_naming_it(db_url):  # noqa: F811
     api = make_api(db_url)
     created = _raw(api, "post", "/v1/games", '{"variant": "arctic", "webhook_url": "https://example.com/\\ud800"}')
@@ -162,6 +171,7 @@ def _quoted(value: str) -> str:
 _START = make_api("sqlite://").client.get("/v1/variants/standard/start").get_json()
 _ARCTIC_START = make_api("sqlite://").client.get("/v1/variants/arctic/start").get_json()
 _ORDERS = "France: A Par - Bur\nF Bre - Mao\nEngland: F Lon - Nth"
+_RECORD = {**_PACKAGE_GAME, "phases": _PACKAGE_GAME["phases"][:3]}  # (a recorded game's first phases)
 _CASES = [
     Case("get", "/v1/variants"),
     Case("get", "/v1/variants/{name}", (("name", "standard"),)),
@@ -221,6 +231,8 @@ _CASES = [
     Case("post", "/v1/games/{game_id}/end", (("game_id", "GAME"),), body={"kind": "draw",
                                                                             "powers": ["Russia", "Norway"]},
          token="gm"),
+    Case("get", "/v1/games/{game_id}/record", (("game_id", "GAME"),), (("format", "game"),), token="Russia"),
+    Case("post", "/v1/games", body={"record": _RECORD}),
     Case("post", "/v1/games", body={"variant": "arctic", "bots": ["USA"], "settings": {
         "deadline_clock": {"time": "21:00", "zone": "Europe/Paris"}, "scoring": {"system": "c-diplo", "solo": 73},
         "draws": "named"}}),

@@ -195,13 +195,22 @@ STATE_FIELDS = ("name", "units", "centers", "retreats")  # what a phase's positi
 
 
 def board_for(fmt: str, map_name: Any, where: str) -> Board:
-    """The shipped board a record's map name (`standard`, `ancmed`) stands for in a format."""
+    """The shipped board a record's map name (`standard`, `ancmed`) stands for in a format: the variant of that
+    name when it says so (the shipped boards do), else the one whose `records:` names it."""
     from adjudicator.catalogue import load_variant, variant_names
 
-    boards = [load_variant(name) for name in variant_names()]
-    named = {name: b for b in boards if getattr(b, "raw", None) is not None
-             for name in [(b.raw.get("records") or {}).get(fmt)] if name}
-    found = named.get(str(map_name)) if isinstance(map_name, str) else None
+    name = str(map_name) if isinstance(map_name, str) else None
+    if name in variant_names():
+        board = load_variant(name)
+        if (getattr(board, "raw", None) or {}).get("records", {}).get(fmt) == name:
+            return board
+    named = {}
+    for variant in variant_names():
+        board = load_variant(variant)
+        records = (getattr(board, "raw", None) or {}).get("records") or {}
+        if records.get(fmt):
+            named[str(records[fmt])] = board
+    found = named.get(name) if name else None
     if found is None:
         raise RecordError(f"{where}: the map {str(map_name)[:40]!r} is not one this project has a board for in "
                           f"{fmt} records (the maps: {', '.join(sorted(named))})")
@@ -239,8 +248,9 @@ def read_phases(notation: Notation, raw: Any, where: str) -> list[RecordedPhase]
             phase = notation.our_phase(name, at)
         state = position(notation, data["state"], phase, before, eliminated, at)
         year = before.state.phase.year if before else phase.year
+        alive = set(state.survivors(notation.board))
         for power in notation.board.powers:
-            if power not in state.survivors(notation.board) and power not in eliminated:
+            if power not in alive and power not in eliminated:
                 eliminated[power] = year
         state.eliminated = dict(eliminated)
         orders = data.get("orders")
