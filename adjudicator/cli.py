@@ -665,8 +665,8 @@ def convert(source: str, output: str, target: str | None, force: bool) -> None:
 
     SOURCE is a saved game of the diplomacy package or a FAIR game JSON (a .json file, or the first game of a
     .jsonl file, compressed or not), or a game file (.yaml). What could not be carried over is printed as a note."""
-    from adjudicator.games.diplomacy.records import convert as records
-    from adjudicator.games.diplomacy.records.dataset import items, read_item
+    from adjudicator.games.diplomacy.records import convert as records  # (Diplomacy's records: loaded by the command that needs them)
+    from adjudicator.games.diplomacy.records.dataset import items, read_item  # (the same)
 
     if output != "-":
         _refuse_overwrite(output, force)
@@ -705,8 +705,8 @@ def replay(paths: tuple[str, ...], rules_text: str | None, workers: int, output:
     classified (a rule set or DATC answer under which the record is right, a phase judged by hand, or unexplained)
     and written as a JSONL record; a summary table follows. Exits 0 when no difference is unexplained and every
     game was read, 1 otherwise; Ctrl-C prints the summary so far."""
-    from adjudicator.games.diplomacy.records.dataset import Summary, replay_all
-    from adjudicator.games.diplomacy.rulebook import rulebook_from_text
+    from adjudicator.games.diplomacy.records.dataset import Summary, replay_all  # (loaded by the command that needs it)
+    from adjudicator.games.diplomacy.rulebook import rulebook_from_text  # (the same)
 
     try:
         rulebook_from_text(rules_text, what="--rules")  # (refused here, once, not in every game)
@@ -745,7 +745,7 @@ def _progress(on_terminal: bool):  # -> tqdm | None
     if not on_terminal:
         return None
     try:
-        from tqdm import tqdm
+        from tqdm import tqdm  # (the records extra's, optional: no bar without it)
     except ImportError:
         return None
     return tqdm(unit=" games", file=sys.stderr, dynamic_ncols=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.errors import AdjudicatorError
+from adjudicator.game import rules_of
 from adjudicator.game_end import GameEnd
 from adjudicator.games.diplomacy.records.convert import from_data, from_history, written
 from adjudicator.games.diplomacy.records.replay import replay_game
@@ -40,8 +41,6 @@ def imported(record: Any) -> tuple[str, dict[str, Any], list[ImportedPhase], Gam
 
 def board_end(game: Any) -> GameEnd | None:
     """The end a finished record (its last phase `COMPLETED`) reaches by the rules: a solo."""
-    from adjudicator.game import rules_of
-
     return rules_of(game.board).natural_end(game.board, game.phases[-1].state)
 
 

@@ -16,6 +16,7 @@ from typing import IO, Any
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.extras import require
+from adjudicator.games.diplomacy.records.convert import from_data, from_game_file
 from adjudicator.games.diplomacy.records.notation import RecordError
 from adjudicator.games.diplomacy.records.recorded import RecordedGame
 from adjudicator.games.diplomacy.records.replay import AGREES, BY_HAND, EXPLAINED, UNEXPLAINED, replay_game
@@ -46,7 +47,7 @@ def open_text(path: str | Path) -> IO[str]:
         return io.TextIOWrapper(gzip.open(name, "rb"), encoding="utf-8")
     if name.endswith(".zst"):
         require("records", f"{name}: reading a zstd file", ("zstandard",))
-        import zstandard
+        import zstandard  # (the records extra's, needed only for a .zst file)
 
         return io.TextIOWrapper(zstandard.ZstdDecompressor().stream_reader(open(name, "rb")), encoding="utf-8")
     return open(name, encoding="utf-8")
@@ -100,8 +101,6 @@ def _lines(stream: IO[str]) -> Iterator[str | RecordError]:
 
 def read_item(item: Item) -> RecordedGame:
     """The recorded game an item holds, in whichever format it is (the package's, FAIR's, a game file)."""
-    from adjudicator.games.diplomacy.records.convert import from_data, from_game_file
-
     if item.text is None:
         return from_game_file(item.file)
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.catalogue import load_variant, variant_names
 from adjudicator.game_end import GameEnd
 from adjudicator.games.diplomacy.board import Board, split_location
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, build_sites
@@ -197,8 +198,6 @@ STATE_FIELDS = ("name", "units", "centers", "retreats")  # what a phase's positi
 def board_for(fmt: str, map_name: Any, where: str) -> Board:
     """The shipped board a record's map name (`standard`, `ancmed`) stands for in a format: the variant of that
     name when it says so (the shipped boards do), else the one whose `records:` names it."""
-    from adjudicator.catalogue import load_variant, variant_names
-
     name = str(map_name) if isinstance(map_name, str) else None
     if name in variant_names():
         board = load_variant(name)
