@@ -249,9 +249,20 @@ def every_unit_command(board: Board, state: GameState,
 def movement_command(board: Board, state: GameState, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
     """The command one movement order gives its unit, or Illegal: the check `movement_commands` makes of each
     order (`fleets`: the fleets that may convoy)."""
+    return movement_checker(board, state, fleets)(unit, order)
+
+
+def movement_checker(board: Board, state: GameState, fleets: frozenset[str]) -> Callable[[Unit, Order], Command]:
+    """`movement_command` for many orders of one position (the legal-order lists): what the checks read of the
+    phase is gathered once."""
     season = state.phase.season
     phase = _Movement(board, state, season, board.season(season), fleets, state.rule_options(board))
-    return _CHECKS.get(type(order), _not_movement)(phase, unit, order)
+    checks = _CHECKS
+
+    def check(unit: Unit, order: Order) -> Command:
+        return checks.get(type(order), _not_movement)(phase, unit, order)
+
+    return check
 
 
 def _not_its_unit(order: Order, where: str, unit: Unit | None) -> str:
