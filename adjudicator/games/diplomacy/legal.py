@@ -83,8 +83,9 @@ def _position(board: Board, state: GameState) -> _Position:
         pos.moves[unit.province] = sorted(graph.successors(unit.location)) if unit.location in graph else []
         reach = {split_location(loc)[0] for loc in pos.moves[unit.province]}
         if unit.type == ARMY and fleets and board.convoy_origin_ok(unit.province, season):
+            # (each candidate has a route: the search that found it walked one; the board decides what lands)
             dests = sorted(d for d in _convoy_candidates(board, fleets, unit.province)
-                           if board.convoy_route_exists(unit.province, d, season, fleets))
+                           if board.convoy_destination_ok(d, season))
             pos.by_convoy[unit.province] = dests
             reach.update(dests)
             for dest in dests:  # the fleets on this army's routes, found once for every fleet that asks
