@@ -13,6 +13,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "server": ("flask", "jsonschema", "gunicorn", "gevent", "sqlalchemy", "alembic"),
     "postgres": ("psycopg",),
     "fast-pictures": ("skia",),  # never required: without it resvg draws the pictures (render/raster.py)
+    "env": ("pettingzoo", "gymnasium", "numpy"),  # the research environment (adjudicator/env.py)
 }
 
 
