@@ -310,3 +310,23 @@ def test_the_batch_judge_refuses_what_it_cannot_judge(standard):
     with pytest.raises(BatchError, match="processes must be a whole number of at least 0"):
         judge_many(standard, [], processes=-1)
     assert judge_many(standard, []) == []
+
+
+def test_orders_and_units_travel_to_worker_processes_unchanged():
+    """What the batch judge's workers receive and send back: every kind of order, and units with coasts, pickled
+    by their fields (`__reduce__`) and read back equal, of the same class."""
+    import pickle
+
+    from adjudicator.games.diplomacy.orders.model import Build, Convoy, Disband, Remove, Retreat, Support, Waive
+    from adjudicator.games.diplomacy.state import Unit
+
+    ref = UnitRef("A", "yor", None, "England")
+    orders = [Hold(ref), Move(ref, "nwy", None, True, ("nth",), "England", "A yor - nth - nwy", 3),
+              Support(UnitRef("F", "nth"), ref, "nwy", power="England"), Convoy(UnitRef("F", "nth"), ref, "nwy"),
+              Retreat(UnitRef("F", "bar"), "stp", "nc"), Disband(ref), Remove(ref), Build(UnitRef("F", "stp", "sc")),
+              Waive(power="Italy")]
+    for order in orders:
+        back = pickle.loads(pickle.dumps(order))
+        assert back == order and type(back) is type(order) and back.describe() == order.describe()
+    unit = pickle.loads(pickle.dumps(Unit("Russia", "F", "stp/nc")))
+    assert unit == Unit("Russia", "F", "stp/nc") and (unit.province, unit.coast) == ("stp", "nc")
