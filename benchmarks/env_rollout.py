@@ -17,6 +17,7 @@ apart). Each figure is the best of `--rounds` runs (the machine is shared: read 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -117,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
 
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"random-policy rollouts: {args.variant}, {args.phases} phases (games of up to {args.years} years), "
           f"seed {args.seed}, best of {args.rounds}")
     ours = best(lambda: env_rollout(args.variant, args.phases, args.years, args.seed), args.rounds)
@@ -135,17 +137,24 @@ def main(argv: list[str] | None = None) -> int:
     board = load_variant(args.variant)
     kinds = {k: sum(1 for s, _ in jobs if s.phase.type == k) for k in ("Movement", "Retreat", "Adjustment")}
     print(f"\nbatch judge: {len(jobs)} positions of those rollouts ({', '.join(f'{n} {k}' for k, n in kinds.items())})")
-    single = best(lambda: _timed(lambda: [adjudicate(board, s, o) for s, o in jobs]), args.rounds)
-    here = best(lambda: _timed(lambda: judge_many(board, jobs)), args.rounds)
-    rows = [("one by one (adjudicate)", single), ("judge_many, in this process", here)]
+    calls = {"one by one (adjudicate)": lambda: [adjudicate(board, s, o) for s, o in jobs],
+             "one by one, each report written": lambda: [adjudicate(board, s, o).report for s, o in jobs],
+             "judge_many, in this process": lambda: judge_many(board, jobs)}
+    judge = None
     if args.processes > 1:
         started = time.perf_counter()
         judge = BatchJudge(board, args.processes)
         judge.judge(jobs[:args.processes])  # (every worker has the board and its imports)
         start_up = time.perf_counter() - started
-        rows.append((f"BatchJudge, {args.processes} processes (started)", best(lambda: _timed(lambda: judge.judge(jobs)),
-                                                                           args.rounds)))
+        calls[f"BatchJudge, {args.processes} processes (started)"] = lambda: judge.judge(jobs)
+    timings = {name: float("inf") for name in calls}
+    for _ in range(args.rounds):  # (the rounds interleaved: a slow minute of the machine slows each alike)
+        for name, call in calls.items():
+            timings[name] = min(timings[name], _timed(call))
+    if judge is not None:
         judge.close()
+    single = timings["one by one (adjudicate)"]
+    rows = list(timings.items())
     print(f"{'':44} {'seconds':>8} {'positions/s':>12} {'ratio':>7}")
     for name, seconds in rows:
         print(f"{name:44} {seconds:>8.3f} {len(jobs) / seconds:>12.0f} {single / seconds:>6.2f}x")
