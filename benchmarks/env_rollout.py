@@ -11,7 +11,9 @@ beside them, in the same run, the same games played without the environment (`le
 (`get_all_possible_orders`, `set_orders`, `process`) on the standard board, as the peer a Python user would reach
 for. The batch judge: the rollouts' (position, orders) pairs judged one by one (`adjudicate`), by `judge_many` in
 this process, and by a `BatchJudge` of `--processes` workers (started before the clock, and its start-up timed
-apart). Each figure is the best of `--rounds` runs (the machine is shared: read the ratios).
+apart). Each figure is the best of `--rounds` runs, in CPU seconds of this process (the machine is shared, and
+wall time swings with the other work on it); the batch judge's rows give wall time too, the only time of the
+workers.
 """
 
 from __future__ import annotations
@@ -37,11 +39,11 @@ from adjudicator.games.diplomacy.state import opening_state  # noqa: E402
 
 
 def env_rollout(variant: str, phases: int, years: int, seed: int, jobs: list | None = None) -> float:
-    """Seconds for `phases` phases of random legal orders through the environment (`jobs`: gets each phase's
+    """CPU seconds for `phases` phases of random legal orders through the environment (`jobs`: gets each phase's
     position and orders, for the batch judge)."""
     env = parallel_env(variant, max_years=years, seed=seed)
     rng, done = random.Random(seed), 0
-    started = time.perf_counter()
+    started = time.process_time()
     while done < phases:
         _, infos = env.reset()
         while env.agents and done < phases:
@@ -51,14 +53,14 @@ def env_rollout(variant: str, phases: int, years: int, seed: int, jobs: list | N
                                             for s, i in enumerate(ix)]))
             _, _, _, _, infos = env.step(actions)
             done += 1
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def bare_rollout(variant: str, phases: int, years: int, seed: int) -> float:
-    """Seconds for the same kind of games without the environment: the legal lists and the judge alone."""
+    """CPU seconds for the same kind of games without the environment: the legal lists and the judge alone."""
     board = load_variant(variant)
     rng, done = random.Random(seed), 0
-    started = time.perf_counter()
+    started = time.process_time()
     while done < phases:
         state = opening_state(board)
         last = state.phase.year + years
@@ -79,15 +81,15 @@ def bare_rollout(variant: str, phases: int, years: int, seed: int) -> float:
             done += 1
             if result.winner:
                 break
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def peer_rollout(phases: int, years: int, seed: int) -> float:
-    """Seconds for `phases` phases of the `diplomacy` package's random loop (its README's), standard board."""
+    """CPU seconds for `phases` phases of the `diplomacy` package's random loop (its README's), standard board."""
     from diplomacy import Game
 
     rng, done = random.Random(seed), 0
-    started = time.perf_counter()
+    started = time.process_time()
     while done < phases:
         game = Game()
         last = 1901 + years
@@ -98,7 +100,7 @@ def peer_rollout(phases: int, years: int, seed: int) -> float:
                                         if possible[loc]])
             game.process()
             done += 1
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def best(call, rounds: int) -> float:
@@ -128,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.peer_phases:
         rows.append(("the peer's random loop (standard)", args.peer_phases,
                      best(lambda: peer_rollout(args.peer_phases, args.years, args.seed), args.rounds)))
-    print(f"{'':44} {'phases':>7} {'seconds':>8} {'phases/s':>9} {'env x':>7}")
+    print(f"{'':44} {'phases':>7} {'CPU s':>8} {'phases/s':>9} {'env x':>7}")
     for name, count, seconds in rows:
         print(f"{name:44} {count:>7} {seconds:>8.2f} {count / seconds:>9.0f} {(args.phases / ours) / (count / seconds):>6.2f}x")
 
@@ -147,27 +149,32 @@ def main(argv: list[str] | None = None) -> int:
         judge.judge(jobs[:args.processes])  # (every worker has the board and its imports)
         start_up = time.perf_counter() - started
         calls[f"BatchJudge, {args.processes} processes (started)"] = lambda: judge.judge(jobs)
-    timings = {name: float("inf") for name in calls}
+    walls = {name: float("inf") for name in calls}
+    cpus = dict(walls)
     for _ in range(args.rounds):  # (the rounds interleaved: a slow minute of the machine slows each alike)
         for name, call in calls.items():
-            timings[name] = min(timings[name], _timed(call))
+            wall, cpu = _timed(call)
+            walls[name], cpus[name] = min(walls[name], wall), min(cpus[name], cpu)
     if judge is not None:
         judge.close()
-    single = timings["one by one (adjudicate)"]
-    rows = list(timings.items())
-    print(f"{'':44} {'seconds':>8} {'positions/s':>12} {'ratio':>7}")
-    for name, seconds in rows:
-        print(f"{name:44} {seconds:>8.3f} {len(jobs) / seconds:>12.0f} {single / seconds:>6.2f}x")
+    single = cpus["one by one (adjudicate)"]
+    print(f"{'':44} {'CPU s':>7} {'positions/s':>12} {'ratio':>7} {'wall s':>7} {'positions/s':>12}")
+    for name in calls:
+        print(f"{name:44} {cpus[name]:>7.3f} {len(jobs) / cpus[name]:>12.0f} {single / cpus[name]:>6.2f}x "
+              f"{walls[name]:>7.3f} {len(jobs) / walls[name]:>12.0f}")
     if args.processes > 1:
-        print(f"(starting the {args.processes} workers took {start_up:.2f} s; each result comes back with its report "
-              "written, which judging in this process leaves until it is read)")
+        print(f"(CPU: this process's; the workers' own is not counted, so the processes' row has only what the "
+              f"parent spends sending positions and reading results back. Starting the {args.processes} workers "
+              f"took {start_up:.2f} s; each result comes back with its report written, which judging in this "
+              "process leaves until it is read)")
     return 0
 
 
-def _timed(call) -> float:
-    started = time.perf_counter()
+def _timed(call) -> tuple[float, float]:
+    """(wall, CPU) seconds of a call."""
+    wall, cpu = time.perf_counter(), time.process_time()
     call()
-    return time.perf_counter() - started
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 if __name__ == "__main__":

@@ -330,3 +330,16 @@ def test_orders_and_units_travel_to_worker_processes_unchanged():
         assert back == order and type(back) is type(order) and back.describe() == order.describe()
     unit = pickle.loads(pickle.dumps(Unit("Russia", "F", "stp/nc")))
     assert unit == Unit("Russia", "F", "stp/nc") and (unit.province, unit.coast) == ("stp", "nc")
+
+
+def test_the_readme_example_runs(capsys):
+    """The README's ten-line example (its section's Python block), run as written."""
+    from tests.helpers import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## A research environment (PettingZoo)"):]
+    block = section[section.index("```python\n") + len("```python\n"):section.index("\n```\n")]
+    assert len(block.strip().splitlines()) <= 11
+    exec(compile(block, "README.md", "exec"), {})
+    out = capsys.readouterr().out  # e.g. "stopped {'units': 5, 'centres': 5} 16.33986928104575"
+    assert out.split()[0] in ("stopped", "solo") and "'centres':" in out and float(out.split()[-1]) >= 0
