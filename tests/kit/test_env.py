@@ -171,6 +171,9 @@ def test_options_are_checked():
         parallel_env("standrad")
     with pytest.raises(NotAvailable, match="plays Diplomacy boards, not"):
         parallel_env("arctic2019")
+    arctic = rules_of(load_variant("arctic")).initial_state(load_variant("arctic"))
+    with pytest.raises(EnvOptionError, match="the position is one of the arctic board, and this environment plays standard"):
+        parallel_env("standard", position=arctic)
     env = parallel_env("standard", rules="1971", render_mode="ansi")
     env.reset()
     assert env.position.rule_options(env.board).adjacent_convoy == "1971" and "France" in env.render()
@@ -252,6 +255,13 @@ def test_a_seeded_game_plays_alike():
     first = play(11)
     assert play(11) == first and len(first) == 12
     assert play(12) != first
+
+    env = parallel_env("pure", seed=3)  # the environment's seed seeds its first game only: the next goes on
+    draws = []
+    for _ in range(2):
+        observations, _ = env.reset()
+        draws.append([tuple(env.action_space(a).sample(mask=observations[a]["action_mask"])) for a in env.agents])
+    assert draws[0] != draws[1]
 
 
 def test_a_thousand_random_phases_in_a_few_seconds(standard):

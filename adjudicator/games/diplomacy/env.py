@@ -47,7 +47,7 @@ from adjudicator.games.diplomacy.legal import legal_order_lists
 from adjudicator.games.diplomacy.orders.model import Order
 from adjudicator.games.diplomacy.orders.structured import orders_from_objects
 from adjudicator.games.diplomacy.phase import PhaseResult, adjudicate
-from adjudicator.games.diplomacy.state import GameState, opening_state
+from adjudicator.games.diplomacy.state import GameState, check_position, opening_state
 from adjudicator.refusals import Kind
 from adjudicator.scoring import Scoring, choose
 
@@ -139,6 +139,7 @@ class DiplomacyEnv(ParallelEnv):  # (pettingzoo has no type marker: its classes 
         self._action_spaces = {a: spaces.MultiDiscrete(np.full(self.slots, self.width, dtype=np.int64))
                                for a in self.possible_agents}
         self.position: GameState = start
+        self._seeded = False  # whether a game has been reset yet
         self.phases = 0  # phases judged since the reset
         self.result: PhaseResult | None = None  # the last phase judged
         self.end: GameEnd | None = None
@@ -175,9 +176,13 @@ class DiplomacyEnv(ParallelEnv):  # (pettingzoo has no type marker: its classes 
 
     # --- the game -------------------------------------------------------------------------------------------
     def _start_position(self) -> GameState:
+        if self.start is not None and self.start.variant != self.board.name:
+            raise EnvOptionError(f"the position is one of the {self.start.variant} board, and this environment plays "
+                                 f"{self.board.name}")
         state = self.start.copy() if self.start is not None else opening_state(self.board)
         if self.rules is not None:
             state.set_rules(self.board, self.rules)
+        check_position(self.board, state)  # (a position of another board refused here, not at the first step)
         return state
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -192,7 +197,9 @@ class DiplomacyEnv(ParallelEnv):  # (pettingzoo has no type marker: its classes 
         if position is not None and not isinstance(position, GameState):
             raise EnvOptionError(f"options['position'] must be a GameState of {self.board.title}, not "
                                  f"{type(position).__name__}")
-        seed = self.seed if seed is None else seed
+        if seed is None and not self._seeded:
+            seed = self.seed  # (the environment's seed seeds its first game; the next games go on from there)
+        self._seeded = True
         if seed is not None:
             for i, agent in enumerate(self.possible_agents):
                 self._action_spaces[agent].seed(seed + i)
