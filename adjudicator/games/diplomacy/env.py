@@ -47,6 +47,7 @@ from adjudicator.games.diplomacy.legal import legal_order_lists
 from adjudicator.games.diplomacy.orders.model import Order
 from adjudicator.games.diplomacy.orders.structured import orders_from_objects
 from adjudicator.games.diplomacy.phase import PhaseResult, adjudicate
+from adjudicator.games.diplomacy.report import position_text
 from adjudicator.games.diplomacy.state import GameState, check_position, opening_state
 from adjudicator.refusals import Kind
 from adjudicator.scoring import Scoring, choose
@@ -351,7 +352,6 @@ class DiplomacyEnv(ParallelEnv):  # (pettingzoo has no type marker: its classes 
         """The position as text (render_mode 'ansi'), else None."""
         if self.render_mode != "ansi":
             return None
-        from adjudicator.games.diplomacy.report import position_text
         return position_text(self.board, self.position)
 
     def close(self) -> None:
