@@ -14,6 +14,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "postgres": ("psycopg",),
     "fast-pictures": ("skia",),  # never required: without it resvg draws the pictures (render/raster.py)
     "records": ("zstandard", "tqdm"),  # `adjudicator replay`: zstd datasets, the progress bar on a terminal
+    "env": ("pettingzoo", "gymnasium", "numpy"),  # the research environment (adjudicator/env.py)
 }
 
 

@@ -43,6 +43,7 @@ LEGAL_ORDERS = "legal-orders"
 PICTURES = "pictures"
 TEXT_CASES = "text-cases"  # DATC plain-text case files (the other games write YAML cases)
 RULE_OPTIONS = "rule-options"  # DATC chapter 4 answers as data (adjudicator/games/diplomacy/rulebook.py)
+ENVIRONMENT = "environment"  # a PettingZoo ParallelEnv (adjudicator/env.py)
 
 # The kinds of phase a game's per-phase-kind deadline durations are keyed by (GameRules.phase_kind).
 PHASE_KINDS = ("movement", "retreat", "adjustment")
@@ -388,6 +389,10 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
     def legal_orders(self, board: BoardT, state: StateT, power: str | None) -> dict[str, Any]:
         """Every legal order of each unit of a power (or of all), for bots that offer buttons."""
         raise NotAvailable(f"legal-order lists are not available for {board.title}; see its rules file")
+
+    def parallel_env(self, board: BoardT, **options: Any) -> Any:
+        """The game as a PettingZoo ParallelEnv (`adjudicator.env.parallel_env`; games with ENVIRONMENT)."""
+        raise NotAvailable(f"the research environment (adjudicator.env) plays Diplomacy boards, not {board.title}")
 
     def picture(self, board: BoardT, state: StateT, results: Any) -> Picture:
         """The board as a picture, with a turn's report drawn when given (games with PICTURES)."""

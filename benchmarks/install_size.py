@@ -5,7 +5,7 @@ site-packages (as `du` counts it: blocks, hard links once) less that of the empt
 row is `pip install ".[extra]"` (the base and the extra), with the extra's own share beside it. What it leaves
 out: the venv's interpreter links and scripts (bin/), pip's cache, and system libraries (Skia's libGL and libEGL).
 
-    python benchmarks/install_size.py                  # the base and the server, postgres and fast-pictures extras
+    python benchmarks/install_size.py                  # the base and the server, postgres, fast-pictures and env extras
     python benchmarks/install_size.py server test      # the base and the extras named
 """
 
@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-EXTRAS = ("server", "postgres", "fast-pictures")
+EXTRAS = ("server", "postgres", "fast-pictures", "env")
 MIB = 1024 * 1024
 
 

@@ -14,7 +14,7 @@ from adjudicator.arrival import SeatItem
 from collections.abc import Sequence
 
 from adjudicator.errors import AdjudicatorError
-from adjudicator.game import GameRules, LEGAL_ORDERS, PICTURES, RULE_OPTIONS, TEXT_CASES
+from adjudicator.game import ENVIRONMENT, GameRules, LEGAL_ORDERS, PICTURES, RULE_OPTIONS, TEXT_CASES
 from adjudicator.game_end import EndKind, GameEnd
 from adjudicator.games.diplomacy.arrival import arrival_report, seat_items
 from adjudicator.games.diplomacy.board import Board, join_location
@@ -73,7 +73,7 @@ class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
     name = "diplomacy"
     game_steps = False  # every order is a power's
     scored_by_centres = True
-    capabilities = frozenset({LEGAL_ORDERS, PICTURES, TEXT_CASES, RULE_OPTIONS})
+    capabilities = frozenset({LEGAL_ORDERS, PICTURES, TEXT_CASES, RULE_OPTIONS, ENVIRONMENT})
 
     def load_board(self, data: dict[str, Any], source: str | None) -> Board:
         """The board of a variant file (VariantError with the line of a problem)."""
@@ -235,6 +235,11 @@ class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
     def play_by(self, board: Board, state: GameState, *texts: str | None, what: str = "rules") -> None:
         """Play by rule options (adjudicator/games/diplomacy/rulebook.py), each text over the rules in force."""
         state.set_rules(board, *texts, what=what)
+
+    def parallel_env(self, board: Board, **options: Any) -> Any:
+        """The board as a PettingZoo ParallelEnv (adjudicator/games/diplomacy/env.py: the env extra's)."""
+        from adjudicator.games.diplomacy.env import DiplomacyEnv  # (pettingzoo and gymnasium: loaded when asked for)
+        return DiplomacyEnv(board, **options)
 
     def picture(self, board: Board, state: GameState, results: Any) -> Picture:
         """The position as a picture in layers, with a phase's orders drawn when given."""

@@ -10,14 +10,18 @@ along one shortest path, not along every path (their number grows exponentially 
 
 from __future__ import annotations
 
+import functools
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, split_location
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, buildable_units
 from adjudicator.games.diplomacy.judge.retreat import retreat_options
-from adjudicator.games.diplomacy.orders.model import Convoy, Hold, Move, Order, Support, UnitRef
-from adjudicator.games.diplomacy.orders.validate import Illegal, movement_command
+from adjudicator.games.diplomacy.orders.model import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat,
+                                                      Support, UnitRef, Waive)
+from adjudicator.games.diplomacy.orders.commands import Command
+from adjudicator.games.diplomacy.orders.validate import Illegal, movement_checker
 from adjudicator.games.diplomacy.state import GameState, Unit
 
 
@@ -37,11 +41,15 @@ class _Position:
     by_convoy: dict[str, list[str]] = field(default_factory=dict)  # army province -> provinces a convoy reaches
     reach: dict[str, set[str]] = field(default_factory=dict)  # unit province -> provinces it could move to
     convoys: dict[str, list[Order]] = field(default_factory=dict)  # fleet province -> its legal convoy orders
+    refs: dict[str, UnitRef] = field(default_factory=dict)  # unit province -> the unit as orders name it
+    check: Callable[[Unit, Order], Command] | None = None  # the validator, on this position
 
     def legal(self, unit: Unit, order: Order) -> bool:
         """The validator's verdict (the judge's own rules)."""
+        if self.check is None:
+            self.check = movement_checker(self.board, self.state, self.fleets)
         try:
-            movement_command(self.board, self.state, unit, order, self.fleets)
+            self.check(unit, order)
         except Illegal:
             return False
         return True
@@ -69,22 +77,24 @@ def _position(board: Board, state: GameState) -> _Position:
     fleets = frozenset(board.season(season).convoy_spaces.intersection(  # (as the validator's)
         u.province for u in state.units.values() if u.type == FLEET))
     pos = _Position(board, state, season, fleets)
+    pos.refs = {province: _ref(unit) for province, unit in state.units.items()}
     for unit in state.units.values():
         graph = board.army_moves(season) if unit.type == ARMY else board.fleet_moves(season)
         pos.moves[unit.province] = sorted(graph.successors(unit.location)) if unit.location in graph else []
         reach = {split_location(loc)[0] for loc in pos.moves[unit.province]}
         if unit.type == ARMY and fleets and board.convoy_origin_ok(unit.province, season):
+            # (each candidate has a route: the search that found it walked one; the board decides what lands)
             dests = sorted(d for d in _convoy_candidates(board, fleets, unit.province)
-                           if board.convoy_route_exists(unit.province, d, season, fleets))
+                           if board.convoy_destination_ok(d, season))
             pos.by_convoy[unit.province] = dests
             reach.update(dests)
             for dest in dests:  # the fleets on this army's routes, found once for every fleet that asks
-                me = _ref(unit)
+                me = pos.refs[unit.province]
                 for sea in sorted(board.convoy_fleets_on_routes(unit.province, dest, season, fleets)):
                     fleet = state.units.get(sea)
                     if fleet is None:
                         continue
-                    order = Convoy(_ref(fleet), me, dest)
+                    order = Convoy(pos.refs[sea], me, dest, power=fleet.power)
                     if pos.legal(fleet, order):
                         pos.convoys.setdefault(sea, []).append(order)
         pos.reach[unit.province] = reach
@@ -112,29 +122,38 @@ def _position_for(board: Board, state: GameState) -> _Position:
     return pos
 
 
+@functools.lru_cache(maxsize=8)
+def _province_index(board: Board) -> dict[str, int]:
+    """Each province's place in the board's order (the order supports are listed in), once per board."""
+    return {province: i for i, province in enumerate(board.provinces)}
+
+
 def _movement_orders(pos: _Position, unit: Unit) -> list[Order]:
     board, state, season = pos.board, pos.state, pos.season
-    me = _ref(unit)
-    candidates: list[Order] = [Hold(me)]
+    me, power = pos.refs[unit.province], unit.power
+    candidates: list[Order] = [Hold(me, power=power)]
     for loc in pos.moves[unit.province]:
         province, coast = split_location(loc)
-        candidates.append(Move(me, province, coast))
+        candidates.append(Move(me, province, coast, power=power))
     path_required = state.rule_options(board).convoy_path == "required"  # DATC 4.A.6: the move names its seas
     for dest in pos.by_convoy.get(unit.province, ()):
         path = _shortest_path(board, pos.fleets, unit.province, dest) if path_required else ()
-        candidates.append(Move(me, dest, via_convoy=True, path=path))
-    support_into = [p for p in board.provinces if p != unit.province
-                    and board.can_support_into(unit.type, unit.location, p, season)]
+        candidates.append(Move(me, dest, via_convoy=True, path=path, power=power))
+    # The provinces it may support into (the season's, as `Board.can_support_into`), in the board's order.
+    into = board.season(season).support[unit.type].get(unit.location, frozenset()) - {unit.province}
+    support_into = sorted(into, key=_province_index(board).__getitem__)
     for other in state.units.values():
         if other.province == unit.province:
             continue
-        target = _ref(other)
-        if other.province in support_into:
-            candidates.append(Support(me, target))
+        target = pos.refs[other.province]
+        if other.province in into:
+            candidates.append(Support(me, target, power=power))
         could = pos.reach[other.province]
+        if into.isdisjoint(could):
+            continue
         for dest in support_into:
             if dest != other.province and dest in could:
-                candidates.append(Support(me, target, dest))
+                candidates.append(Support(me, target, dest, power=power))
     legal = [order for order in candidates if pos.legal(unit, order)]
     return legal + pos.convoys.get(unit.province, [])
 
@@ -163,26 +182,34 @@ def _shortest_path(board: Board, fleets: frozenset[str], origin: str, dest: str)
     return ()
 
 
-def legal_orders(board: Board, state: GameState, power: str) -> dict[str, list[str]]:
-    """Legal orders keyed by unit (`A par`), or by `builds` / `removals` in an adjustment phase."""
+def legal_order_lists(board: Board, state: GameState, power: str) -> dict[str, list[Order]]:
+    """Legal orders as order values (each with its power), keyed by unit (`A par`), or by `builds` / `removals`
+    in an adjustment phase: what a program chooses among, with no text to read back."""
     kind = state.phase.type
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[Order]] = {}
     if kind == "Movement":
         pos = _position_for(board, state)
         for unit in state.units_of(power):
-            out[f"{unit.type} {unit.location}"] = [o.describe() for o in _movement_orders(pos, unit)]
+            out[f"{unit.type} {unit.location}"] = _movement_orders(pos, unit)
     elif kind == "Retreat":
         occupied = set(state.units)
         for d in sorted(state.dislodged.values(), key=lambda d: d.unit.location):
             if d.unit.power != power:
                 continue
             options = retreat_options(board, state.phase.season, d, occupied, state.contested, state.rule_options(board))
-            name = f"{d.unit.type} {d.unit.location}"
-            out[name] = [f"{name} R {loc}" for loc in options] + [f"Disband {name}"]
+            me = _ref(d.unit)
+            out[f"{d.unit.type} {d.unit.location}"] = [Retreat(me, *split_location(loc), power=power) for loc in options] \
+                + [Disband(me, power=power)]
     else:
         due = adjustment_due(state, power)
         if due > 0:
-            out["builds"] = [f"Build {u.type} {u.location}" for u in buildable_units(board, state, power)] + ["Waive"]
+            out["builds"] = [Build(_ref(u), power=power) for u in buildable_units(board, state, power)] \
+                + [Waive(power=power)]
         elif due < 0:
-            out["removals"] = [f"Remove {u.type} {u.location}" for u in state.units_of(power)]
+            out["removals"] = [Remove(_ref(u), power=power) for u in state.units_of(power)]
     return out
+
+
+def legal_orders(board: Board, state: GameState, power: str) -> dict[str, list[str]]:
+    """Legal orders keyed by unit (`A par`), or by `builds` / `removals` in an adjustment phase, as text."""
+    return {key: [order.describe() for order in orders] for key, orders in legal_order_lists(board, state, power).items()}

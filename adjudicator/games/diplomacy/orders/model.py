@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, join_location
 
@@ -24,6 +24,11 @@ class UnitRef:
 
     def __str__(self) -> str:
         return f"{self.type + ' ' if self.type else ''}{self.location}"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its fields (a worker process's jobs and results): a slotted frozen dataclass's own pickling
+        # walks its fields one by one, several times slower.
+        return new_unit_ref, (self.type, self.province, self.coast, self.power)
 
 
 class Order:
@@ -45,6 +50,12 @@ class Order:
 
     def __str__(self) -> str:
         return self.describe()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its kind and fields (as UnitRef's), made again by `new_order`.
+        get = lambda name, default=None: getattr(self, name, default)  # noqa: E731  # (each kind has some)
+        return new_order, (self.kind, self.unit, get("target"), get("dest"), get("dest_coast"), get("via_convoy", False),
+                           self.power, self.text, self.line, self.notes, get("path", ()))
 
 
 def _at(dest: str, coast: str | None) -> str:

@@ -9,7 +9,7 @@ read where it applies with its DATC number beside it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, NEUTRAL, Board, SeasonView, join_location
@@ -125,9 +125,19 @@ class _Movement:
     fleets: frozenset[str]  # fleets that may convoy: the route searches of this phase start from this set
     rules: Rulebook
     via_tag: bool = True  # "via convoy" to an adjacent space shows intent (DATC 4.A.3: not under 1971 and 1982)
+    routes: dict[tuple[str, str], bool] = field(default_factory=dict)  # (origin, destination): a route over `fleets`
 
     def __post_init__(self) -> None:
         self.via_tag = self.rules.adjacent_convoy not in ("1971", "1982")
+
+    def route(self, origin: str, destination: str) -> bool:
+        """`Board.convoy_route_exists` over this phase's fleets, asked once per pair (every support of a
+        convoyed move asks it again)."""
+        key = (origin, destination)
+        found = self.routes.get(key)
+        if found is None:
+            found = self.routes[key] = self.board.convoy_route_exists(origin, destination, self.season, self.fleets)
+        return found
 
 
 def movement_commands(board: Board, state: GameState, orders: list[Order]) -> tuple[dict[str, Command], list[OrderResult]]:
@@ -249,9 +259,20 @@ def every_unit_command(board: Board, state: GameState,
 def movement_command(board: Board, state: GameState, unit: Unit, order: Order, fleets: frozenset[str]) -> Command:
     """The command one movement order gives its unit, or Illegal: the check `movement_commands` makes of each
     order (`fleets`: the fleets that may convoy)."""
+    return movement_checker(board, state, fleets)(unit, order)
+
+
+def movement_checker(board: Board, state: GameState, fleets: frozenset[str]) -> Callable[[Unit, Order], Command]:
+    """`movement_command` for many orders of one position (the legal-order lists): what the checks read of the
+    phase is gathered once."""
     season = state.phase.season
     phase = _Movement(board, state, season, board.season(season), fleets, state.rule_options(board))
-    return _CHECKS.get(type(order), _not_movement)(phase, unit, order)
+    checks = _CHECKS
+
+    def check(unit: Unit, order: Order) -> Command:
+        return checks.get(type(order), _not_movement)(phase, unit, order)
+
+    return check
 
 
 def _not_its_unit(order: Order, where: str, unit: Unit | None) -> str:
@@ -329,7 +350,7 @@ def _move_command(phase: _Movement, unit: Unit, order: Move) -> Command:
             return MoveCommand(unit, dest, dest, False, order)
         if rules.convoy_path == "required" and not adjacent:  # DATC 4.A.6
             raise Illegal("a convoyed move must name its path (A Yor - Nth - Bel) (DATC 4.A.6: required)")
-        if board.convoy_route_exists(unit.province, dest, season, phase.fleets):
+        if phase.route(unit.province, dest):
             return MoveCommand(unit, dest, dest, True, order)
         if adjacent:
             if rules.adjacent_convoy == "2000-fallback":  # DATC 4.A.3: no convoy there, the land route
@@ -363,7 +384,7 @@ def _could_move(phase: _Movement, unit: Unit, dest: str) -> bool:
     """Whether a unit could move to a province (any coast, or by a possible convoy), ignoring occupants."""
     if dest in phase.view.reach[unit.type].get(unit.location, ()):
         return True
-    return unit.type == ARMY and phase.board.convoy_route_exists(unit.province, dest, phase.season, phase.fleets)
+    return unit.type == ARMY and phase.route(unit.province, dest)
 
 
 def _support_command(phase: _Movement, unit: Unit, order: Support) -> Command:
