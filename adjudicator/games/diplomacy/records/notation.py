@@ -65,7 +65,7 @@ class Notation:
         """`S1901M`; an adjustment is the record's Winter (`W1901A`) unless the board names its season otherwise."""
         season = "W" if phase.type == "Adjustment" and self.board.season_key(phase.season) in ("Fall", "Winter") \
             else phase.season[0].upper()
-        return f"{season}{phase.year}{_TYPE_CODE[phase.type]}"
+        return f"{season}{phase.year:04d}{_TYPE_CODE[phase.type]}"  # (the package: `%04d`, S0001M on ancmed)
 
     def our_phase(self, code: str, where: str) -> Phase:
         """The record's phase name (`F1901R`) as our phase, by the board's calendar."""
