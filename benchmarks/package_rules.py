@@ -19,6 +19,10 @@ the record's next phase (units, dislodged units with their retreat options, cent
 differs under a set is put down to the single key of `diplomacy-package` that makes it agree, when one does. The
 records hold the orders as the package kept them (`Game.get_orders`: one order a unit, no VOID or WAIVE), so what
 the package decides while reading orders (DATC 4.D.3, 4.D.5, 4.D.7, 4.C.x) shows in part 1 only.
+
+Part 3, removals in civil disorder (DATC 4.D.8, `--removals N` per map): random positions on the four maps in which
+a power sending no orders must remove units, through the package and this judge under datc-3.0, datc-2.4 and
+`diplomacy-package`: the positions whose removals differ.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import random
 import sys
 import time
 from collections import Counter
@@ -40,17 +45,18 @@ for _path in (ROOT, ROOT / "benchmarks"):
 
 from adjudicator.catalogue import load_variant  # noqa: E402
 from adjudicator.errors import AdjudicatorError  # noqa: E402
-from adjudicator.games.diplomacy.board import Board  # noqa: E402
+from adjudicator.games.diplomacy.board import ARMY, FLEET, Board  # noqa: E402
 from adjudicator.games.diplomacy.orders.parse import parse_order  # noqa: E402
 from adjudicator.games.diplomacy.phase import adjudicate  # noqa: E402
 from adjudicator.games.diplomacy.records.notation import Notation, notation  # noqa: E402
 from adjudicator.games.diplomacy.records.recorded import RecordedPhase, position  # noqa: E402
 from adjudicator.games.diplomacy.rulebook import DATC_KEYS, RulesError, rulebook_from_text  # noqa: E402
-from adjudicator.games.diplomacy.state import GameState  # noqa: E402
+from adjudicator.games.diplomacy.state import GameState, Phase, Unit  # noqa: E402
 from peer_side import Outcome  # noqa: E402
 from differential.phase_input import PHASE_TYPES, our_outcome  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "data" / "package_games.jsonl.gz"
+MAPS = ("standard", "ancmed", "modern", "pure")
 SET = "diplomacy-package"
 DEFAULT_SETS = ("datc-3.0", "datc-2.4", SET)
 ANSWER_KEYS = ("4.A.3", "4.D.4", "4.D.6", "4.D.8")  # the keys whose answers the recorded orders show
@@ -131,7 +137,7 @@ def _counted(marks: Counter) -> str:
 
 # ----- part 2: the recorded games -------------------------------------------------------------------------------
 @dataclass
-class Phase:
+class RecordedStep:
     """One recorded phase to judge: the game, the position, the recorded orders, and the record's next position."""
 
     game: str
@@ -173,7 +179,7 @@ def recorded_outcome(names: Notation, data: dict[str, Any], name: str, where: st
     return Outcome(frozenset(units), frozenset(dislodged), frozenset(centres), phase)
 
 
-def recorded_phases(path: Path) -> Iterator[Phase]:
+def recorded_phases(path: Path) -> Iterator[RecordedStep]:
     """Every played phase of every game of a saved-game JSONL file (gzip when it ends in `.gz`)."""
     opener: Any = gzip.open if path.name.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as lines:
@@ -187,12 +193,12 @@ def recorded_phases(path: Path) -> Iterator[Phase]:
                 where = f"{saved['id']} {now['name']}"
                 state = position(names, now["state"], names.our_phase(now["name"], where), before, {}, where)
                 orders = [(names.our_power(p, where), text) for p, texts in now["orders"].items() for text in texts or ()]
-                yield Phase(saved["id"], saved["map"], now["name"], state, orders,
+                yield RecordedStep(saved["id"], saved["map"], now["name"], state, orders,
                             recorded_outcome(names, after["state"], after["name"], where))
                 before = RecordedPhase(now["name"], state, {p: [t for q, t in orders if q == p] for p, _ in orders})
 
 
-def judged(board: Board, phase: Phase, rules: str) -> Outcome:
+def judged(board: Board, phase: RecordedStep, rules: str) -> Outcome:
     """This judge's outcome of a recorded phase under a rules text."""
     state = phase.state.copy()
     state.set_rules(board, rules)
@@ -252,6 +258,57 @@ def print_games(path: Path, tallies: dict[str, Tally], phases: Counter, maps: Co
     print(f"(wall time {seconds:.1f} s)")
 
 
+# ----- part 3: removals in civil disorder ----------------------------------------------------------------------
+def removal_trials(maps: list[str], trials: int, seed: int, sets: list[str]) -> dict[str, Counter]:
+    """Random positions in which a power sending no orders must remove units (2-6 units of random types on random
+    places, 0 to one fewer centres than units), through the package and this judge under each set: per map, the
+    trials and the positions whose removals differ under each set."""
+    from diplomacy import Game
+
+    rng = random.Random(seed)
+    out: dict[str, Counter] = {}
+    for map_name in maps:
+        board = load_variant(map_name)
+        names = notation(board)
+        places = {t: [loc for loc in names.place_out if board.can_stand(t, loc, "Fall")] for t in (ARMY, FLEET)}
+        tally: Counter = Counter()
+        for _ in range(trials):
+            power = rng.choice(list(board.powers))
+            units: dict[str, Unit] = {}
+            for _ in range(rng.randint(2, 6)):
+                unit_type = rng.choice([t for t in (ARMY, FLEET) if places[t]])
+                unit = Unit(power, unit_type, rng.choice(places[unit_type]))
+                units.setdefault(unit.province, unit)
+            owned = rng.sample(list(board.centres), rng.randint(0, len(units) - 1))
+            game = Game(map_name=map_name)
+            game.clear_units()
+            game.clear_centers()
+            game.set_current_phase("W1905A")
+            game.set_units(names.power(power), [f"{u.type} {names.place(u.location)}" for u in units.values()])
+            game.set_centers(names.power(power), [names.place(c) for c in owned])
+            game.process()
+            kept = {(u.split()[0], names.our_place(u.split()[1], "the package's units"))
+                    for u in game.get_units(names.power(power))}
+            tally["trials"] += 1
+            for rules in sets:
+                state = GameState(board.name, Phase("Fall", 1905, "Adjustment"), dict(units),
+                                  {c: power for c in owned})
+                state.set_rules(board, rules)
+                removed = {(u.type, u.location) for u in adjudicate(board, state, []).removed}
+                if removed != {(u.type, u.location) for u in units.values()} - kept:
+                    tally[rules] += 1
+        out[map_name] = tally
+    return out
+
+
+def print_removals(tallies: dict[str, Counter], sets: list[str], seed: int) -> None:
+    """The removal trials' table."""
+    print(f"removals in civil disorder: random positions, no orders (seed {seed}); positions whose removals differ")
+    print(f"{'map':<10}{'trials':>8}" + "".join(f"{s:>20}" for s in sets))
+    for map_name, tally in tallies.items():
+        print(f"{map_name:<10}{tally['trials']:>8}" + "".join(f"{tally[s]:>20}" for s in sets))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=Path, default=FIXTURE, help="saved games, JSONL (default: the tests' fixture)")
@@ -265,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-games", action="store_true", help="only the option cases")
     ap.add_argument("--no-cases", action="store_true", help="only the recorded games")
     ap.add_argument("--show", type=int, default=10, help="differing phases shown per set (default %(default)s)")
+    ap.add_argument("--removals", type=int, default=250, metavar="N",
+                    help="random civil-disorder removals per map through both engines (default %(default)s; 0: none)")
+    ap.add_argument("--seed", type=int, default=1, help="the removals' seed")
     args = ap.parse_args(argv)
     try:
         import diplomacy  # noqa: F401
@@ -273,6 +333,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.cases and not args.no_cases:
         print_cases(list(option_cases(args.cases)))
+        print()
+    if args.removals:
+        removal_sets = ["datc-3.0", "datc-2.4", SET]
+        print_removals(removal_trials(list(MAPS), args.removals, args.seed, removal_sets), removal_sets, args.seed)
         print()
     if not args.no_games:
         started = time.perf_counter()
