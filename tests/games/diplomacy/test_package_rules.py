@@ -441,3 +441,12 @@ def test_each_expected_position_is_the_packages(case):
         return
     ours = timed.run_ours(board, cases.case_input(board, case, SET))[0]
     assert phase_input.our_outcome(ours) == package
+
+
+def test_the_2000_fallbacks_do_not_take_the_land_route_out_of_a_convoy_paradox():
+    # DATC v2.4 6.G.11 (choice d, any paradox rule): the army in Sweden does not advance; taking the land route
+    # would cut Norway's support for the attack on its own convoy. Under 1971 it is no convoy at all: it advances.
+    case = next(c for c in _cases(CASES) if "6.G.11" in c.name)
+    for rules in ("datc-2.4", "4.A.3: 2000-fallback", SET, "datc-3.0"):
+        assert run_case(case, rules=rules).passed, rules
+    assert not run_case(case, rules="4.A.3: 1971").passed

@@ -92,6 +92,6 @@ def notation(board: Board) -> Notation:
         place_out[pid] = name
         for coast in province.coasts:
             place_out[join_location(pid, coast)] = f"{name}/{coast.upper()}"
-    power_out = {p: p.upper().replace(" ", "_") for p in board.powers}
+    power_out = {p: p.upper().replace(" ", "_").replace("-", "") for p in board.powers}  # (the package: NEAREAST)
     return Notation(board, place_out, {v: k for k, v in place_out.items()}, power_out,
                     {v: k for k, v in power_out.items()})
