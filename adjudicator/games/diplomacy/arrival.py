@@ -13,7 +13,8 @@ from __future__ import annotations
 from adjudicator.games.diplomacy.board import Board
 from adjudicator.games.diplomacy.judge.adjustment import adjudicate_adjustments
 from adjudicator.games.diplomacy.judge.facts import ConvoyVoid, SupportVoid
-from adjudicator.games.diplomacy.judge.movement import ADJACENT_FALLBACK, judge_movement, unit_name
+from adjudicator.games.diplomacy.judge.fallback import ADJACENT_FALLBACK
+from adjudicator.games.diplomacy.judge.movement import judge_movement, unit_name
 from adjudicator.games.diplomacy.judge.reasons import sentence
 from adjudicator.games.diplomacy.judge.retreat import adjudicate_retreats
 from adjudicator.games.diplomacy.orders.model import Order

@@ -19,6 +19,7 @@ from collections import Counter
 from typing import Callable, Iterable
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, NEUTRAL, Board, join_location
+from adjudicator.games.diplomacy.codes import place_codes
 from adjudicator.outcome import DEFAULT, SUCCEEDS, OrderResult
 from adjudicator.games.diplomacy.orders.model import Build, Disband, Order, Remove, Waive
 from adjudicator.games.diplomacy.orders.validate import Illegal, ignored, illegal, wrong_phase
@@ -145,10 +146,8 @@ def civil_disorder_order(board: Board, state: GameState, power: str, candidates:
         nearest = board.distances_from(owned, (u.province for u in candidates)) if owned else {}
         distance = lambda u: nearest.get(u.province, far)  # noqa: E731
     if rule == "home-centres-codes":  # ties by the place codes the game's records write (the diplomacy package's)
-        from adjudicator.games.diplomacy.records.notation import notation  # (records are read with the judge)
-
-        codes = notation(board)
-        return sorted(candidates, key=lambda u: (-distance(u), u.type != FLEET, codes.place(u.location)))
+        codes = place_codes(board)
+        return sorted(candidates, key=lambda u: (-distance(u), u.type != FLEET, codes[u.location]))
     return sorted(candidates, key=lambda u: (-distance(u), u.type != FLEET, board.provinces[u.province].name))
 
 

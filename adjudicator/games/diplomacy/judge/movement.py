@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, Board
 from adjudicator.outcome import DEFAULT, FAILS, SUCCEEDS, OrderResult
+from adjudicator.games.diplomacy.judge.fallback import ADJACENT_FALLBACK, no_fallback
 from adjudicator.games.diplomacy.judge.facts import (ConvoyDisrupted, ConvoyFact, ConvoyParadox, ConvoyVoid, Fact,
                                                      HeadToHead, HoldFact, Moved, MoveFact, NoConvoy, Opposition,
                                                      OwnUnit, Supported, SupportFact, SupportVoid, UnitLine)
@@ -428,8 +429,6 @@ class MovementJudge:
 
 _HELD = HoldFact()  # (a hold's fact is always the same)
 _CUT_RULES: frozenset[Paradox] = frozenset({"1971", "1982", "2000"})  # the rulebooks' convoy paradox rules (DATC 4.A.2)
-# DATC 4.A.3 rules under which an army whose convoy to an adjacent space fails may take the land route
-ADJACENT_FALLBACK: frozenset[str] = frozenset({"2000-fallback", "2000-fallback-via-bound", "1971"})
 
 
 def judge_movement(board: Board, season: str, commands: dict[str, Command], rules: Rulebook = DEFAULT_RULES,
@@ -443,11 +442,7 @@ def judge_movement(board: Board, season: str, commands: dict[str, Command], rule
     if rules.adjacent_convoy not in ADJACENT_FALLBACK:
         return result
     army_next = board.season(season).army_next
-    bound: set[str] = set()  # the armies that may not fall back
-    if rules.adjacent_convoy != "1971":
-        bound = _land_paradox(commands)
-    if rules.adjacent_convoy == "2000-fallback-via-bound":
-        bound |= _via_bound(board, season, commands)
+    bound = no_fallback(board, season, commands, rules)
     while True:
         judge = result.judge
         assert judge is not None
@@ -458,45 +453,6 @@ def judge_movement(board: Board, season: str, commands: dict[str, Command], rule
         for c in fell:
             c.via_convoy = False
         result = MovementJudge(board, season, commands, rules, idle).run()
-
-
-def _via_bound(board: Board, season: str, commands: dict[str, Command]) -> set[str]:
-    """The armies (by province) written "via convoy" to an adjacent space for which a whole route of fleets (any
-    power's) is ordered to convoy them: under `2000-fallback-via-bound` (DATC 4.A.3) they go by that convoy or not
-    at all, as the 2000 rules' "could arrive" read as "a convoy is ordered along the whole path"."""
-    fleets: dict[tuple[str, str], list[str]] = {}
-    for p, c in commands.items():
-        if isinstance(c, ConvoyCommand):
-            fleets.setdefault((c.target, c.dest), []).append(p)
-    return {p for p, c in commands.items() if isinstance(c, MoveCommand) and isinstance(c.order, Move)
-            and c.order.via_convoy and (p, c.dest) in fleets
-            and board.convoy_route_exists(p, c.dest, season, fleets[(p, c.dest)])}
-
-
-def _land_paradox(commands: dict[str, Command]) -> set[str]:
-    """The armies (by province) moving by convoy to an adjacent space whose move over land would cut a support
-    for an attack on one of the fleets ordered to convoy them: the unit in the destination supports such an attack,
-    or supports or convoys a unit that does, and so on (as the diplomacy package's `_detect_paradox` follows it)."""
-    fleets: dict[tuple[str, str], set[str]] = {}
-    for p, c in commands.items():
-        if isinstance(c, ConvoyCommand):
-            fleets.setdefault((c.target, c.dest), set()).add(p)
-    out = set()
-    for p, c in commands.items():
-        convoying = fleets.get((p, c.dest)) if isinstance(c, MoveCommand) else None
-        if not convoying:
-            continue
-        node: str | None = c.dest if isinstance(c, MoveCommand) else None
-        seen: set[str] = set()
-        while node is not None and node not in seen:
-            seen.add(node)
-            here = commands.get(node)
-            if isinstance(here, SupportCommand) and here.dest in convoying:
-                out.add(p)
-                break
-            node = (here.dest or here.target) if isinstance(here, SupportCommand) else \
-                here.dest if isinstance(here, ConvoyCommand) else None
-    return out
 
 
 def unit_name(c: Command | None, province: str) -> str:
