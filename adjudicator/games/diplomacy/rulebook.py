@@ -116,7 +116,8 @@ SETS: dict[str, dict[str, str]] = {
     # own games (benchmarks/package_rules.py; benchmarks/README.md has the figures and what no answer here says):
     # 4.A.3 `_resolve_moves` takes a "VIA" army by convoy only when the fleets ordered to convoy it form a whole
     #   route (then with no fallback), otherwise over land, and an army convoyed without "VIA" by its own fleets
-    #   over land when that convoy fails;
+    #   over land when that convoy fails, unless that land move would cut a support for the attack on its convoy
+    #   (`_check_disruptions`, "Paradox Detection #2");
     # 4.C.2, 4.C.3 `_add_order` / `_add_adjust_orders` refuse an order naming the wrong unit type, and a build
     #   naming none;
     # 4.D.3 `_add_order` keeps the last order it accepts for a unit in a movement phase (in a retreat phase
