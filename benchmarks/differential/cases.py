@@ -5,6 +5,8 @@ Part of benchmarks/compare_peer.py (the command line)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from adjudicator.catalogue import load_variant
 from adjudicator.errors import AdjudicatorError
 from adjudicator.games.diplomacy.board import ARMY, Board
@@ -68,12 +70,28 @@ def case_text(board: Board, inp: PhaseInput, result: PhaseResult, name: str, com
     return "\n".join(lines) + "\n"
 
 
+def case_input(board: Board, case: Any, rules: str | None = None) -> PhaseInput:
+    """A case's phase as both engines get it (its position under `rules`, or the default's: the case's own RULES
+    lines are the caller's to apply), the retreat options the peer is given this engine's."""
+    from adjudicator.games.diplomacy.cases.runner import build_state
+
+    state = build_state(board, case, [])
+    state.set_rules(board, rules)
+    orders = [(board.power_names.lookup_lenient(line.power)[0], line.text) for line in case.get("ORDERS")]
+    inp = PhaseInput(state, orders, [peer_order(parse_order(board, t)) for _, t in orders])
+    if state.phase.type == "Retreat":
+        occupied = set(state.units)
+        inp.retreats = {p: retreat_options(board, state.phase.season, d, occupied, state.contested,
+                                           state.rule_options(board)) for p, d in state.dislodged.items()}
+    return inp
+
+
 def check_cases(paths: list[str]) -> int:
     """Run case files through both engines and print where the peer's position differs from this engine's
     (and from the case's expected position, which is this engine's when the case passes)."""
     from adjudicator.games.diplomacy.cases.datc import read_cases
     from adjudicator.case_files import collect_files
-    from adjudicator.games.diplomacy.cases.runner import build_state, run_case
+    from adjudicator.games.diplomacy.cases.runner import run_case
 
     from adjudicator.errors import AdjudicatorError
 
@@ -87,14 +105,7 @@ def check_cases(paths: list[str]) -> int:
             continue
         for case in cases:
             try:
-                notes: list[str] = []
-                state = build_state(board, case, notes)
-                orders = [(board.power_names.lookup_lenient(line.power)[0], line.text) for line in case.get("ORDERS")]
-                inp = PhaseInput(state, orders, [peer_order(parse_order(board, t)) for _, t in orders])
-                if state.phase.type == "Retreat":
-                    occupied = set(state.units)
-                    inp.retreats = {p: retreat_options(board, state.phase.season, d, occupied, state.contested)
-                                    for p, d in state.dislodged.items()}
+                inp = case_input(board, case)
                 outcome = run_case(case)
             except AdjudicatorError as exc:  # a case this engine cannot run (its report says where and why)
                 print(f"{path}: {case.name}: cannot be run: {exc}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from adjudicator.games.diplomacy.board import Board
 from adjudicator.games.diplomacy.judge.adjustment import adjudicate_adjustments
 from adjudicator.games.diplomacy.judge.facts import ConvoyVoid, SupportVoid
+from adjudicator.games.diplomacy.judge.fallback import ADJACENT_FALLBACK
 from adjudicator.games.diplomacy.judge.movement import judge_movement, unit_name
 from adjudicator.games.diplomacy.judge.reasons import sentence
 from adjudicator.games.diplomacy.judge.retreat import adjudicate_retreats
@@ -27,7 +28,7 @@ from adjudicator.arrival import LinesRefused, SeatItem
 from adjudicator.outcome import ILLEGAL, VOID, OrderResult
 
 PENDING = "pending"  # a legal order whose outcome waits on the other powers' orders
-_FALLBACK = frozenset({"2000-fallback", "1971"})  # DATC 4.A.3 rules under which a failed convoy falls back to land
+_FALLBACK = ADJACENT_FALLBACK  # DATC 4.A.3 rules under which a failed convoy falls back to land
 
 
 def arrival_report(board: Board, state: GameState, orders: list[Order]) -> list[OrderResult]:

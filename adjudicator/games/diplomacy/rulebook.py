@@ -44,7 +44,7 @@ class Victory:
 # refuses one in a file (`_checked`). The default is first.
 MultiRoute = Literal["all-routes", "one-route"]  # 4.A.1
 Paradox = Literal["szykman", "1971", "1982", "2000", "all-hold"]  # 4.A.2
-AdjacentConvoy = Literal["2000", "1971", "1982", "2000-fallback", "explicit"]  # 4.A.3
+AdjacentConvoy = Literal["2000", "1971", "1982", "2000-fallback", "explicit", "2000-fallback-via-bound"]  # 4.A.3
 ConvoyCutsOwnAttack = Literal["not-cut", "cut"]  # 4.A.4
 RetreatToConvoyOrigin = Literal["if-convoyed", "never"]  # 4.A.5
 ConvoyPath = Literal["ignored", "allowed", "required"]  # 4.A.6
@@ -60,7 +60,7 @@ SeveralOrders = Literal["hold", "first", "last"]  # 4.D.3
 WhichCount = Literal["first", "none", "last"]  # 4.D.4, 4.D.5
 TooManyRemovals = Literal["first", "civil-disorder", "last"]  # 4.D.6
 Waiving = Literal["allowed", "not-allowed"]  # 4.D.7
-CivilDisorder = Literal["2023", "home-centres", "godip"]  # 4.D.8
+CivilDisorder = Literal["2023", "home-centres", "godip", "home-centres-codes"]  # 4.D.8
 CivilDisorderSupport = Literal["succeeds", "fails"]  # 4.D.9
 Builds = Literal["home", "owned", "any-home"]
 DefaultBuilds = Literal["none", "armies"]
@@ -112,6 +112,24 @@ SETS: dict[str, dict[str, str]] = {
     "1982": {"4.A.2": "1982", "4.A.3": "1982", **_PRE_2023},
     "2000": {"4.A.2": "2000", **_PRE_2023},
     "2023": {"4.A.2": "2000"},
+    # The `diplomacy` package's engine (1.1.2, diplomacy/engine/game.py), found on the DATC option cases and its
+    # own games (benchmarks/package_rules.py; benchmarks/README.md has the figures and what no answer here says):
+    # 4.A.3 `_resolve_moves` takes a "VIA" army by convoy only when the fleets ordered to convoy it form a whole
+    #   route (then with no fallback), otherwise over land, and an army convoyed without "VIA" by its own fleets
+    #   over land when that convoy fails, unless that land move would cut a support for the attack on its convoy
+    #   (`_check_disruptions`, "Paradox Detection #2");
+    # 4.C.2, 4.C.3 `_add_order` / `_add_adjust_orders` refuse an order naming the wrong unit type, and a build
+    #   naming none;
+    # 4.D.3 `_add_order` keeps the last order it accepts for a unit in a movement phase (in a retreat phase
+    #   `_add_retreat_orders` keeps the first: no answer says both);
+    # 4.D.4-4.D.6 `_resolve` (adjustments) counts builds and removals in the order given, voiding the rest, and
+    #   `_add_adjust_orders` voids a second build in one site: the first count;
+    # 4.D.7 a WAIVE order never takes a build's place (`_add_adjust_orders` drops it while builds are ordered,
+    #   `_resolve` voids it, `get_orders` leaves it out): as `not-allowed`, where builds not ordered are waived;
+    # 4.D.8 `_get_distance_to_home`: distance to a home centre, fleets by fleet moves from their coast, armies
+    #   over any border; on a tie fleets first, then by the unit's name (`A CAR` before `A GAU`).
+    "diplomacy-package": {"4.A.3": "2000-fallback-via-bound", "4.C.2": "invalid", "4.C.3": "fails",
+                          "4.D.3": "last", "4.D.7": "not-allowed", "4.D.8": "home-centres-codes"},
 }
 
 

@@ -5,8 +5,10 @@ removals count (DATC 4.D.4-4.D.6 choose otherwise). Builds not ordered are waive
 `default_builds`); removals not ordered are made by civil disorder (DATC 4.D.8): by default (the 2023
 rulebook, DATC v3.0) the unit farthest from its power's nearest owned supply centre (moves over any border),
 fleets before armies, then by the English name of the province; `home-centres` measures instead from the
-power's home centres, fleets moving as fleets and armies over any border (the pre-2023 practice); `godip`
-as godip counts (`godip_distances`; ties fleets first, then by province id). Where a power may build is the `builds`
+power's home centres, fleets moving as fleets (from their own coast) and armies over any border (the pre-2023
+practice); `home-centres-codes` as `home-centres`, with ties broken by the place codes of the game's records
+(`A CAR` before `A GAU`: the diplomacy package's unit names) rather than the English names; `godip` as godip
+counts (`godip_distances`; ties fleets first, then by province id). Where a power may build is the `builds`
 option: its home centres (default), any owned centre, or any owned home centre of any power; `build_sites`
 adds places.
 """
@@ -17,6 +19,7 @@ from collections import Counter
 from typing import Callable, Iterable
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, NEUTRAL, Board, join_location
+from adjudicator.games.diplomacy.codes import place_codes
 from adjudicator.outcome import DEFAULT, SUCCEEDS, OrderResult
 from adjudicator.games.diplomacy.orders.model import Build, Disband, Order, Remove, Waive
 from adjudicator.games.diplomacy.orders.validate import Illegal, ignored, illegal, wrong_phase
@@ -132,25 +135,31 @@ def civil_disorder_order(board: Board, state: GameState, power: str, candidates:
     if rule == "godip":  # a board's answer to DATC 4.D.8: godip's count (see `godip_distances`); ties as godip's
         distances = godip_distances(board, board.home_centres(power))  # remoteUnitSlice.Less: fleets, then the id
         return sorted(candidates, key=lambda u: (-distances.get(u.province, 0), u.type != FLEET, u.location))
-    if rule == "home-centres":  # DATC 4.D.8
+    if rule in ("home-centres", "home-centres-codes"):  # DATC 4.D.8
         homes = board.home_centres(power)
         army = board.distances_from(homes)
         fleet = _fleet_distances(board, homes, state.phase.season)
-        distance: Callable[[Unit], int] = lambda u: (fleet if u.type == FLEET else army).get(u.province, far)  # noqa: E731
+        distance: Callable[[Unit], int] = lambda u: (fleet.get(u.location, far) if u.type == FLEET  # noqa: E731
+                                                     else army.get(u.province, far))
     else:
         owned = state.centres_of(power)
         nearest = board.distances_from(owned, (u.province for u in candidates)) if owned else {}
         distance = lambda u: nearest.get(u.province, far)  # noqa: E731
+    if rule == "home-centres-codes":  # ties by the place codes the game's records write (the diplomacy package's)
+        codes = place_codes(board)
+        return sorted(candidates, key=lambda u: (-distance(u), u.type != FLEET, codes[u.location]))
     return sorted(candidates, key=lambda u: (-distance(u), u.type != FLEET, board.provinces[u.province].name))
 
 
 def _fleet_distances(board: Board, sources: tuple[str, ...], season: str) -> dict[str, int]:
-    """Fleet moves from the nearest source province (as fleets move this season; provinces, any coast)."""
+    """Fleet moves from each location (a coast its own: a fleet on spa/nc moves as from spa/nc) to the nearest
+    source province, as fleets move this season."""
     graph = board.fleet_moves(season)
-    back: dict[str, set[str]] = {}  # province -> provinces a fleet reaches it from (distance *to* the sources)
+    back: dict[str, set[str]] = {}  # location -> locations a fleet reaches it from (distance *to* the sources)
     for o, d in graph.edges:
-        back.setdefault(d.partition("/")[0], set()).add(o.partition("/")[0])
-    return _distances_to(sources, back)
+        back.setdefault(d, set()).add(o)
+    homes = set(sources)
+    return _distances_to(tuple(loc for loc in graph.nodes if loc.partition("/")[0] in homes), back)
 
 
 def _distances_to(sources: tuple[str, ...], back: dict[str, set[str]]) -> dict[str, int]:

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from adjudicator.games.diplomacy.board import ARMY, FLEET, Board
 from adjudicator.outcome import DEFAULT, FAILS, SUCCEEDS, OrderResult
+from adjudicator.games.diplomacy.judge.fallback import ADJACENT_FALLBACK, no_fallback
 from adjudicator.games.diplomacy.judge.facts import (ConvoyDisrupted, ConvoyFact, ConvoyParadox, ConvoyVoid, Fact,
                                                      HeadToHead, HoldFact, Moved, MoveFact, NoConvoy, Opposition,
                                                      OwnUnit, Supported, SupportFact, SupportVoid, UnitLine)
@@ -433,17 +434,20 @@ _CUT_RULES: frozenset[Paradox] = frozenset({"1971", "1982", "2000"})  # the rule
 def judge_movement(board: Board, season: str, commands: dict[str, Command], rules: Rulebook = DEFAULT_RULES,
                    idle: frozenset[str] = frozenset()) -> MovementResult:
     """The movement phase resolved; where the rules let an army whose convoy to an adjacent space failed take
-    the land route instead (DATC 4.A.3: `2000-fallback`, and `1971`), it is judged again with that army
-    moving by land, until no such army is left (each army falls back once)."""
+    the land route instead (DATC 4.A.3: `2000-fallback`, `2000-fallback-via-bound`, and `1971`), it is judged
+    again with that army moving by land, until no such army is left (each army falls back once). Under the 2000
+    fallbacks an army does not fall back where its land move would cut a support for the attack on its own convoy
+    (DATC v2.4 6.G.11: that convoy fails in a paradox, and the army does not advance)."""
     result = MovementJudge(board, season, commands, rules, idle).run()
-    if rules.adjacent_convoy not in ("2000-fallback", "1971"):
+    if rules.adjacent_convoy not in ADJACENT_FALLBACK:
         return result
     army_next = board.season(season).army_next
+    bound = no_fallback(board, season, commands, rules)
     while True:
         judge = result.judge
         assert judge is not None
         fell = [c for p, c in commands.items() if isinstance(c, MoveCommand) and c.via_convoy and c.unit.type == ARMY
-                and c.dest in army_next.get(p, ()) and not judge.path(p, False)]
+                and c.dest in army_next.get(p, ()) and not judge.path(p, False) and p not in bound]
         if not fell:
             return result
         for c in fell:

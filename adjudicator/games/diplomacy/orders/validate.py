@@ -353,8 +353,8 @@ def _move_command(phase: _Movement, unit: Unit, order: Move) -> Command:
         if phase.route(unit.province, dest):
             return MoveCommand(unit, dest, dest, True, order)
         if adjacent:
-            if rules.adjacent_convoy == "2000-fallback":  # DATC 4.A.3: no convoy there, the land route
-                return MoveCommand(unit, dest, dest, False, order)
+            if rules.adjacent_convoy in ("2000-fallback", "2000-fallback-via-bound"):
+                return MoveCommand(unit, dest, dest, False, order)  # DATC 4.A.3: no convoy there, the land route
             # "via convoy" with no fleets to carry it: the army is not kidnapped into a land move
             raise Illegal(f"no fleets stand where they could convoy {unit.location} to {_name(board, dest)}")
         raise Illegal(_why_not_adjacent(board, ARMY, unit.location, dest, season,

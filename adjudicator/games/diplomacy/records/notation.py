@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from adjudicator.errors import AdjudicatorError
-from adjudicator.games.diplomacy.board import Board, join_location
+from adjudicator.games.diplomacy.board import Board
+from adjudicator.games.diplomacy.codes import place_codes
 from adjudicator.games.diplomacy.state import Phase
 
 FORMATS = ("mila", "fair")
@@ -65,7 +65,7 @@ class Notation:
         """`S1901M`; an adjustment is the record's Winter (`W1901A`) unless the board names its season otherwise."""
         season = "W" if phase.type == "Adjustment" and self.board.season_key(phase.season) in ("Fall", "Winter") \
             else phase.season[0].upper()
-        return f"{season}{phase.year:04d}{_TYPE_CODE[phase.type]}"  # (the package writes four digits: F0001M)
+        return f"{season}{phase.year:04d}{_TYPE_CODE[phase.type]}"  # (the package: `%04d`, S0001M on ancmed)
 
     def our_phase(self, code: str, where: str) -> Phase:
         """The record's phase name (`F1901R`) as our phase, by the board's calendar."""
@@ -84,14 +84,7 @@ class Notation:
 @lru_cache(maxsize=64)  # bounded: boards read from users' files come and go
 def notation(board: Board) -> Notation:
     """The board's record names (one per board, kept with it)."""
-    records: dict[str, Any] = board.raw.get("records") or {}
-    renamed = {str(k): str(v).upper() for k, v in (records.get("names") or {}).items()}
-    place_out: dict[str, str] = {}
-    for pid, province in board.provinces.items():
-        name = renamed.get(pid, pid.upper())
-        place_out[pid] = name
-        for coast in province.coasts:
-            place_out[join_location(pid, coast)] = f"{name}/{coast.upper()}"
-    power_out = {p: p.upper().replace(" ", "_") for p in board.powers}
+    place_out = dict(place_codes(board))
+    power_out = {p: p.upper().replace(" ", "_").replace("-", "") for p in board.powers}  # (the package: NEAREAST)
     return Notation(board, place_out, {v: k for k, v in place_out.items()}, power_out,
                     {v: k for k, v in power_out.items()})
