@@ -31,7 +31,7 @@ def test_every_phase_the_package_judged_agrees_or_is_explained():
 
 
 def test_under_the_packages_rules_every_phase_agrees():
-    summary, _ = _summary([str(FIXTURE)], rules="datc-2.4")
+    summary, _ = _summary([str(FIXTURE)], rules="diplomacy-package")
     assert summary.phases[UNEXPLAINED] == summary.phases[EXPLAINED] == 0 and summary.phases[AGREES] > 3000
 
 
@@ -92,7 +92,7 @@ def test_the_command_writes_jsonl_and_a_summary_and_exits_by_what_it_found(tmp_p
     assert "unexplained" in result.output and "games replayed" in result.output
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["phase"] for r in records if r["verdict"] == UNEXPLAINED] == [name]
-    assert cli("replay", FIXTURE, "--rules", "datc-2.4", "-o", out).exit_code == 0
+    assert cli("replay", FIXTURE, "--rules", "diplomacy-package", "-o", out).exit_code == 0
     refused = cli("replay", path, "--rules", "datc-9")
     assert refused.exit_code == 2 and "unknown rule set 'datc-9'" in refused.output
 
