@@ -23,6 +23,7 @@ from adjudicator.games.diplomacy.records.replay import AGREES, BY_HAND, EXPLAINE
 
 RECORD_SUFFIXES = (".jsonl", ".json", ".jsonl.gz", ".json.gz", ".jsonl.zst", ".json.zst")
 GAME_SUFFIXES = (".yaml", ".yml")
+WHOLE_SUFFIXES = (".json", ".json.gz", ".json.zst")  # one game a file (JSONL: one a line)
 MAX_LINE = 64 * 2 ** 20  # a longer line is refused, not read: the longest game of the human dataset is ~2 MB
 
 
@@ -74,6 +75,11 @@ def items(paths: Iterable[str]) -> Iterator[Item | RecordError]:
             continue
         try:
             with open_text(path) as stream:
+                if name.endswith(WHOLE_SUFFIXES):  # one game, however its JSON is laid out
+                    text = stream.read(MAX_LINE + 1)
+                    yield Item(name, None, text) if len(text) <= MAX_LINE else \
+                        RecordError(f"{name}: larger than {MAX_LINE // 2 ** 20} MB: not read")
+                    continue
                 for number, line in enumerate(_lines(stream), 1):
                     if isinstance(line, RecordError):
                         yield RecordError(f"{name} line {number}: {line.message}")
@@ -103,6 +109,12 @@ def read_item(item: Item) -> RecordedGame:
     """The recorded game an item holds, in whichever format it is (the package's, FAIR's, a game file)."""
     if item.text is None:
         return from_game_file(item.file)
+    if item.line is None:
+        try:
+            return from_data(json.loads(item.text), item.where)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{item.where}: not a JSON game record ({exc.msg}; line {exc.lineno}, column "
+                              f"{exc.colno})") from None
     try:
         data = json.loads(item.text)
     except json.JSONDecodeError as exc:

@@ -100,3 +100,12 @@ def test_the_command_writes_jsonl_and_a_summary_and_exits_by_what_it_found(tmp_p
 def test_a_game_record_of_one_item_replays_on_its_own():
     records = replay_item(Item("mem", 1, package_games()[0]))
     assert records[-1]["verdict"] == "game" and records[-1]["phases"] > 10
+
+
+def test_a_json_file_is_one_game_however_it_is_laid_out(tmp_path):
+    (tmp_path / "pretty.json").write_text(json.dumps(game(3), indent=2), encoding="utf-8")
+    (tmp_path / "cut.json").write_text(json.dumps(game(3), indent=2)[:500], encoding="utf-8")
+    summary, records = _summary([str(tmp_path)])
+    assert summary.games == 1 and summary.phases[AGREES] > 10
+    (error,) = [r for r in records if r["verdict"] == "error"]
+    assert "cut.json: not a JSON game record" in error["error"] and "line " in error["error"]
