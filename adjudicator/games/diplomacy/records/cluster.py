@@ -16,6 +16,7 @@ and for one machine, and `dask.distributed` redoes the tasks of a lost worker by
 from __future__ import annotations
 
 import importlib.metadata
+import logging
 import os
 import re
 import uuid
@@ -73,9 +74,11 @@ def connect(target: Target, stack: ExitStack, timeout: float = CONNECT_TIMEOUT) 
     require("cluster", "adjudicator replay --cluster")
     from distributed import Client, LocalCluster
 
-    if target.address is None:  # (on loopback only, the dashboard on a free port: two runs never clash over one)
+    if target.address is None:  # (on loopback only, the dashboard on a free port: two runs never clash over one;
+        # its processes' logs kept to the critical: a batch that failed for good is already an error record)
         cluster = stack.enter_context(LocalCluster(n_workers=target.workers, threads_per_worker=1, processes=True,
-                                                   host="127.0.0.1", dashboard_address="127.0.0.1:0"))
+                                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                                   silence_logs=logging.CRITICAL))
         return stack.enter_context(Client(cluster))
     try:
         client = stack.enter_context(Client(target.address, timeout=timeout))
