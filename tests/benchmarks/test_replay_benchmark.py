@@ -25,7 +25,7 @@ def test_every_part_runs_and_prints_its_figures(tiny, capsys) -> None:
                                      "--memory", "2,5"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"the package: json.loads \+ is_valid_saved_game +\d+ phases/s +\(1 of 1 games valid\)", out)
-    assert re.search(r"ratio: [\d.]+x by the default rules", out)
+    assert re.search(r"ratio on the same games: [\d.]+x by the default rules", out)
     assert re.search(r"2 local workers .* speed-up [\d.]+x over 1", out)
     assert re.search(r"Dask, 2 workers .* [\d.]+x the local workers' speed", out)
     assert re.search(r"\n +5 games +peak RSS +[\d.]+ MB +\([\d.]+ s, exit status 0\)", out)
