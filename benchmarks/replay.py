@@ -117,38 +117,43 @@ def one_core(lines: list[str], peer_games: int) -> dict[str, float]:
     return out
 
 
-def cpu_seconds(pids: Iterable[int] = ()) -> float:
-    """CPU seconds (user and system) of this process, of its children already waited for (a pool's workers, once
-    shut down), and of the running processes `pids` (a Dask cluster's workers)."""
+def cpu_seconds(pids: Iterable[int] = ()) -> tuple[float, float]:
+    """CPU seconds (user and system) of this process, and of the others: its children already waited for (a
+    pool's workers, once shut down) and the running processes `pids` (a Dask cluster's workers)."""
     import psutil
 
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    total = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    others = children.ru_utime + children.ru_stime
     for pid in pids:
         times = psutil.Process(pid).cpu_times()
-        total += times.user + times.system
-    return total
+        others += times.user + times.system
+    return own.ru_utime + own.ru_stime, others
 
 
-def timed_run(paths: list[str], workers: int = 1, client: Any = None) -> tuple[float, float, int]:
-    """Wall seconds, CPU seconds (every process of the run) and phases of one replay of the files: by `workers`
-    local processes, or on a Dask client's cluster."""
+def timed_run(paths: list[str], workers: int = 1, client: Any = None) -> tuple[float, float, float, int]:
+    """Wall seconds, CPU seconds of this process (the reader: with a cluster, the client and a LocalCluster's
+    scheduler) and of the workers, and phases, of one replay of the files: by `workers` local processes, or on a
+    Dask client's cluster."""
     from adjudicator.games.diplomacy.records.cluster import replay_on
     from adjudicator.games.diplomacy.records.dataset import replay_all
 
     pids = list(client.run(os.getpid).values()) if client is not None else []
-    cpu, start = cpu_seconds(pids), time.perf_counter()
+    (own, others), start = cpu_seconds(pids), time.perf_counter()
     runs = replay_on(client, paths) if client is not None else replay_all(paths, workers=workers)
     phases = sum(r["phases"] for records in runs for r in records if r["verdict"] == "game")
-    return time.perf_counter() - start, cpu_seconds(pids) - cpu, phases
+    wall = time.perf_counter() - start
+    own_after, others_after = cpu_seconds(pids)
+    return wall, own_after - own, others_after - others, phases
 
 
 @dataclass
 class Rounds:
-    """The wall and CPU seconds of each round's runs (1 worker, local workers, Dask), and the cluster's start."""
+    """The wall and CPU seconds (all, and the reader's) of each round's runs (1 worker, local workers, Dask), and
+    the cluster's start."""
 
     wall: dict[str, list[float]] = field(default_factory=lambda: {"one": [], "local": [], "dask": []})
     cpu: dict[str, list[float]] = field(default_factory=lambda: {"one": [], "local": [], "dask": []})
+    reader: dict[str, list[float]] = field(default_factory=lambda: {"one": [], "local": [], "dask": []})
     phases: int = 0
     dask_start: float = 0.0
     dask_first: float = 0.0
@@ -172,9 +177,10 @@ def workers_and_cluster(lines: list[str], path: Path, rounds: int, workers: int)
             replay_item(item)
         for _ in range(rounds):
             for road, options in (("one", {"workers": 1}), ("local", {"workers": workers}), ("dask", {"client": client})):
-                wall, cpu, out.phases = timed_run([str(path)], **options)
+                wall, own, others, out.phases = timed_run([str(path)], **options)
                 out.wall[road].append(wall)
-                out.cpu[road].append(cpu)
+                out.cpu[road].append(own + others)
+                out.reader[road].append(own)
     return out
 
 
@@ -268,6 +274,10 @@ def main(argv: Iterable[str] | None = None) -> int:
                   "workers' speed")
             print(f"CPU per phase against 1 worker: {args.workers} local workers {cpu['local'] / cpu['one']:.2f}x, "
                   f"Dask {cpu['dask'] / cpu['one']:.2f}x (the work each road adds: copies, pickling, the scheduler)")
+            reader = {road: min(w.reader[road]) / args.games * 1000 for road in ("local", "dask")}
+            print(f"the reader's CPU per game (this process: reading the file, sending the games, taking the records "
+                  f"back): local workers' parent {reader['local']:.2f} ms, Dask client with the LocalCluster's "
+                  f"scheduler {reader['dask']:.2f} ms")
             print(f"(not counted: the LocalCluster's start {w.dask_start:.2f} s, and a game of each map replayed on "
                   f"every worker first, to load the maps, {w.dask_first:.2f} s)")
         if "memory" in parts:
@@ -283,13 +293,22 @@ def main(argv: Iterable[str] | None = None) -> int:
             print(f"largest / smallest: {flat:.2f} (goal: flat, under {GOAL_RSS_MB} MB: "
                   f"{'met' if max(peaks) < GOAL_RSS_MB and flat < 1.1 else 'not met'})")
     if rate:
-        phases_per_game = r["phases"] / len(lines)
+        per_game = r["phases"] / len(lines)
         total = HUMAN_GAMES * HUMAN_PHASES
-        cores_rate = rate * CORES * (efficiency if efficiency else 1.0)
+        eff = efficiency if efficiency else 1.0
+        workers_minutes = total / (rate * CORES * eff) / 60
         print(f"\nextrapolated: {HUMAN_GAMES:,} games x {HUMAN_PHASES} phases = {total:,} phases (these games: "
-              f"{phases_per_game:.1f} phases each) at {rate:.0f} phases/s a core (default rules) x {CORES} cores x "
-              f"{efficiency if efficiency else 1.0:.0%} efficiency ({'measured at ' + str(args.workers) + ' workers' if efficiency else 'not measured: 100% assumed'}) "
-              f"= {total / cores_rate / 60:.1f} minutes")
+              f"{per_game:.1f} phases each) at {rate:.0f} phases/s a core (default rules) x {CORES} cores x {eff:.0%} "
+              f"efficiency ({'measured at ' + str(args.workers) + ' workers' if efficiency else 'not measured: 100% assumed'})"
+              f" = {workers_minutes:.1f} minutes of the workers")
+        if efficiency:
+            scale = HUMAN_PHASES / per_game  # (a game's text, and so its reading, taken to grow with its phases)
+            bound = {road: HUMAN_GAMES * ms * scale / 1000 / 60 for road, ms in reader.items()}
+            print(f"one reader feeds them: {HUMAN_GAMES:,} games of {HUMAN_PHASES} phases at the reader's CPU per game "
+                  f"x {scale:.2f} take at least {bound['dask']:.1f} minutes of the Dask client (with the scheduler), "
+                  f"{bound['local']:.1f} of the local workers' parent; so on 16 cores: Dask "
+                  f"{max(workers_minutes, bound['dask']):.1f} minutes, local workers "
+                  f"{max(workers_minutes, bound['local']):.1f} minutes (the larger of the two bounds)")
     print(f"(wall time {time.perf_counter() - wall:.0f} s, load average "
           f"{'/'.join(f'{x:.1f}' for x in os.getloadavg())})")
     return 0
