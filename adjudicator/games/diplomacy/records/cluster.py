@@ -123,7 +123,7 @@ def replay_on(client: Any, paths: Iterable[str], rules: str | None = None, every
     token = uuid.uuid4().hex[:12]  # (task keys of their own: two runs on one cluster never share a result)
     batches = _batches(items(paths), batch)
     done: dict[int, list[Records]] = {}  # batches back and not yet handed on, by their place in the dataset
-    sent: dict[str, tuple[int, list[Item]]] = {}
+    sent: dict[str, tuple[int, list[Item], Any]] = {}  # each batch out: its place, its games, its future
     pending = as_completed()
     submitted = handed = 0
     exhausted = False
@@ -137,7 +137,7 @@ def replay_on(client: Any, paths: Iterable[str], rules: str | None = None, every
             elif isinstance(part, list):
                 future = client.submit(replay_batch, part, rules, every_phase, key=f"replay-{token}-{submitted}",
                                        retries=retries)
-                sent[future.key] = (submitted, part)
+                sent[future.key] = (submitted, part, future)
                 pending.add(future)
             else:  # (replayed here: a game file, or the error of a file not read)
                 done[submitted] = [item_records(part, rules, every_phase)]
@@ -155,12 +155,12 @@ def replay_on(client: Any, paths: Iterable[str], rules: str | None = None, every
                 fill()
                 continue
             future = next(pending)
-            index, part = sent.pop(future.key)
+            index, part, _ = sent.pop(future.key)
             done[index] = _result(future, part)
             future.release()
     finally:  # (Ctrl-C, or the reader stopping early: the batches not yet back are cancelled)
-        for future in pending.futures:
-            future.cancel()
+        if sent:
+            client.cancel([future for _, _, future in sent.values()])
         pending.clear()
 
 

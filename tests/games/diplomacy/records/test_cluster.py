@@ -11,6 +11,7 @@ import os
 import re
 import socket
 import threading
+import time
 from contextlib import ExitStack
 
 import pytest
@@ -85,6 +86,24 @@ def test_records_as_they_complete_are_the_same_records(local_cluster, local_reco
     ordered = _flat(replay_all([str(path)]))
     key = lambda r: json.dumps(r, sort_keys=True)  # noqa: E731
     assert sorted(records, key=key) == sorted(ordered, key=key) and len(records) == len(ordered)
+
+
+def test_stopping_early_cancels_the_batches_out(local_cluster):
+    """What Ctrl-C does (the reader stops): the run's batches still out are cancelled, the scheduler keeps none."""
+    from distributed import Client
+
+    def tasks(dask_scheduler) -> int:
+        return sum(key.startswith("replay-") for key in dask_scheduler.tasks)
+
+    with Client(local_cluster) as client:
+        runs = on_cluster.replay_on(client, [str(FIXTURE)], batch=2)
+        assert next(runs)[-1]["verdict"] == "game"
+        assert client.run_on_scheduler(tasks) > 0
+        runs.close()
+        deadline = time.monotonic() + 10
+        while client.run_on_scheduler(tasks) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert client.run_on_scheduler(tasks) == 0
 
 
 def test_game_files_and_unreadable_lines_keep_their_place(local_cluster, tmp_path):
