@@ -714,8 +714,8 @@ def replay(paths: tuple[str, ...], rules_text: str | None, workers: int, output:
     batches on a Dask cluster's workers (which need this package, not the files), the records in the same order."""
     from contextlib import ExitStack
 
-    from adjudicator.games.diplomacy.records.dataset import Summary, replay_all
-    from adjudicator.games.diplomacy.rulebook import rulebook_from_text
+    from adjudicator.games.diplomacy.records.dataset import Summary, replay_all  # (the command's own: loaded when run)
+    from adjudicator.games.diplomacy.rulebook import rulebook_from_text  # (likewise)
 
     stack = ExitStack()
     try:
@@ -724,7 +724,7 @@ def replay(paths: tuple[str, ...], rules_text: str | None, workers: int, output:
             if workers > 1:
                 raise AdjudicatorError(f"--cluster and --workers {workers}: give one (the cluster's workers replay "
                                        "the games; --workers is for local processes without a cluster)")
-            from adjudicator.games.diplomacy.records import cluster as on_cluster
+            from adjudicator.games.diplomacy.records import cluster as on_cluster  # (only with --cluster)
 
             client = on_cluster.connect(on_cluster.parse_target(cluster), stack, cluster_timeout)
             runs = on_cluster.replay_on(client, paths, rules_text, every_phase)

@@ -72,7 +72,7 @@ def connect(target: Target, stack: ExitStack, timeout: float = CONNECT_TIMEOUT) 
     """A Dask client of the target (a LocalCluster started for it), closed with `stack`; a scheduler that does not
     answer, or has no worker, or workers without this package, within `timeout` seconds is a clear error."""
     require("cluster", "adjudicator replay --cluster")
-    from distributed import Client, LocalCluster
+    from distributed import Client, LocalCluster  # (the cluster extra: checked just above)
 
     if target.address is None:  # (on loopback only, the dashboard on a free port: two runs never clash over one;
         # its processes' logs kept to the critical: a batch that failed for good is already an error record)
@@ -117,7 +117,7 @@ def replay_on(client: Any, paths: Iterable[str], rules: str | None = None, every
     """Each game's JSONL records, replayed on the client's cluster: in the dataset's order (`ordered`, the records
     `replay_all` gives), or as they complete. At most `in_flight` batches (default IN_FLIGHT per worker thread)
     are out at once, sent or waiting to be handed on."""
-    from distributed import as_completed
+    from distributed import as_completed  # (the cluster extra, which a client implies)
 
     window = in_flight or IN_FLIGHT * max(1, sum(client.nthreads().values()))
     token = uuid.uuid4().hex[:12]  # (task keys of their own: two runs on one cluster never share a result)
