@@ -649,9 +649,6 @@ def variant_import(map_file: str, output: str, picture: str | None, terms: str, 
     sys.exit(1 if any(not p.warning for p in problems) else 0)
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
-
 
 @main.command("convert")
 @click.argument("source", type=click.Path())
@@ -698,26 +695,47 @@ def convert(source: str, output: str, target: str | None, force: bool) -> None:
 @click.option("-o", "--output", type=click.Path(), help="Write the JSONL records here (default: standard output, "
                                                         "the summary then on standard error).")
 @click.option("--every-phase", is_flag=True, help="A record for every phase judged, not only those that differ.")
-def replay(paths: tuple[str, ...], rules_text: str | None, workers: int, output: str | None, every_phase: bool) -> None:
+@click.option("--cluster", "cluster", metavar="ADDRESS",
+              help="Replay on a Dask cluster: its scheduler's address (tcp://HOST:8786), or `local` / `local:N` "
+                   "for one of N worker processes started on this machine (the cluster extra).")
+@click.option("--cluster-timeout", type=click.FloatRange(0.5, 3600), default=10, show_default=True,
+              metavar="SECONDS", help="How long to wait for the cluster's scheduler to answer, and for a worker.")
+def replay(paths: tuple[str, ...], rules_text: str | None, workers: int, output: str | None, every_phase: bool,
+           cluster: str | None, cluster_timeout: float) -> None:
     """Replay every phase of every game of a dataset through this judge and compare with the recorded next phase.
 
     PATHS are JSONL files (plain, .gz or .zst), JSON games, game files, or folders of them. Every difference is
     classified (a rule set or DATC answer under which the record is right, a phase judged by hand, or unexplained)
     and written as a JSONL record; a summary table follows. Exits 0 when no difference is unexplained and every
-    game was read, 1 otherwise; Ctrl-C prints the summary so far."""
-    from adjudicator.games.diplomacy.records.dataset import Summary, replay_all  # (loaded by the command that needs it)
-    from adjudicator.games.diplomacy.rulebook import rulebook_from_text  # (the same)
+    game was read, 1 otherwise; Ctrl-C prints the summary so far. With --cluster the games are replayed in
+    batches on a Dask cluster's workers (which need this package, not the files), the records in the same order."""
+    from contextlib import ExitStack
 
+    from adjudicator.games.diplomacy.records.dataset import Summary, replay_all  # (the command's own: loaded when run)
+    from adjudicator.games.diplomacy.rulebook import rulebook_from_text  # (likewise)
+
+    stack = ExitStack()
     try:
         rulebook_from_text(rules_text, what="--rules")  # (refused here, once, not in every game)
+        if cluster is not None:
+            if workers > 1:
+                raise AdjudicatorError(f"--cluster and --workers {workers}: give one (the cluster's workers replay "
+                                       "the games; --workers is for local processes without a cluster)")
+            from adjudicator.games.diplomacy.records import cluster as on_cluster  # (only with --cluster)
+
+            client = on_cluster.connect(on_cluster.parse_target(cluster), stack, cluster_timeout)
+            runs = on_cluster.replay_on(client, paths, rules_text, every_phase)
+        else:
+            runs = replay_all(paths, rules_text, workers, every_phase)
     except AdjudicatorError as exc:
+        stack.close()
         fail(exc)
     summary = Summary()
     sink = open(output, "w", encoding="utf-8") if output else sys.stdout
     bar = _progress(sys.stderr.isatty())
     interrupted = False
     try:
-        for records in replay_all(paths, rules_text, workers, every_phase):
+        for records in runs:
             for record in records:
                 summary.add(record)
                 if record["verdict"] != "game" or every_phase:
@@ -735,6 +753,8 @@ def replay(paths: tuple[str, ...], rules_text: str | None, workers: int, output:
             sink.close()
         else:
             sink.flush()
+        getattr(runs, "close", lambda: None)()  # (its batches or processes ended before their cluster or pool)
+        stack.close()  # (the cluster's client, and a local cluster with it)
     table = ("interrupted: the summary so far\n" if interrupted else "") + summary.table()
     click.echo(table, nl=False, err=not output)
     sys.exit(130 if interrupted else 1 if summary.phases["unexplained"] or summary.errors else 0)
@@ -749,3 +769,7 @@ def _progress(on_terminal: bool):  # -> tqdm | None
     except ImportError:
         return None
     return tqdm(unit=" games", file=sys.stderr, dynamic_ncols=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

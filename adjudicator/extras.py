@@ -15,6 +15,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "fast-pictures": ("skia",),  # never required: without it resvg draws the pictures (render/raster.py)
     "records": ("zstandard", "tqdm"),  # `adjudicator replay`: zstd datasets, the progress bar on a terminal
     "env": ("pettingzoo", "gymnasium", "numpy"),  # the research environment (adjudicator/env.py)
+    "cluster": ("dask", "distributed"),  # `adjudicator replay --cluster`: a dataset replayed on a Dask cluster
 }
 
 
@@ -34,7 +35,7 @@ def require(extra: str, feature: str, modules: tuple[str, ...] | None = None) ->
         try:
             importlib.import_module(module)
         except ImportError as exc:
-            raise MissingExtra(f"{feature} needs the {extra} extra ({module} cannot be imported: {_first_line(exc)}): "
+            raise MissingExtra(f"{feature} needs the {extra} extra ({module} cannot be imported: {first_line(exc)}): "
                                f"{install_command(extra)}") from None
 
 
@@ -44,6 +45,7 @@ def require_driver(url: str) -> None:
         require("postgres", "a PostgreSQL database (postgresql:// URL)")
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """An exception's first line of text (its class's name when it has none)."""
     lines = str(exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__

@@ -90,6 +90,14 @@ def test_a_store_on_postgresql_without_psycopg_is_a_missing_extra(monkeypatch):
         Store(normalise_url("postgres://postgres@127.0.0.1:1/nowhere"))
 
 
+def test_replay_on_a_cluster_without_the_cluster_extra_names_it(monkeypatch):
+    _missing(monkeypatch, "distributed")
+    result = CliRunner().invoke(main, ["replay", str(ROOT / "tests" / "data" / "package_games.jsonl.gz"),
+                                       "--cluster", "local:2"])
+    assert "adjudicator replay --cluster needs the cluster extra (distributed cannot be imported" in \
+        _one_line_error(result, "cluster")
+
+
 def test_pictures_render_without_skia_through_resvg(monkeypatch):
     from adjudicator.catalogue import load_variant
     from adjudicator.game import rules_of

@@ -180,7 +180,7 @@ def replay_all(paths: Iterable[str], rules: str | None = None, workers: int = 1,
     stream = items(paths)
     if workers <= 1:
         for item in stream:
-            yield _records(item, rules, every_phase)
+            yield item_records(item, rules, every_phase)
         return
     from collections import deque
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -189,7 +189,7 @@ def replay_all(paths: Iterable[str], rules: str | None = None, workers: int = 1,
     pool = ProcessPoolExecutor(workers)
     try:
         for item in stream:
-            window.append(pool.submit(_records, item, rules, every_phase))
+            window.append(pool.submit(item_records, item, rules, every_phase))
             if len(window) >= 4 * workers:
                 yield window.popleft().result()
         while window:
@@ -198,7 +198,8 @@ def replay_all(paths: Iterable[str], rules: str | None = None, workers: int = 1,
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _records(item: Item | RecordError, rules: str | None, every_phase: bool) -> list[dict[str, Any]]:
+def item_records(item: Item | RecordError, rules: str | None, every_phase: bool) -> list[dict[str, Any]]:
+    """`replay_item`'s records of an item, or the error record of one that could not be read."""
     if isinstance(item, RecordError):
         return [{"verdict": "error", "error": item.message}]
     return replay_item(item, rules, every_phase)
