@@ -37,6 +37,21 @@ def seat_colours(seats: list[str], given: dict[str, str | None] | None = None) -
     return assign_colours(tuple((s, given.get(s)) for s in seats))
 
 
+def short_names(names: list[str]) -> dict[str, str]:
+    """Each name's letters, told apart: its initial and one more of its letters (`Ed`, `En`), the first pair
+    not yet given; a name with none left gets its initial and a number."""
+    out: dict[str, str] = {}
+    given: set[str] = set()
+    for name in names:
+        letters = [c for c in name if c.isalnum()] or ["?"]
+        first = letters[0].upper()
+        tried = [first + c.lower() for c in letters[1:]] + [f"{first}{n}" for n in range(2, len(names) + 3)]
+        tag = next(t for t in tried if t not in given)
+        out[name] = tag
+        given.add(tag)
+    return out
+
+
 def glyph(unit_type: str | None, x: float, y: float, fill: str, element_id: str | None = None, scale: float = 1.0,
           **attrs: object) -> str:
     """A unit's silhouette (army or fleet) at (x, y) in a power's colour."""

@@ -28,7 +28,7 @@ from adjudicator.games.diplomacy.picture.draw import power_colours
 from adjudicator.games.diplomacy.picture.orders import faded
 from adjudicator.render.palette import MIN_DELTA_E, PALETTE, assign_colours, delta_e, smallest_difference
 from adjudicator.games.diplomacy.picture.stored import board_key, load_stored
-from adjudicator.render.style import CASING
+from adjudicator.render.style import CASING, FAILED_EDGE
 from adjudicator.resources import data_dir
 from adjudicator.games.diplomacy.state import Phase, opening_state
 
@@ -163,7 +163,7 @@ def test_a_failed_order_is_washed_out_and_its_cross_lies_on_its_own_line(phase, 
         if key is None or "move" not in key and "support" not in key:
             continue
         casing, shaft = [p for p in ids[key].iter(f"{NS}path")][:2]  # the casing, then the coloured line
-        assert casing.attrib["stroke"] == (CASING if r["status"] == "succeeds" else faded(CASING))  # a yellow line
+        assert casing.attrib["stroke"] == (CASING if r["status"] == "succeeds" else FAILED_EDGE)  # a yellow line
         assert float(casing.attrib["stroke-width"]) > float(shaft.attrib["stroke-width"])  # shows on white ice
         lines[n] = (r, polyline(shaft.attrib["d"]), shaft.attrib["stroke"])
     for n, (r, line, stroke) in lines.items():
