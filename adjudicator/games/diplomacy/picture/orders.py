@@ -172,7 +172,7 @@ class OrderPainter:
             self._mark(m)
         for o, failure_at in crosses:  # after the marks on units, which have fewer places to go
             self._use("failed")
-            x, y = self.placement.place(failure_at(), CROSS_BOX, what="mark", roam=False)
+            x, y = self.placement.place(_beside_line(failure_at()), CROSS_BOX, what="mark")
             self.marks.append(cross(x, y, CROSS, FAILED, ident("order", str(o.number), o.kind, "failed")))
 
     def _move(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
@@ -244,10 +244,9 @@ class OrderPainter:
         if not (o.origin and o.target and o.target_dest):
             return None
         start = self.spot(o.origin)
-        key = ident("order", str(o.number), "convoy", "mark")
         if split_location(o.origin)[0] in self.seas.get(split_location(o.target)[0], ()):
             ring = CONVOY_RING
-            self.over.append(group(key, [circle(*start, ring, fill="none", stroke=colour, stroke_width=width,
+            self.over.append(group(ident("order", str(o.number), "convoy", "ring"), [circle(*start, ring, fill="none", stroke=colour, stroke_width=width,
                                                 stroke_dasharray="0.1 5.5", stroke_linecap="round")
                                          for colour, width in ((edge, SUPPORT_WIDTH + 2.4), (fill, SUPPORT_WIDTH))]))
             return "", lambda: [(start[0] + ring * c, start[1] + ring * s) for c, s in
@@ -261,7 +260,7 @@ class OrderPainter:
         a = arrow(start, end, start=[Disc(*start, UNIT * 1.05)], end=[Disc(*end, 3.0)], bend=0.0, head=0)
         tip = a.shaft[-1] if move is None else end
         diamond = polygon([(tip[0] + dx, tip[1] + dy) for dx, dy in ((0, -DIAMOND), (DIAMOND, 0), (0, DIAMOND), (-DIAMOND, 0))])
-        self.over.append(group(key, [path(diamond, fill="none", stroke="#FFFFFF", stroke_width=3.6,
+        self.over.append(group(ident("order", str(o.number), "convoy", "mark"), [path(diamond, fill="none", stroke="#FFFFFF", stroke_width=3.6,
                                           stroke_linejoin="round"),
                                      path(diamond, fill=fill, stroke=edge, stroke_width=1.4, stroke_linejoin="round")]))
         return line_svg(a.shaft, fill, SUPPORT_WIDTH, "0.1 5.5", edge), lambda: [a.at(t) for t in
@@ -283,7 +282,9 @@ class OrderPainter:
         svg = (circle(x, y, UNIT + 5, fill="#FFFFFF", fill_opacity=0.7, stroke=edge, stroke_width=1.4,
                       stroke_dasharray="3 2") +
                glyph(o.unit_type, x, y, fill, stroke=edge, stroke_dasharray="3 2") +
-               path(f"M{num(x + UNIT + 2)} {num(y - UNIT - 6)} h8 m-4 -4 v8", stroke=edge, stroke_width=2.2))
+               path(f"M{num(x + UNIT + 2)} {num(y - UNIT - 6)} L{num(x + UNIT + 10)} {num(y - UNIT - 6)} "
+                    f"M{num(x + UNIT + 6)} {num(y - UNIT - 10)} L{num(x + UNIT + 6)} {num(y - UNIT - 2)}",
+                    stroke=edge, stroke_width=2.2))
         return svg, lambda: _round(x, y, UNIT + 12)
 
     def _waive(self, o: DrawnOrder, fill: str, edge: str) -> Drawn | None:
@@ -339,6 +340,20 @@ class OrderPainter:
 
 
 ALONG = (0.5, 0.42, 0.58, 0.35, 0.65, 0.28, 0.72, 0.22, 0.78, 0.16, 0.84)  # where on its line a failure cross may go
+
+
+def _beside_line(spots: list[Point]) -> list[Point]:
+    """A failure cross's spots: those on its line (the best first), then the same a cross's width to either side
+    of it (where the line runs between labels), then half-way between each two on it."""
+    side = []
+    for (x0, y0), (x1, y1) in zip(spots, spots[1:] + spots[-1:]):
+        dx, dy = x1 - x0, y1 - y0
+        d = (dx * dx + dy * dy) ** 0.5
+        if d > 1e-9:
+            nx, ny = -dy / d * CROSS_BOX * 1.2, dx / d * CROSS_BOX * 1.2
+            side += [(x0 + nx, y0 + ny), (x0 - nx, y0 - ny)]
+    between = [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(spots, spots[1:])]
+    return spots + between + side
 
 
 def _round(x: float, y: float, r: float) -> list[Point]:

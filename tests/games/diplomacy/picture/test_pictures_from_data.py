@@ -65,7 +65,7 @@ def check_the_convoy_path_is_drawn(board, ids) -> None:
     for leg_end, leg_start, sea in ((legs[0][-1], legs[1][0], nth), (legs[1][-1], legs[2][0], eng)):
         assert abs(math.dist(leg_end, sea) - CONVOY_RING) < 1 and abs(math.dist(leg_start, sea) - CONVOY_RING) < 1
     for n, sea in ((1, nth), (2, eng)):
-        ring = ids[f"order-{n}-convoy-mark"].find(f"{NS}circle")
+        ring = ids[f"order-{n}-convoy-ring"].find(f"{NS}circle")
         assert ring is not None, n
         assert math.dist((float(ring.attrib["cx"]), float(ring.attrib["cy"])), sea) < 0.1
         assert abs(float(ring.attrib["r"]) - CONVOY_RING) < 0.1
