@@ -24,6 +24,7 @@ from adjudicator.gamefile import (GameEnded, GameFile, RecordedEnd, check_whole,
                                   game_file_from_data, read_game, read_game_file, write_atomic)
 from adjudicator.loglines import escape_to_stderr
 from adjudicator.refusals import Kind, Refusal
+from adjudicator.render.shelves import folder_shelf, user_shelf, using_shelves
 from adjudicator.rewind import keep_for_rewind
 from adjudicator.rewind import rewind as rewound
 from adjudicator.textio import decode_text, read_text
@@ -402,8 +403,6 @@ def render(game: str, results_path: str | None, output: str, force: bool, width:
             fail(exc)
         except json.JSONDecodeError as exc:
             fail(AdjudicatorError(f"not valid JSON: {exc.msg}", file=results_path, line=exc.lineno, column=exc.colno))
-    from adjudicator.render.shelves import folder_shelf, user_shelf, using_shelves
-
     try:  # a board's drawing computed here is kept in the user's cache (unless the operator names a folder)
         with using_shelves([user_shelf()] if folder_shelf() is None else []):
             image = rules_of(board).render(board, state, results, suffix[1:], width)
@@ -653,8 +652,8 @@ def variant_import(map_file: str, output: str, picture: str | None, terms: str, 
         click.echo(str(p))
     errors = any(not p.warning for p in problems)
     if not errors:  # the board's drawing computed once, here, and kept beside it: no picture computes it again
-        from adjudicator.catalogue import board_from_path
-        from adjudicator.games.diplomacy.picture.stored import write_stored
+        from adjudicator.catalogue import board_from_path  # (as the import above: the command that needs it)
+        from adjudicator.games.diplomacy.picture.stored import write_stored  # (Diplomacy's, and matplotlib's)
 
         try:
             click.echo(f"wrote {write_stored(board_from_path(output)[0])} (the board's drawing)")

@@ -8,6 +8,7 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
+import networkx as nx
 import numpy as np
 
 from adjudicator.games.diplomacy.board import Board, split_location
@@ -180,8 +181,6 @@ def _rivers(board: Board, geo: Geometry, borders: list) -> list[tuple[str, str]]
     """A river's course: its coast borders joined as a tree (the shortest that joins them: three river places
     that all border each other are a river that forks, not a triangle), each reach a curve from one place's spot
     to the next through their shared boundary, where the water crosses it."""
-    import networkx as nx
-
     reaches: nx.Graph[str] = nx.Graph()
     for b in borders:
         if split_location(b.a)[0] != split_location(b.b)[0]:
