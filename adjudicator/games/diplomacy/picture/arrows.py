@@ -146,9 +146,10 @@ def arrow(p: Point, q: Point, *, start: Sequence[Shape], end: Sequence[Shape], a
     reach = max((s.r for s in end if isinstance(s, Disc)), default=0.0) + pad + 2
     beside = [(q[0] + reach, q[1] - pad * 0.5), (q[0] - reach, q[1] - pad * 0.5)]
     tries += [(side, 0.3 if side[0] > p[0] else -0.3) for side in sorted(beside, key=lambda side: math.dist(p, side))]
-    # Every try is made (a few curves of 16 points): drawn is the one that keeps a shaft and whose tip comes
-    # nearest the place (a tip cut short by another label on the way points at the wrong place), a gentler
-    # bend preferred by a few units.
+    # Drawn is the try that keeps a shaft and whose tip comes nearest the place (a tip cut short by another label
+    # on the way points at the wrong place), a gentler bend preferred by a few units; a try whose tip reaches the
+    # place itself ends the search (most do at the first).
+    reached = max((s.r for s in end if isinstance(s, Disc)), default=0.0) + 0.5
     drawn: list[Point] = []
     drawn_length = -1.0
     best: tuple[bool, float] | None = None
@@ -156,9 +157,12 @@ def arrow(p: Point, q: Point, *, start: Sequence[Shape], end: Sequence[Shape], a
         candidate = cut(curve(p, target, b), start, stops)
         candidate_length = length(candidate)
         short = candidate_length < minimum + head  # (of the short ones, the longest)
-        score = (short, -candidate_length if short else math.dist(candidate[-1], q) + 4.0 * n)
+        gap = math.dist(candidate[-1], q)
+        score = (short, -candidate_length if short else gap + 4.0 * n)
         if best is None or score < best:
             drawn, drawn_length, best = candidate, candidate_length, score
+        if not short and gap <= reached:
+            break
     if head <= 0 or len(drawn) < 2:
         return Arrow(drawn if len(drawn) >= 2 else [p, p], None)
     size = min(head, max(drawn_length * 0.45, 4.0))

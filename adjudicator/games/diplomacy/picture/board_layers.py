@@ -14,6 +14,7 @@ import numpy as np
 from adjudicator.games.diplomacy.board import Board, split_location
 from adjudicator.games.diplomacy.picture.arrows import Box
 from adjudicator.games.diplomacy.picture.geometry import Geometry
+from adjudicator.games.diplomacy.picture.placement import grid_of
 from adjudicator.games.diplomacy.picture.stored import geometry
 from adjudicator.render.style import (
     BORDER_STYLE,
@@ -53,6 +54,15 @@ class BoardLayers:
     centres: tuple[dict[str, str], dict[str, str]] | None = None  # the centre markers, written once (diplomacy.py)
     _grid: dict | None = None
     _array: np.ndarray | None = None
+    _taken: dict | None = None
+
+    def taken(self) -> dict:
+        """The labels' and centre markers' boxes in a placement grid (placement.py), made once per board and season."""
+        if self._taken is None:
+            r = STYLE.centre * PX * 1.2 + 0.7  # (a centre marker's radius and edge)
+            self._taken = grid_of(list(self.label_boxes.values()) +
+                                  [Box(x - r, y - r, x + r, y + r) for x, y in self.centre_spots.values()])
+        return self._taken
 
     def labels_near(self, x: float, y: float, reach: float = 40.0) -> list[Box]:
         """The label boxes within `reach` of a point, from a grid of cells `reach` wide that lists each box in

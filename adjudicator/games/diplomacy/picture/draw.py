@@ -82,10 +82,10 @@ def diplomacy_picture(board: Board, state: GameState, results: Any = None) -> Pi
         return geo.location.get(location) or geo.anchor[split_location(location)[0]]
 
     drawing = as_drawing(board, results)
-    placement = Placement(WIDTH, geo.height)
-    # The placement pass: the units first (and the builds and waived builds, which stand where units would),
-    # then the labels and centre markers; then the dislodged units beside the units now in their places; the
-    # painter places the marks among them all.
+    placement = Placement(WIDTH, geo.height, layers.taken())
+    # The placement pass: the labels and centre markers (kept with the board's layers), the units (and the
+    # builds and waived builds, which stand where units would); then the dislodged units beside the units now
+    # in their places; the painter places the marks among them all.
     for u in state.units.values():
         placement.take(unit_box(u.type, *spot(u.location)), "unit")
     waive_spots = _waive_spots(board, state, drawing.orders)
@@ -97,12 +97,7 @@ def diplomacy_picture(board: Board, state: GameState, results: Any = None) -> Pi
         for loc in where:
             x, y = spot(loc)
             placement.take(Box(x - UNIT, y - UNIT, x + UNIT, y + UNIT), "unit")
-    for box in layers.label_boxes.values():
-        placement.take(box, "label")
-    for x, y in layers.centre_spots.values():
-        r = CENTRE * 1.2 + 0.7
-        placement.take(Box(x - r, y - r, x + r, y + r), "label")
-    dislodged_at = {d.unit.location: _beside(placement, d.unit.type, spot(d.unit.location),
+    dislodged_at = {d.unit.location: _beside(placement, spot(d.unit.location),
                                              split_location(d.unit.location)[0] in state.units)
                     for d in sorted(state.dislodged.values(), key=lambda d: d.unit.location)}
     by_province = {split_location(loc)[0]: xy for loc, xy in dislodged_at.items()}
@@ -157,7 +152,7 @@ def _unit(unit_type: str | None, x: float, y: float, fill: str, tag: str = "", e
                                    anchor="middle")])
 
 
-def _beside(placement: Placement, unit_type: str | None, at: tuple[float, float], taken: bool) -> tuple[float, float]:
+def _beside(placement: Placement, at: tuple[float, float], taken: bool) -> tuple[float, float]:
     """Where a dislodged unit is drawn: beside the unit now in its place (up and to the right first), never on
     it, on a label or on another dislodged unit; on its own spot when that stands empty."""
     x, y = at

@@ -27,24 +27,22 @@ class Placement:
 
     width: float
     height: float
+    base: dict[tuple[int, int], list[Box]] = field(default_factory=dict)  # taken before (shared: never changed)
     _grid: dict[tuple[int, int], list[Box]] = field(default_factory=dict)
-    boxes: list[tuple[str, Box]] = field(default_factory=list)  # (what, box), in the order taken
-
-    def _cells(self, b: Box) -> list[tuple[int, int]]:
-        return [(i, j) for i in range(int(b.x0 // CELL), int(b.x1 // CELL) + 1)
-                for j in range(int(b.y0 // CELL), int(b.y1 // CELL) + 1)]
+    boxes: list[tuple[str, Box]] = field(default_factory=list)  # (what, box), in the order taken here
 
     def take(self, box: Box, what: str = "") -> None:
         """Mark a box as taken (a label, a unit, a mark placed by hand)."""
         self.boxes.append((what, box))
-        for cell in self._cells(box):
+        for cell in cells(box):
             self._grid.setdefault(cell, []).append(box)
 
     def _near(self, box: Box) -> list[Box]:
         seen: dict[int, Box] = {}
-        for cell in self._cells(box):
-            for b in self._grid.get(cell, ()):
-                seen[id(b)] = b
+        for cell in cells(box):
+            for grid in (self.base, self._grid):
+                for b in grid.get(cell, ()):
+                    seen[id(b)] = b
         return list(seen.values())
 
     def covered(self, box: Box) -> float:
@@ -83,6 +81,21 @@ class Placement:
             chosen = min(tried, key=lambda p: self.covered(box(p))) if tried else (0.0, 0.0)
         self.take(Box(chosen[0] - half_w, chosen[1] - half_h, chosen[0] + half_w, chosen[1] + half_h), what)
         return chosen
+
+
+def cells(b: Box) -> list[tuple[int, int]]:
+    """The grid's cells a box reaches."""
+    return [(i, j) for i in range(int(b.x0 // CELL), int(b.x1 // CELL) + 1)
+            for j in range(int(b.y0 // CELL), int(b.y1 // CELL) + 1)]
+
+
+def grid_of(boxes: list[Box]) -> dict[tuple[int, int], list[Box]]:
+    """Boxes in a grid, as a Placement's `base` (a board's labels and centre markers, made once per season)."""
+    grid: dict[tuple[int, int], list[Box]] = {}
+    for box in boxes:
+        for cell in cells(box):
+            grid.setdefault(cell, []).append(box)
+    return grid
 
 
 def _area(b: Box) -> float:

@@ -254,3 +254,21 @@ def test_every_label_and_centre_lies_inside_the_picture(name):
         if key.startswith(("centre-", "label-")):
             x0, y0, x1, y1 = covered(e)
             assert 0 <= x0 and x1 <= WIDTH and 0 <= y0 and y1 <= height, (key, (x0, y0, x1, y1))
+
+
+def test_the_packages_empire_map_imported_without_a_picture_is_turned_north_up_by_a_compass(tmp_path):
+    """How the mirrored boards reached the tester: a map of the `diplomacy` package that has no picture (`empire`,
+    the Americas) imported with `variant import`, its layout computed from the graph. A compass in its
+    `drawing:` turns it north up and unmirrored."""
+    pytest.importorskip("diplomacy", reason="the diplomacy package (the peer) is not installed: pip install '.[bench]'")
+    from adjudicator.games.diplomacy.importers.shipped import package_maps
+
+    imported = import_map(package_maps() / "empire.map", name="empire")
+    assert imported.picture is None and any("compass" in n.text for n in imported.notes)
+    data = copy.deepcopy(imported.data)
+    data["drawing"] = {"compass": {"north": ["anc", "ung"], "south": ["mex", "gua"], "west": ["sfr", "van"],
+                                   "east": ["nyc", "mon"]}}
+    layout = graph_layout(board_from_data(data))
+    x, y = {p: xy[0] for p, xy in layout.items()}, {p: xy[1] for p, xy in layout.items()}
+    assert x["sfr"] < x["chi"] < x["nyc"] and x["lan"] < x["mia"]  # California west, New York east
+    assert y["mex"] < y["chi"] < y["anc"] and y["mia"] < y["chi"]  # Mexico south, Alaska north
