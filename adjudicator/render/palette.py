@@ -95,8 +95,10 @@ def smallest_difference(colours: list[str]) -> float:
 
 
 def colours_apart(colours: list[str]) -> bool:
-    """Whether every two of the colours differ by at least MIN_DELTA_E (else a picture labels its pieces too)."""
-    return smallest_difference(colours) >= MIN_DELTA_E
+    """Whether every two of the colours differ by at least MIN_DELTA_E (else a picture labels its pieces too).
+    A colour given twice answers at once; `assign_colours` gives at most a few dozen distinct ones."""
+    distinct = set(colours)
+    return len(distinct) == len(colours) and smallest_difference(sorted(distinct)) >= MIN_DELTA_E
 
 
 @functools.lru_cache(maxsize=64)

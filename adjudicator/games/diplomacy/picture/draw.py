@@ -65,7 +65,7 @@ def power_tags(board: Board) -> dict[str, str]:
     """Each power's letters on its units, when the board has more powers than colours keep apart (Chaos: 34);
     none otherwise."""
     colours = power_colours(board)
-    return {} if colours_apart(list(colours.values())) else short_names(list(board.powers))
+    return {} if colours_apart(list(colours.values())) else short_names(tuple(board.powers))
 
 
 def diplomacy_picture(board: Board, state: GameState, results: Any = None) -> Picture:

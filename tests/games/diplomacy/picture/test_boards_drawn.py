@@ -272,3 +272,18 @@ def test_the_packages_empire_map_imported_without_a_picture_is_turned_north_up_b
     x, y = {p: xy[0] for p, xy in layout.items()}, {p: xy[1] for p, xy in layout.items()}
     assert x["sfr"] < x["chi"] < x["nyc"] and x["lan"] < x["mia"]  # California west, New York east
     assert y["mex"] < y["chi"] < y["anc"] and y["mia"] < y["chi"]  # Mexico south, Alaska north
+
+
+def test_any_number_of_powers_gets_colours_and_letters_in_linear_time():
+    """Past sixty powers colours repeat (each the one given fewest times) and the letters tell them apart;
+    neither step compares every pair of powers."""
+    from adjudicator.render.palette import assign_colours, colours_apart
+    from adjudicator.render.pieces import short_names
+
+    names = tuple(f"Power {i}" for i in range(3000))  # one initial for all
+    tags = short_names(names)
+    assert len(set(tags.values())) == 3000
+    colours = assign_colours(tuple((n, None) for n in names))
+    counts = {c: list(colours.values()).count(c) for c in SPARE}
+    assert max(counts.values()) - min(counts.values()) <= 1  # spread evenly over the sixty
+    assert not colours_apart(list(colours.values()))
