@@ -4,6 +4,7 @@ room kept for its head; short moves keep a visible shaft by bending less and shr
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -128,9 +129,27 @@ class Arrow:
 
 
 
+ARROWS_KEPT = 4096  # arrows kept drawn: a board's moves run between its few hundred pairs of spots, phase after phase
+
+
 def arrow(p: Point, q: Point, *, start: Sequence[Shape], end: Sequence[Shape], avoid_end: Sequence[Shape] = (),
           label: Box | None = None, bend: float = 0.12, head: float = 10.0, width: float = 3.0,
           minimum: float = 14.0) -> Arrow:
+    """`drawn_arrow` (below), kept: the same arrow is drawn again in every picture that has it."""
+    drawn = _kept_arrow(p, q, tuple(start), tuple(end), tuple(avoid_end), label, bend, head, width, minimum)
+    return Arrow(drawn.shaft, drawn.head)  # (its own: `at` keeps its steps on it)
+
+
+@functools.lru_cache(maxsize=ARROWS_KEPT)
+def _kept_arrow(p: Point, q: Point, start: tuple[Shape, ...], end: tuple[Shape, ...], avoid_end: tuple[Shape, ...],
+                label: Box | None, bend: float, head: float, width: float, minimum: float) -> Arrow:
+    return drawn_arrow(p, q, start=start, end=end, avoid_end=avoid_end, label=label, bend=bend, head=head,
+                       width=width, minimum=minimum)
+
+
+def drawn_arrow(p: Point, q: Point, *, start: Sequence[Shape], end: Sequence[Shape], avoid_end: Sequence[Shape] = (),
+                label: Box | None = None, bend: float = 0.12, head: float = 10.0, width: float = 3.0,
+                minimum: float = 14.0) -> Arrow:
     """An arrow from p to q: it starts outside `start`, and its tip stops outside `end` and `avoid_end` (labels
     near its end), with a head `head` long. It is tried bent gently, bent more either way (to come in from the
     side) and pointing at the place from beside its `label`: drawn is the try that keeps a shaft of `minimum`
