@@ -287,3 +287,11 @@ def test_any_number_of_powers_gets_colours_and_letters_in_linear_time():
     counts = {c: list(colours.values()).count(c) for c in SPARE}
     assert max(counts.values()) - min(counts.values()) <= 1  # spread evenly over the sixty
     assert not colours_apart(list(colours.values()))
+
+
+def test_variant_check_reports_a_wrong_compass(tmp_path):
+    (tmp_path / "tiny.map").write_text(TINY_MAP, encoding="utf-8")
+    text = import_map(tmp_path / "tiny.map", name="tiny").to_yaml() + "drawing: {compass: {north: [nowhere]}}\n"
+    (tmp_path / "tiny.yaml").write_text(text, encoding="utf-8")
+    checked = CliRunner().invoke(main, ["variant", "check", str(tmp_path / "tiny.yaml")])
+    assert checked.exit_code == 1 and "compass names 'nowhere', which is no space of the board" in checked.output
