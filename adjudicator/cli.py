@@ -24,6 +24,7 @@ from adjudicator.gamefile import (GameEnded, GameFile, RecordedEnd, check_whole,
                                   game_file_from_data, read_game, read_game_file, write_atomic)
 from adjudicator.loglines import escape_to_stderr
 from adjudicator.refusals import Kind, Refusal
+from adjudicator.render.shelves import folder_shelf, user_shelf, using_shelves
 from adjudicator.rewind import keep_for_rewind
 from adjudicator.rewind import rewind as rewound
 from adjudicator.textio import decode_text, read_text
@@ -384,7 +385,9 @@ def list_orders(game: str, power: str | None, as_json: bool, rules_text: str | N
 @click.option("--width", default=1000, show_default=True, type=click.IntRange(200, 4000),
               help="PNG width in pixels (at most 4000, as in the API: a picture's memory grows with its square).")
 def render(game: str, results_path: str | None, output: str, force: bool, width: int) -> None:
-    """Draw the game's position (and a phase's orders) as PNG or SVG."""
+    """Draw the game's position (and a phase's orders) as PNG or SVG. A board's drawing (its shapes, computed
+    once for a board without one stored) is kept in the user's cache folder (~/.cache/adjudicator/drawings, or
+    the folder ADJUDICATOR_DRAWINGS names) for the next command."""
 
 
     suffix = Path(output).suffix.lower()
@@ -400,8 +403,9 @@ def render(game: str, results_path: str | None, output: str, force: bool, width:
             fail(exc)
         except json.JSONDecodeError as exc:
             fail(AdjudicatorError(f"not valid JSON: {exc.msg}", file=results_path, line=exc.lineno, column=exc.colno))
-    try:
-        image = rules_of(board).render(board, state, results, suffix[1:], width)
+    try:  # a board's drawing computed here is kept in the user's cache (unless the operator names a folder)
+        with using_shelves([user_shelf()] if folder_shelf() is None else []):
+            image = rules_of(board).render(board, state, results, suffix[1:], width)
     except AdjudicatorError as exc:
         fail(exc.located(file=exc.file or game))
     _write(output, image)
@@ -646,7 +650,16 @@ def variant_import(map_file: str, output: str, picture: str | None, terms: str, 
     problems = check_variant_file(output)
     for p in problems:
         click.echo(str(p))
-    sys.exit(1 if any(not p.warning for p in problems) else 0)
+    errors = any(not p.warning for p in problems)
+    if not errors:  # the board's drawing computed once, here, and kept beside it: no picture computes it again
+        from adjudicator.catalogue import board_from_path  # (as the import above: the command that needs it)
+        from adjudicator.games.diplomacy.picture.stored import write_stored  # (Diplomacy's, and matplotlib's)
+
+        try:
+            click.echo(f"wrote {write_stored(board_from_path(output)[0])} (the board's drawing)")
+        except (AdjudicatorError, OSError) as exc:
+            click.echo(f"note: the board's drawing was not stored: {exc}")
+    sys.exit(1 if errors else 0)
 
 
 

@@ -2,9 +2,14 @@
 
 The measure is CIEDE2000 (ΔE00, CIELAB under D65): any two powers' colours in a picture differ by at least
 `MIN_DELTA_E`. A board's own colours are kept where they pass; a colour that is missing, unreadable, or too close
-to one kept before it is replaced by the first colour of `PALETTE` that passes. The palette has twenty colours,
-pairwise at least 21.7 apart; its first eight are the Okabe-Ito colours (with a deeper blue), chosen to stay apart
-for the common colour-vision deficiencies; the rest were picked one by one as far as possible from those before.
+to one kept before it is replaced by the first colour of `PALETTE` (then `MORE`) that passes. The palette has
+twenty colours, pairwise at least 21.7 apart; its first eight are the Okabe-Ito colours (with a deeper blue), chosen
+to stay apart for the common colour-vision deficiencies; the rest were picked one by one as far as possible from
+those before. `MORE` goes on the same way for boards of many powers (Chaos has 34): forty colours, each the
+farthest (ΔE00) from every colour before it among the sRGB colours whose channels are multiples of 0x22 (and 0xFF),
+leaving out those within 12 of the land, sea and neutral grey and within 20 of the failure red; the first five keep
+20 apart, all sixty 13 apart. Past the colours that keep MIN_DELTA_E apart a picture tells powers apart by a
+letter on their pieces as well (`colours_apart` says when); past sixty, colours repeat and the letters tell.
 
 The formula is written here (Sharma, Wu and Dalal, 2005) rather than taken from a colour library: importing
 one (coloraide) costs 0.6 s of a fresh process, most of the first picture's budget. The tests check it against
@@ -21,6 +26,11 @@ MIN_DELTA_E = 20.0
 PALETTE = ("#D55E00", "#0B4FA8", "#56B4E9", "#000000", "#009E73", "#FFFFFF", "#F0E442", "#E69F00", "#CC79A7",
            "#880044", "#666600", "#00FF66", "#AA00FF", "#00FFFF", "#662200", "#446666", "#220044", "#EE0044",
            "#AAAA88", "#FFAA88")
+MORE = ("#EECCFF", "#8888CC", "#004400", "#886666", "#66AA00", "#CCEECC", "#2200CC", "#664488", "#FF44FF", "#66AAAA",
+        "#AA8866", "#CC2288", "#444444", "#664400", "#0088AA", "#EECCCC", "#222200", "#002244", "#442222", "#2288FF",
+        "#008822", "#44FFCC", "#002222", "#006644", "#AAEE00", "#888844", "#CC8888", "#FFCC88", "#AAAA00", "#FFAACC",
+        "#AA66CC", "#6666FF", "#66CC88", "#FF6644", "#660066", "#CCFFFF", "#666688", "#EEFFAA", "#008888", "#FF8822")
+SPARE = PALETTE + MORE
 _WHITE = (0.95047, 1.0, 1.08883)  # D65
 
 
@@ -84,16 +94,27 @@ def smallest_difference(colours: list[str]) -> float:
     return min((delta_e(a, b) for a, b in itertools.combinations(colours, 2)), default=float("inf"))
 
 
+def colours_apart(colours: list[str]) -> bool:
+    """Whether every two of the colours differ by at least MIN_DELTA_E (else a picture labels its pieces too).
+    A colour given twice answers at once; `assign_colours` gives at most a few dozen distinct ones."""
+    distinct = set(colours)
+    return len(distinct) == len(colours) and smallest_difference(sorted(distinct)) >= MIN_DELTA_E
+
+
 @functools.lru_cache(maxsize=64)
 def assign_colours(wanted: tuple[tuple[str, str | None], ...]) -> dict[str, str]:
     """Each power's colour: its own (`wanted`, in the board's order) where it is at least MIN_DELTA_E from every
-    colour given before it, else the first palette colour that is; past twenty powers, the farthest one."""
+    colour given before it, else the first spare colour (`PALETTE`, then `MORE`) that is; when none is, the next
+    spare colour not yet given (they come farthest first); past all sixty, the one given fewest times."""
     out: dict[str, str] = {}
+    given: dict[str, int] = {}
     for power, colour in wanted:
         own = hex_colour(colour) if colour else None
-        if own is None or any(delta_e(own, c) < MIN_DELTA_E for c in out.values()):
-            spare = [p for p in PALETTE if p not in out.values()] or list(PALETTE)
-            passing = [p for p in spare if all(delta_e(p, c) >= MIN_DELTA_E for c in out.values())]
-            own = passing[0] if passing else max(spare, key=lambda p: min(delta_e(p, c) for c in out.values()))
+        if own is None or any(delta_e(own, c) < MIN_DELTA_E for c in given):
+            unused = [p for p in SPARE if p not in given]
+            own = next((p for p in unused if all(delta_e(p, c) >= MIN_DELTA_E for c in given)), None)
+            if own is None:
+                own = unused[0] if unused else min(SPARE, key=lambda p: given[p])
         out[power] = own
+        given[own] = given.get(own, 0) + 1
     return out

@@ -37,6 +37,26 @@ def seat_colours(seats: list[str], given: dict[str, str | None] | None = None) -
     return assign_colours(tuple((s, given.get(s)) for s in seats))
 
 
+@functools.lru_cache(maxsize=64)  # a board's powers, picture after picture
+def short_names(names: tuple[str, ...]) -> dict[str, str]:
+    """Each name's letters, told apart: its initial and one more of its letters (`Ed`, `En`), the first pair
+    not yet given; a name with none left gets its initial and the next number free for that initial (time
+    linear in the names' letters, however many share an initial)."""
+    out: dict[str, str] = {}
+    given: set[str] = set()
+    numbers: dict[str, int] = {}
+    for name in names:
+        letters = [c for c in name if c.isalnum()] or ["?"]
+        first = letters[0].upper()
+        tag = next((t for t in (first + c.lower() for c in letters[1:]) if t not in given), None)
+        while tag is None or tag in given:
+            numbers[first] = numbers.get(first, 1) + 1
+            tag = f"{first}{numbers[first]}"
+        out[name] = tag
+        given.add(tag)
+    return out
+
+
 def glyph(unit_type: str | None, x: float, y: float, fill: str, element_id: str | None = None, scale: float = 1.0,
           **attrs: object) -> str:
     """A unit's silhouette (army or fleet) at (x, y) in a power's colour."""

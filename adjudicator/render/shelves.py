@@ -1,7 +1,8 @@
 """Shelves: places a board's drawing (its computed geometry, as JSON text) is kept by key, so that the next
 process to draw the board finds it: the operator's folder (`ADJUDICATOR_DRAWINGS`, shared by every process on
 the machine, at most FOLDER_FILES drawings, the oldest removed first), a hosted game's database
-(`adjudicator/hosted/drawings.py`), and the shelves a caller names for a block of code (`using_shelves`)."""
+(`adjudicator/hosted/drawings.py`), the user's cache folder (the command line's, when no operator's folder is
+named: at most USER_FILES drawings), and the shelves a caller names for a block of code (`using_shelves`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 FOLDER_FILES = 10_000  # drawings kept in the operator's folder
+USER_FILES = 200  # drawings kept in the user's cache folder (a large board's is a few hundred kB)
 FOLDER = "ADJUDICATOR_DRAWINGS"  # the environment variable naming it
 
 
@@ -74,6 +76,13 @@ def folder_shelf() -> FolderShelf | None:
     """The operator's folder of drawings (`ADJUDICATOR_DRAWINGS`), if one is named."""
     path = os.environ.get(FOLDER)
     return FolderShelf(path) if path else None
+
+
+def user_shelf() -> FolderShelf:
+    """The user's cache folder of drawings (`$XDG_CACHE_HOME/adjudicator/drawings`, by default under
+    `~/.cache`): where the command line keeps the drawings it computes, so the next command finds them."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return FolderShelf(Path(base) / "adjudicator" / "drawings", USER_FILES)
 
 
 def shelves_in_use() -> tuple[Shelf, ...]:

@@ -32,6 +32,7 @@ FAILED = "#C4001A"  # the mark of a failed order and the ring of a dislodged uni
 NEUTRAL = "#8C8C8C"
 CASING = "#111111"  # the dark edge every order line carries, so a yellow or white line shows on any ground
 FADED = 0.4  # the opacity of a failed order
+FAILED_EDGE = "#6B6B6B"  # a failed order's edge: washed out, yet 3:1 against land, sea and ice (a white line shows)
 LEGEND_BG = "#F7F5F0"
 
 # Unit silhouettes, about two units wide, centred on the origin, y up (flipped when drawn).

@@ -210,7 +210,20 @@ def _check_board(path: str, board, data: dict) -> list[Problem]:
             problems.append(Problem(path, line_of(data.get("build_sites")), f"build site {site.province}: {site.power!r} "
                                                                             f"is not a power"))
     problems += _check_features(path, board, data, union)
+    problems += _check_orientation(path, board, data)
     return problems
+
+
+def _check_orientation(path: str, board, data: dict) -> list[Problem]:
+    """The drawing's compass or rough places (which way is north on a board without positions), as the picture
+    reads them: a name that is no space, a direction that is none, a place that is no pair of numbers."""
+    from adjudicator.games.diplomacy.picture.layout import orientation_hints  # (the pictures' part: loaded when asked)
+
+    try:
+        orientation_hints(board)
+    except AdjudicatorError as exc:
+        return [Problem(path, line_of(data.get("drawing")) or line_of(data), exc.message)]
+    return []
 
 
 def _check_features(path: str, board, data: dict, union: nx.DiGraph) -> list[Problem]:

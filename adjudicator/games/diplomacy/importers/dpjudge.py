@@ -369,8 +369,10 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
     `name` is the board's name (default: the map file's), `title` its title; `source` and `terms` (where the
     map comes from, and the terms it may be used under) go into the board's `origin` and its file's header.
 
-    `picture` is an SVG of the map (DPjudge/jDip style, with `jdipNS:PROVINCE` unit spots); by default one
-    named like the map (or its root map) is looked for beside it and in an `svg/` folder beside it."""
+    `picture` is an SVG of the map (DPjudge/jDip style, with `jdipNS:PROVINCE` unit spots) or a DPjudge
+    PostScript map (`.ps`, its `% INFO` spots); by default one named like the map (or its root map) is looked for
+    beside it and in an `svg/` folder beside it (an SVG first). Without one the board carries no positions and is
+    laid out from its graph: a note says how to tell the picture which way is north."""
     path = Path(path)
     reader = _MapReader()
     reader.read_file(path)
@@ -539,9 +541,9 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
     found = Path(picture) if picture else _find_picture(path, reader.root)
     used = None
     if found is not None:
-        from adjudicator.games.diplomacy.importers.picture import positions_from_svg  # (picture.py imports nothing of this module)
+        from adjudicator.games.diplomacy.importers.picture import positions_from_ps, positions_from_svg  # (picture.py imports nothing of this module)
 
-        drawn = positions_from_svg(found, entries, notes)
+        drawn = (positions_from_ps if found.suffix.lower() == ".ps" else positions_from_svg)(found, entries, notes)
         if drawn:
             data["drawing"] = drawn["drawing"]
             colours = drawn.get("colours", {})
@@ -549,6 +551,10 @@ def import_map(path: str | Path, picture: str | Path | None = None, name: str | 
                 if power_name.lower() in colours:
                     spec["colour"] = colours[power_name.lower()]
             used = str(found)
+    if used is None:
+        notes.append(MapNote(path.name, None, "no picture of the map was found (NAME.svg or NAME.ps): the board is "
+                                              "laid out from its graph; `drawing: {compass: {north: [...], west: "
+                                              "[...]}}` in the board file turns it north up (variants/FORMAT.md)"))
     data["records"] = {"mila": Path(reader.files[0]).stem}  # the package's records name the map by its file
     data["origin"] = {"source": source or ", ".join(Path(f).name for f in reader.files),
                       "terms": terms or "not stated in the map file",
@@ -668,7 +674,7 @@ def _find_picture(path: Path, root: str | None) -> Path | None:
     for stem in (path.stem, root):
         if not stem:
             continue
-        for candidate in (path.parent / f"{stem}.svg", path.parent / "svg" / f"{stem}.svg"):
+        for candidate in (path.parent / f"{stem}.svg", path.parent / "svg" / f"{stem}.svg", path.parent / f"{stem}.ps"):
             if candidate.is_file():
                 return candidate
     return None

@@ -1,4 +1,5 @@
-"""Drawing positions from a map's picture: the unit spots of a DPjudge/jDip SVG (`jdipNS:PROVINCE`)."""
+"""Drawing positions from a map's picture: the unit spots of a DPjudge/jDip SVG (`jdipNS:PROVINCE`), or of a DPjudge
+PostScript map (`NAME.ps` beside `NAME.map`: its `% INFO` block lists each place's spot, `%  x  y ID  Name`, y up)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,47 @@ def positions_from_svg(path: Path, entries: list[dict[str, Any]], notes: list) -
                         pass
         elif tag == "POWERCOLOR" and element.get("power") and element.get("color"):
             colours[element.get("power", "").lower()] = element.get("color", "")
+    return _drawing(path, entries, notes, spots, lambda pid, coast: f"{pid}-{coast}", colours)
+
+
+def positions_from_ps(path: Path, entries: list[dict[str, Any]], notes: list) -> dict[str, Any] | None:
+    """As `positions_from_svg`, from a DPjudge PostScript map: the spots of its `% INFO` block (PostScript's y
+    points up: written as a picture's, y down from the highest spot), read word by word."""
+    try:
+        if path.stat().st_size > MAX_PICTURE_BYTES:
+            raise AdjudicatorError("the picture is over 8 MiB", file=str(path))
+        lines = read_text(path).splitlines()
+    except (OSError, AdjudicatorError) as exc:
+        notes.append(MapNote(path.name, None, f"{getattr(exc, 'message', exc)}: no drawing positions taken"))
+        return None
+    spots: dict[str, tuple[float, float]] = {}
+    info = False
+    for line in lines:
+        words = line.split()
+        if not words or words[0] != "%":
+            if info:
+                break
+            continue
+        if words[1:2] == ["INFO"]:
+            info = True
+        elif words[1:2] == ["MAP"]:
+            break
+        elif info and len(words) >= 4:
+            try:
+                spots[words[3].lower()] = (float(words[1]), float(words[2]))
+            except ValueError:
+                continue
+    if not spots:
+        notes.append(MapNote(path.name, None, "the picture has no `% INFO` block of spots: no drawing positions taken"))
+        return None
+    top = max(y for _, y in spots.values())
+    flipped = {k: (x, round(top - y, 1)) for k, (x, y) in spots.items()}
+    return _drawing(path, entries, notes, flipped, lambda pid, coast: f"{pid}/{coast}", {})
+
+
+def _drawing(path: Path, entries: list[dict[str, Any]], notes: list, spots: dict[str, tuple[float, float]],
+             coast_key: Any, colours: dict[str, str]) -> dict[str, Any] | None:
+    """Each entry's `pos` set from the picture's spots, and the `drawing:` section that says so."""
     missing = [e["id"] for e in entries if e["id"] not in spots]
     if missing:
         notes.append(MapNote(path.name, None, f"the picture has no spot for {', '.join(missing[:8])}"
@@ -49,7 +91,7 @@ def positions_from_svg(path: Path, entries: list[dict[str, Any]], notes: list) -
     for e in entries:
         e["pos"] = list(spots[e["id"]])
         for c in e.get("coasts", ()):
-            spot = spots.get(f"{e['id']}-{c}")
+            spot = spots.get(coast_key(e["id"], c))
             if spot:
                 coasts[f"{e['id']}/{c}"] = list(spot)
     drawing: dict[str, Any] = {"projection": {"name": "plane"}, "frame": {"shape": "rectangle", "margin": 24.0},

@@ -21,7 +21,9 @@ azimuthal-equidistant | north-polar | plane, centre: [lat, lon], central_longitu
 | rectangle, radius, margin}`, `seeds: {id: [[lat, lon], ...]}` (extra points of long spaces), `impassable:
 [{name, pos | seeds}]`, `coasts: {id/coast: [lat, lon]}` (where a fleet on a coast stands; otherwise a spot
 towards the coast's seas), `label_case: id | title | upper`, `labels: {id: text}`, `label_offsets: {id:
-[right, up]}` (points) and `fit_borders: false` (plain Voronoi cells). Without it, everything is inferred.
+[right, up]}` (points) and `fit_borders: false` (plain Voronoi cells); for a board without positions, which
+way is north: `compass: {north: [ids], south, east, west}` or `rough: {id: [lat, lon]}` (layout.py; FORMAT.md,
+"drawing"). Without it, everything is inferred.
 
 Text is drawn as glyph outlines (`text.py`), so the SVG looks the same in any viewer; the PNG is that SVG
 rasterised by Skia (`raster.py`). The board's layers are written once per board and season

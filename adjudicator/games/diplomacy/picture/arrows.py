@@ -4,6 +4,7 @@ room kept for its head; short moves keep a visible shaft by bending less and shr
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -128,14 +129,31 @@ class Arrow:
 
 
 
+ARROWS_KEPT = 4096  # arrows kept drawn: a board's moves run between its few hundred pairs of spots, phase after phase
+
+
 def arrow(p: Point, q: Point, *, start: Sequence[Shape], end: Sequence[Shape], avoid_end: Sequence[Shape] = (),
           label: Box | None = None, bend: float = 0.12, head: float = 10.0, width: float = 3.0,
           minimum: float = 14.0) -> Arrow:
+    """`drawn_arrow` (below), kept: the same arrow is drawn again in every picture that has it."""
+    drawn = _kept_arrow(p, q, tuple(start), tuple(end), tuple(avoid_end), label, bend, head, width, minimum)
+    return Arrow(drawn.shaft, drawn.head)  # (its own: `at` keeps its steps on it)
+
+
+@functools.lru_cache(maxsize=ARROWS_KEPT)
+def _kept_arrow(p: Point, q: Point, start: tuple[Shape, ...], end: tuple[Shape, ...], avoid_end: tuple[Shape, ...],
+                label: Box | None, bend: float, head: float, width: float, minimum: float) -> Arrow:
+    return drawn_arrow(p, q, start=start, end=end, avoid_end=avoid_end, label=label, bend=bend, head=head,
+                       width=width, minimum=minimum)
+
+
+def drawn_arrow(p: Point, q: Point, *, start: Sequence[Shape], end: Sequence[Shape], avoid_end: Sequence[Shape] = (),
+                label: Box | None = None, bend: float = 0.12, head: float = 10.0, width: float = 3.0,
+                minimum: float = 14.0) -> Arrow:
     """An arrow from p to q: it starts outside `start`, and its tip stops outside `end` and `avoid_end` (labels
-    near its end), with a head `head` long. Where that leaves a shaft shorter than `minimum` (a short move, or
-    one coming at its place from under the label), the curve bends more, to come in from the side; failing
-    that, it points at the place from beside its `label`; the head shrinks to what is left. The tip never
-    enters a label."""
+    near its end), with a head `head` long. It is tried bent gently, bent more either way (to come in from the
+    side) and pointing at the place from beside its `label`: drawn is the try that keeps a shaft of `minimum`
+    and whose tip comes nearest the place; the head shrinks to what is left. The tip never enters a label."""
     pad = head * 0.6  # the head is as wide as that on each side of the line: its corners keep off the labels too
     boxes = [Box(b.x0 - pad, b.y0 - pad, b.x1 + pad, b.y1 + pad) for b in avoid_end if isinstance(b, Box)]
     stops = list(end) + boxes
@@ -143,14 +161,26 @@ def arrow(p: Point, q: Point, *, start: Sequence[Shape], end: Sequence[Shape], a
     if label is not None:  # beside the place's own label, the nearer side first
         sides = [(label.x0 - pad - 2, (label.y0 + label.y1) / 2), (label.x1 + pad + 2, (label.y0 + label.y1) / 2)]
         tries += [(side, 0.0) for side in sorted(sides, key=lambda side: math.dist(p, side))]
+    # ...and at the side of the unit that stands there, above the label (a short move from under the label)
+    reach = max((s.r for s in end if isinstance(s, Disc)), default=0.0) + pad + 2
+    beside = [(q[0] + reach, q[1] - pad * 0.5), (q[0] - reach, q[1] - pad * 0.5)]
+    tries += [(side, 0.3 if side[0] > p[0] else -0.3) for side in sorted(beside, key=lambda side: math.dist(p, side))]
+    # Drawn is the try that keeps a shaft and whose tip comes nearest the place (a tip cut short by another label
+    # on the way points at the wrong place), a gentler bend preferred by a few units; a try whose tip reaches the
+    # place itself ends the search (most do at the first).
+    reached = max((s.r for s in end if isinstance(s, Disc)), default=0.0) + 0.5
     drawn: list[Point] = []
     drawn_length = -1.0
-    for target, b in tries:
+    best: tuple[bool, float] | None = None
+    for n, (target, b) in enumerate(tries):
         candidate = cut(curve(p, target, b), start, stops)
         candidate_length = length(candidate)
-        if candidate_length > drawn_length:
-            drawn, drawn_length = candidate, candidate_length
-        if drawn_length >= minimum + head:
+        short = candidate_length < minimum + head  # (of the short ones, the longest)
+        gap = math.dist(candidate[-1], q)
+        score = (short, -candidate_length if short else gap + 4.0 * n)
+        if best is None or score < best:
+            drawn, drawn_length, best = candidate, candidate_length, score
+        if not short and gap <= reached:
             break
     if head <= 0 or len(drawn) < 2:
         return Arrow(drawn if len(drawn) >= 2 else [p, p], None)

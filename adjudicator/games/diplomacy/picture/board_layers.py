@@ -8,11 +8,13 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
+import networkx as nx
 import numpy as np
 
 from adjudicator.games.diplomacy.board import Board, split_location
 from adjudicator.games.diplomacy.picture.arrows import Box
 from adjudicator.games.diplomacy.picture.geometry import Geometry
+from adjudicator.games.diplomacy.picture.placement import grid_of
 from adjudicator.games.diplomacy.picture.stored import geometry
 from adjudicator.render.style import (
     BORDER_STYLE,
@@ -52,6 +54,15 @@ class BoardLayers:
     centres: tuple[dict[str, str], dict[str, str]] | None = None  # the centre markers, written once (diplomacy.py)
     _grid: dict | None = None
     _array: np.ndarray | None = None
+    _taken: dict | None = None
+
+    def taken(self) -> dict:
+        """The labels' and centre markers' boxes in a placement grid (placement.py), made once per board and season."""
+        if self._taken is None:
+            r = STYLE.centre * PX * 1.2 + 0.7  # (a centre marker's radius and edge)
+            self._taken = grid_of(list(self.label_boxes.values()) +
+                                  [Box(x - r, y - r, x + r, y + r) for x, y in self.centre_spots.values()])
+        return self._taken
 
     def labels_near(self, x: float, y: float, reach: float = 40.0) -> list[Box]:
         """The label boxes within `reach` of a point, from a grid of cells `reach` wide that lists each box in
@@ -154,6 +165,8 @@ def _features(board: Board, geo: Geometry) -> list[tuple[str, str]]:
     border as a chevron on the boundary pointing the way units may go, an archipelago as a dashed blue shore."""
     out: list[tuple[str, str]] = []
     river = {loc for p in board.provinces.values() for loc in p.river}
+    out += _rivers(board, geo, [b for b in board.borders if b.kind == "coast" and (
+        b.a in river or b.b in river or split_location(b.a)[0] in river or split_location(b.b)[0] in river)])
     for b in board.borders:
         pa, pb = split_location(b.a)[0], split_location(b.b)[0]
         (x0, y0), (x1, y1) = _spot(geo, b.a), _spot(geo, b.b)
@@ -162,9 +175,6 @@ def _features(board: Board, geo: Geometry) -> list[tuple[str, str]]:
             out.append(("canal", group(ident("canal", pa, pb), [
                 path(line, stroke=FEATURE["canal"], stroke_width=6, stroke_linecap="round"),
                 path(line, stroke="#FFFFFF", stroke_width=2, stroke_dasharray="5 4")])))
-        elif b.kind == "coast" and (b.a in river or b.b in river or pa in river or pb in river):
-            out.append(("river", path(line, ident("river", pa, pb), stroke=FEATURE["river"], stroke_width=3.2,
-                                      stroke_linecap="round", fill="none")))
         elif b.kind == "bridge":
             out.append(("bridge", _bridge(pa, pb, (x0, y0), (x1, y1))))
         if b.one_way:
@@ -174,6 +184,32 @@ def _features(board: Board, geo: Geometry) -> list[tuple[str, str]]:
             d = "".join(polygon(loop) for loop in geo.outlines[p.id])
             out.append(("archipelago", path(d, ident("archipelago", p.id), fill="none", stroke=FEATURE["archipelago"],
                                             stroke_width=2.2, stroke_dasharray="2 3", stroke_linecap="round")))
+    return out
+
+
+def _rivers(board: Board, geo: Geometry, borders: list) -> list[tuple[str, str]]:
+    """A river's course: its coast borders joined as a tree (the shortest that joins them: three river places
+    that all border each other are a river that forks, not a triangle), each reach a curve from one place's spot
+    to the next through their shared boundary, where the water crosses it."""
+    reaches: nx.Graph[str] = nx.Graph()
+    for b in borders:
+        if split_location(b.a)[0] != split_location(b.b)[0]:
+            reaches.add_edge(b.a, b.b, weight=math.dist(_spot(geo, b.a), _spot(geo, b.b)))
+    shared: dict[frozenset[str], list[tuple[float, float]]] = {}
+    for a, c, pts in geo.borders:
+        shared.setdefault(frozenset((a, c)), []).extend(pts)
+    out = []
+    for u, v in sorted(tuple(sorted(e)) for e in nx.minimum_spanning_edges(reaches, data=False)):
+        pa, pb = split_location(u)[0], split_location(v)[0]
+        p, q = _spot(geo, u), _spot(geo, v)
+        mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+        crossing = min(shared.get(frozenset((pa, pb)), [mid]), key=lambda pt: math.dist(pt, mid))
+        if math.dist(crossing, mid) > 0.45 * math.dist(p, q):  # a boundary far from the line: keep near it
+            crossing = mid
+        cx, cy = 2 * crossing[0] - mid[0], 2 * crossing[1] - mid[1]  # the curve passes through the crossing
+        d = f"M{num(p[0])} {num(p[1])} Q{num(cx)} {num(cy)} {num(q[0])} {num(q[1])}"
+        out.append(("river", path(d, ident("river", pa, pb), stroke=FEATURE["river"], stroke_width=3.2,
+                                  stroke_linecap="round", fill="none")))
     return out
 
 
@@ -236,13 +272,22 @@ def _labels(board: Board, geo: Geometry, season: str) -> tuple[str, dict[str, Bo
         face = "bold" if p.centre else ("italic" if sea else "regular")
         words = geo.labels.get(pid, pid)
         w = text_width(words, size, face)
+        marker = 2 * (STYLE.centre * PX * 1.2 + 0.7) + 2 if p.centre else 0.0  # the centre marker beside it
+        # Inside the picture: a label at the edge moves in (its centre marker goes to its left at the right edge),
+        # and one below the bottom goes above its unit.
+        x = min(max(x, w / 2 + 3), geo.bounds[1] - w / 2 - 3)
+        left = p.centre and x + w / 2 + 2 + marker > geo.bounds[1] - 1
+        x = max(x, w / 2 + 3 + (marker if left else 0.0))
+        if y + size * 0.55 > geo.height - 1:
+            y = geo.anchor[pid][1] - (STYLE.label_gap + STYLE.unit * 0.2) * PX
         box = Box(x - w / 2 - 2, y - size * 0.55, x + w / 2 + 2, y + size * 0.55)
         boxes[pid] = box
         parts.append(group(ident("label", pid), [
             rect(box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0, rx=3, fill="#FFFFFF", fill_opacity=0.6),
             text(x, y, words, size, face=face, fill=SEA_TEXT if sea else TEXT, anchor="middle")]))
         if p.centre:
-            centres[pid] = (box.x1 + STYLE.centre * PX + 2, y)
+            offset = STYLE.centre * PX + 2
+            centres[pid] = (box.x0 - offset, y) if left else (box.x1 + offset, y)
         for c in p.coasts:
             loc = f"{pid}/{c}"
             spot = geo.location.get(loc)

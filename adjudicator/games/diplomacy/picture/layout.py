@@ -8,6 +8,13 @@ whose graph a planar drawing would put all on its outer face (a chain), in rows.
 footprint (its unit, its label below it and its centre marker) is pushed apart from every other until none
 overlap: widthways within the picture, lengthways as far as needed (the picture grows taller). The result is
 in points of the picture (map units equal points), so the footprints keep their size when drawn.
+
+A graph says nothing of where north is, so the layout comes out turned or mirrored at random (England south of
+France) unless the board's `drawing:` says which way is up (`orientation`): the spaces towards each edge
+(`compass: {north: [edi, stp], south: [tun], west: [por], east: [mos]}`) or a few spaces' rough places
+(`rough: {lon: [51.5, -0.1], mos: [55.8, 37.6], tun: [36.8, 10.2]}`, latitude and longitude; [x, y] of a
+picture, y down, with `projection: {name: plane}`). The layout is turned, and mirrored if need be, to fit them
+best (orthogonal Procrustes); a layout in rows is only flipped.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
+from adjudicator.errors import VariantError
 from adjudicator.render.style import FIG_WIDTH_IN, MapStyle
 from adjudicator.render.text import text_width
 
@@ -188,6 +196,76 @@ def _rows(graph: nx.Graph, nodes: list[str], w: np.ndarray, h: np.ndarray, width
     return pos
 
 
+COMPASS = {"north": (0.0, 1.0), "south": (0.0, -1.0), "east": (1.0, 0.0), "west": (-1.0, 0.0)}
+
+
+def orientation_hints(board: Any) -> tuple[dict[str, tuple[float, float]], bool]:
+    """Where the board's `drawing:` says its spaces lie, x east and y north: directions from the middle
+    (`compass`, and True) or rough places (`rough`, and False); empty when it says nothing. A name that is no
+    space, a direction that is none, or a place that is no pair of numbers is a VariantError."""
+    spec = dict((getattr(board, "raw", None) or {}).get("drawing") or {})
+    source = getattr(board, "source", None)
+    compass, rough = spec.get("compass"), spec.get("rough")
+    if compass is not None and rough is not None:
+        raise VariantError("drawing: give `compass` or `rough`, not both", file=source)
+    out: dict[str, tuple[float, float]] = {}
+    if compass is not None:
+        if not isinstance(compass, dict):
+            raise VariantError("drawing: compass must map north, south, east or west to spaces", file=source)
+        for side, ids in compass.items():
+            if side not in COMPASS:
+                raise VariantError(f"drawing: compass: {side!r} is no direction; use north, south, east or west",
+                                   file=source)
+            for pid in [ids] if isinstance(ids, str) else list(ids or []):
+                _known(board, pid, "compass", source)
+                x, y = out.get(str(pid), (0.0, 0.0))
+                out[str(pid)] = (x + COMPASS[side][0], y + COMPASS[side][1])
+        return out, True
+    if rough is not None:
+        if not isinstance(rough, dict):
+            raise VariantError("drawing: rough must map spaces to [latitude, longitude]", file=source)
+        plane = (spec.get("projection") or {}).get("name") == "plane"
+        for pid, place in rough.items():
+            _known(board, pid, "rough", source)
+            if not (isinstance(place, (list, tuple)) and len(place) == 2
+                    and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in place)):
+                raise VariantError(f"drawing: rough: {pid}: {place!r} is not [latitude, longitude]", file=source)
+            a, b = float(place[0]), float(place[1])
+            out[str(pid)] = (a, -b) if plane else (b * math.cos(math.radians(a)), a)
+        return out, False
+    return out, False
+
+
+def _known(board: Any, pid: Any, key: str, source: Any) -> None:
+    if str(pid) not in board.provinces:
+        raise VariantError(f"drawing: {key} names {pid!r}, which is no space of the board", file=source)
+
+
+def orient(pos: np.ndarray, nodes: list[str], hints: dict[str, tuple[float, float]], directions: bool,
+           flips_only: bool = False) -> np.ndarray:
+    """The layout turned (and mirrored if need be) about its middle so that the hinted spaces lie as the hints
+    say: directions from the middle of the whole layout, or rough places (each set about its own middle). A
+    rotation is chosen over a mirror when the hints cannot tell them apart (one direction, two places)."""
+    index = {n: i for i, n in enumerate(nodes)}
+    hinted = [index[n] for n in hints if n in index]
+    if not hinted or len(pos) < 2:
+        return pos
+    centre = pos.mean(axis=0)
+    a = pos[hinted] - (centre if directions else pos[hinted].mean(axis=0))
+    b = np.array([hints[nodes[i]] for i in hinted], dtype=float)
+    if not directions:
+        b = b - b.mean(axis=0)
+    if flips_only:  # rows stay rows: of the four flips, the one that fits best
+        r = min((np.diag([sx, sy]) for sx in (1.0, -1.0) for sy in (1.0, -1.0)),
+                key=lambda m: float(np.square(a @ m - b).sum()))
+    else:
+        u, sv, vt = np.linalg.svd(a.T @ b)
+        if sv[1] <= 1e-9 * max(float(sv[0]), 1e-12):  # one direction only: no mirror can be told
+            u[:, 1] *= np.sign(np.linalg.det(u @ vt)) or 1.0
+        r = u @ vt
+    return (pos - centre) @ r + centre
+
+
 def graph_layout(board: Any, style: Any = None) -> dict[str, tuple[float, float]]:
     """Anchor of every space (in points: x right, y up) for a board without positions: borders do not
     cross where the graph allows, and no two spaces' unit, label and centre marker overlap. A large board, or
@@ -201,6 +279,7 @@ def graph_layout(board: Any, style: Any = None) -> dict[str, tuple[float, float]
     w, h, shift = _footprints(board, style)
     width = FIG_WIDTH_IN * 72.0 - 2 * MARGIN
     n = len(nodes)
+    rows = False
     outer = _outer_face(graph) if 3 < n <= MAX_EMBEDDED and nx.is_connected(graph) else None
     if outer is not None and len(set(outer)) <= 4 * math.sqrt(n) + 8:
         pos = _even_out(_barycentric(graph, nodes, outer))
@@ -209,6 +288,10 @@ def graph_layout(board: Any, style: Any = None) -> dict[str, tuple[float, float]
         pos = np.array([spring[n] for n in nodes], dtype=float)
     else:
         pos = _rows(graph, nodes, w, h, width)
+        rows = True
+    hints, directions = orientation_hints(board)
+    if hints:
+        pos = orient(pos, nodes, hints, directions, flips_only=rows)
     span = np.ptp(pos, axis=0)
     scale = width / max(float(span[0]), 1e-9)
     pos = (pos - pos.min(axis=0)) * scale

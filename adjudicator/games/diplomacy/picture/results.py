@@ -22,7 +22,7 @@ from adjudicator.games.diplomacy.orders.parse import parse_order
 from adjudicator.games.diplomacy.phase import PhaseResult
 from adjudicator.outcome import DEFAULT, IGNORED, OrderResult
 
-DRAWN_KINDS = ("move", "hold", "retreat", "support", "convoy", "disband", "build")  # (a waive is not drawn)
+DRAWN_KINDS = ("move", "hold", "retreat", "support", "convoy", "disband", "build", "waive")
 _DRAWN_AS = {"remove": "disband"}  # a removal is drawn as a disband
 MARK_KINDS = ("ice-disbanded", "civil-disorder", "destroyed", "dislodged")
 
@@ -115,7 +115,8 @@ def drawing_of(board: Board, result: PhaseResult) -> Drawing:
 
 
 def drawn_order(board: Board, result: OrderResult, number: int) -> DrawnOrder | None:
-    """One result as drawn (None for an ignored order, a unit without one, a waive, or a place not on the board):
+    """One result as drawn (None for an ignored order, a unit without one, or a place not on the board; a waive
+    names only its power):
     the unit it moved, the place it went, the unit it supported or convoyed, the seas it named."""
     order: Any = result.order  # (read as the board's orders are: unit, target, dest, dest_coast, path)
     if result.status == IGNORED or order is None:

@@ -132,7 +132,10 @@ def _find(board: Board, key: str, shelves: Sequence[Shelf]) -> Geometry:
     geo = to_picture(_build_geometry(board))
     text = drawing_text(board, geo)
     for shelf in everywhere:
-        shelf.put(key, text)
+        try:
+            shelf.put(key, text)
+        except OSError:  # a folder that cannot be written: the drawing is still drawn (and kept in the process)
+            continue
     return geo
 
 

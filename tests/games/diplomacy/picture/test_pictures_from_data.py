@@ -57,7 +57,7 @@ def spot(board, location):
 
 def check_the_convoy_path_is_drawn(board, ids) -> None:
     """The army's arrow runs along both seas it names, a leg to each fleet's convoy mark (a ring round the
-    fleet), the last leg to Picardy; the support ends on the arrow."""
+    fleet, drawn over the arrow), the last leg to Picardy; the support ends on the arrow."""
     legs = [polyline(leg) for leg in shaft(ids, "order-3-move").split("M")[1:]]
     assert len(legs) == 3
     (yor, nth, eng, pic) = (spot(board, p) for p in ("yor", "nth", "eng", "pic"))
@@ -65,7 +65,7 @@ def check_the_convoy_path_is_drawn(board, ids) -> None:
     for leg_end, leg_start, sea in ((legs[0][-1], legs[1][0], nth), (legs[1][-1], legs[2][0], eng)):
         assert abs(math.dist(leg_end, sea) - CONVOY_RING) < 1 and abs(math.dist(leg_start, sea) - CONVOY_RING) < 1
     for n, sea in ((1, nth), (2, eng)):
-        ring = ids[f"order-{n}-convoy"].find(f"{NS}circle")
+        ring = ids[f"order-{n}-convoy-ring"].find(f"{NS}circle")
         assert ring is not None, n
         assert math.dist((float(ring.attrib["cx"]), float(ring.attrib["cy"])), sea) < 0.1
         assert abs(float(ring.attrib["r"]) - CONVOY_RING) < 0.1
@@ -217,4 +217,4 @@ def test_a_drawing_given_as_data_is_checked_not_trusted(standard):
                          {"kind": "blessed", "location": "lon"}, "x"]}
     ids = elements(svg_of(standard, state, drawing))
     assert sorted(k for k in ids if k.startswith(("order-", "destroyed-", "ice-", "blessed"))) == [
-        "destroyed-lon", "order-4-move"]
+        "destroyed-lon", "destroyed-lon-badge", "order-4-move"]

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from PIL import Image
 
-from tests.games.diplomacy.picture.svg_helpers import distance_to, elements, polyline, svg_of
+from tests.games.diplomacy.picture.svg_helpers import collisions, distance_to, elements, placed, polyline, svg_of
 from tests.helpers import benchmark
 
 from adjudicator.games.diplomacy.board_file import board_from_data
@@ -28,7 +28,7 @@ from adjudicator.games.diplomacy.picture.draw import power_colours
 from adjudicator.games.diplomacy.picture.orders import faded
 from adjudicator.render.palette import MIN_DELTA_E, PALETTE, assign_colours, delta_e, smallest_difference
 from adjudicator.games.diplomacy.picture.stored import board_key, load_stored
-from adjudicator.render.style import CASING
+from adjudicator.render.style import CASING, FAILED_EDGE
 from adjudicator.resources import data_dir
 from adjudicator.games.diplomacy.state import Phase, opening_state
 
@@ -163,7 +163,7 @@ def test_a_failed_order_is_washed_out_and_its_cross_lies_on_its_own_line(phase, 
         if key is None or "move" not in key and "support" not in key:
             continue
         casing, shaft = [p for p in ids[key].iter(f"{NS}path")][:2]  # the casing, then the coloured line
-        assert casing.attrib["stroke"] == (CASING if r["status"] == "succeeds" else faded(CASING))  # a yellow line
+        assert casing.attrib["stroke"] == (CASING if r["status"] == "succeeds" else FAILED_EDGE)  # a yellow line
         assert float(casing.attrib["stroke-width"]) > float(shaft.attrib["stroke-width"])  # shows on white ice
         lines[n] = (r, polyline(shaft.attrib["d"]), shaft.attrib["stroke"])
     for n, (r, line, stroke) in lines.items():
@@ -306,6 +306,45 @@ def test_a_board_keeps_its_own_colours_unless_they_clash():
     clash = assign_colours((("A", "#0072B2"), ("B", "#0070B0"), ("C", "not a colour")))
     assert clash["A"] == "#0072B2" and clash["B"] != "#0070B0" and clash["C"] in PALETTE
     assert smallest_difference(list(clash.values())) >= MIN_DELTA_E
+
+
+# ----- the shipped examples -----------------------------------------------------------------------------------
+def docs_pictures():
+    """docs/pictures.py, the script that draws the pictures in docs/, as a module (its EXAMPLES)."""
+    import importlib.util
+    import sys
+
+    if "docs_pictures" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("docs_pictures", data_dir("variants").parent / "docs" /
+                                                      "pictures.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["docs_pictures"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["docs_pictures"]
+
+
+def _shipped_examples():
+    """Every Diplomacy example docs/ shows, and every shipped Diplomacy board at its start."""
+    out = []
+    for example in docs_pictures().EXAMPLES:
+        board, state, results = example.make()
+        if board.rules == "diplomacy":
+            out.append((example.file, board, state, results))
+    for name in variant_names():
+        board = load_variant(name)
+        if board.rules == "diplomacy":
+            out.append((f"{name} at its start", board, rules_of(board).initial_state(board), None))
+    return out
+
+
+@pytest.mark.parametrize("example", _shipped_examples(), ids=lambda e: e[0])
+def test_no_two_marks_or_labels_of_the_shipped_examples_overlap(example):
+    """Boxes read from the SVG: no mark (a failure or illegal order's cross, a badge, a convoy's diamond, a
+    dislodged unit) covers a label, a centre marker, a unit or another mark, and no two labels overlap."""
+    name, board, state, results = example
+    svg = svg_of(board, state, results)
+    assert collisions(svg) == [], name
+    assert placed(svg)  # (the boxes were read)
 
 
 # ----- every board and game ----------------------------------------------------------------------------------
