@@ -75,7 +75,8 @@ class Opened:
     session: Session
     game: Game | None = None
     shared: bool = False
-    missed_in_row: int = 0  # the caller's seat's missed movement phases in a row (the token check reads it)
+    away: bool = False  # the caller's seat missed movement phases in a row or is in civil disorder (the token
+    # check reads it): orders of its own bring it back
 
 
 def _position(game: Game, data: dict[str, Any]) -> tuple[Any, Any]:
@@ -286,7 +287,7 @@ class Service:
             if found is None:
                 raise HostedError(Kind.NOT_FOUND, "Not found", f"no game {game_id!r}")
             raise HostedError(Kind.FORBIDDEN, "Forbidden", "this token is not one of this game's")
-        game, power, opened.missed_in_row = found
+        game, power, opened.away = found
         if game.wake_at is not None and self.clock() >= game.wake_at:
             session.commit()  # what is due takes a transaction and a lock of its own
             try:
@@ -297,22 +298,22 @@ class Service:
             if found is None or found[1] is None:  # (the seat was handed on meanwhile)
                 session.commit()
                 raise HostedError(Kind.FORBIDDEN, "Forbidden", "this token is not one of this game's")
-            game, power, opened.missed_in_row = found
+            game, power, opened.away = found
         opened.game, opened.shared = game, share
         return Caller(game_id, power or None)
 
     @staticmethod
     def _game_and_seat(session: Session, game_id: str, digest: str,
-                       share: bool) -> tuple[Game, str | None, int] | None:
-        """The game, whose the token is and its seat's missed movement phases in a row, in one statement: its
+                       share: bool) -> tuple[Game, str | None, bool] | None:
+        """The game, whose the token is and whether its seat is away (`Opened.away`), in one statement: its
         seat (matched by the token's SHA-256, the hash of a 256-bit random secret: its timing says nothing
         useful), "" for the game master, None for no one; None when there is no such game."""
         query = _game_and_seat_query(share)
         row = session.execute(query, {"game_id": game_id, "digest": digest}).first()
         if row is None:
             return None
-        game, power, gm, in_row = row
-        return game, power if power is not None else ("" if gm else None), in_row or 0
+        game, power, gm, in_row, disorder = row
+        return game, power if power is not None else ("" if gm else None), bool(in_row or disorder)
 
     @staticmethod
     def require_gm(caller: Caller) -> None:
@@ -423,8 +424,9 @@ class Service:
         checked = opened.game is not None  # (the token check read the seat's count in this transaction)
         game = self._opened_game(opened, caller.game_id, share=True)
         if not checked and caller.power is not None:
-            opened.missed_in_row = session.scalar(select(Seat.missed_in_row).where(
-                Seat.game_id == caller.game_id, Seat.power == caller.power)) or 0
+            seat_row = session.execute(select(Seat.missed_in_row, Seat.civil_disorder).where(
+                Seat.game_id == caller.game_id, Seat.power == caller.power)).first()
+            opened.away = seat_row is not None and bool(seat_row.missed_in_row or seat_row.civil_disorder)
         if power is not None and session.get(Seat, (caller.game_id, seat)) is None:
             raise HostedError(Kind.BAD_INPUT, "Bad request", f"{seat!r} has no seat in this game", pointer="/power")
         self._check_active(game)
@@ -448,9 +450,10 @@ class Service:
         row = {"game_id": caller.game_id, "power": seat, "phase_no": game.phase_no, "orders": lines,
                "statuses": statuses, "given_by": given_by, "updated_at": self.clock(), "ready": bool(ready)}
         row["ready"] = bool(session.execute(_submission_upsert(self.store.sqlite, ready is None), row).scalar_one())
-        if lines and given_by is None and seat != GM and opened.missed_in_row:  # back: out of civil disorder
-            session.execute(update(Seat).where(Seat.game_id == caller.game_id, Seat.power == seat,
-                                               Seat.missed_in_row > 0).values(civil_disorder=False, missed_in_row=0))
+        if lines and given_by is None and seat != GM and opened.away:  # back: out of civil disorder (even when
+            # the game master gave its orders meanwhile, which ended its row of misses but not its disorder)
+            session.execute(update(Seat).where(Seat.game_id == caller.game_id, Seat.power == seat).values(
+                civil_disorder=False, missed_in_row=0))
         session.commit()
         sub = Submission(**row)
         judged = self._adjudicate_if_ready(caller.game_id, game.phase_no) if sub.ready else None
@@ -1044,7 +1047,7 @@ class Service:
 def _game_and_seat_query(share: bool) -> Any:
     """The game and the seat whose token hash is `digest`, and whether `digest` is the game master's."""
     digest: BindParameter[Any] = bindparam("digest")
-    query = (select(Game, Seat.power, Game.gm_token_hash == digest, Seat.missed_in_row)
+    query = (select(Game, Seat.power, Game.gm_token_hash == digest, Seat.missed_in_row, Seat.civil_disorder)
              .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.token_hash == digest))
              .where(Game.id == bindparam("game_id")).limit(1).execution_options(populate_existing=True))
     return query.with_for_update(read=True, of=Game) if share else query
