@@ -279,9 +279,9 @@ _PHASE_SUMMARY: dict[str, Any] = {
                                                                      "year limit, every seat in civil disorder)"}},
     "required": ["phase_no", "phase", "trigger", "adjudicated_at", "missed"],
 }
-_TO = {"oneOf": [{"const": "ALL", "description": "Every seat"},
-                 {"type": "array", "items": {"type": "string", "maxLength": 100}, "minItems": 1, "maxItems": 33,
-                  "description": "The seats (powers) and \"game master\" it is for, the sender not among them"}]}
+_TO = {"type": ["string", "array"], "items": {"type": "string", "maxLength": 100}, "maxItems": 33,
+       "description": '"ALL" (every seat), or a list of the seats (powers) and "game master" it is for, the sender '
+                      "not among them (the service refuses anything else, naming it)"}
 SCHEMAS.update({
     "CreateGameRequest": {
         "type": "object",

@@ -232,6 +232,12 @@ _CASES = [
                                                                             "powers": ["Russia", "Norway"]},
          token="gm"),
     Case("get", "/v1/games/{game_id}/record", (("game_id", "GAME"),), (("format", "game"),), token="Russia"),
+    Case("post", "/v1/games/{game_id}/messages", (("game_id", "GAME"),),
+         body={"to": ["Norway", "game master"], "text": "Meet in Bar?\nYes.", "client_id": "c-1"}, token="Russia"),
+    Case("post", "/v1/games/{game_id}/messages", (("game_id", "GAME"),), body={"to": "ALL", "text": "Welcome"},
+         token="gm"),
+    Case("get", "/v1/games/{game_id}/messages", (("game_id", "GAME"),), (("after", "0"), ("limit", "10")),
+         token="Russia"),
     Case("post", "/v1/games", body={"record": _RECORD}),
     Case("post", "/v1/games", body={"variant": "arctic", "bots": ["USA"], "settings": {
         "deadline_clock": {"time": "21:00", "zone": "Europe/Paris"}, "scoring": {"system": "c-diplo", "solo": 73},
