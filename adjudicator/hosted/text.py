@@ -6,8 +6,9 @@ surrogate, which no database stores and no UTF-8 encoder writes, is a 400 naming
 pointer. A name, label, seat or order that holds a control character, a lone surrogate, a line break, or a
 bidirectional override (which shows text as something else) is refused with a 400 saying which character and
 where, before any database sees it; so is one over its length (400 too: 413 is for a request too large as a
-whole, its body, its board or its number of orders). Path ids and phase numbers are ASCII
-digits or id characters within range: `"²".isdigit()` and `"١".isdigit()` are true, so `isdigit` is not used.
+whole, its body, its board or its number of orders). A message (`message`) is the same but for its lines: `\n`
+(and `\r\n`, read as `\n`) end them, and a refusal names the line and the character. Path ids, phase numbers
+and a query's numbers are ASCII digits or id characters within range: `"²".isdigit()` and `"١".isdigit()` are true, so `isdigit` is not used.
 """
 
 from __future__ import annotations
