@@ -3,6 +3,9 @@
 Settings (Flask config, else the environment): `ADJUDICATOR_WEBHOOK_ALLOW`, the hosts and networks webhooks
 may reach besides the public internet; `ADJUDICATOR_REQUESTS_PER_MINUTE` and `ADJUDICATOR_GAMES_PER_HOUR`, the
 rates; `HOSTED_LIMITS` and `HOSTED_WEBHOOKS` (config only) replace the limits and the delivery policy whole.
+
+Long file: every /v1/games route is a few lines over the service, and they share one request discipline (the
+token check in the request's own transaction, the reconnecting retry, the outage log), kept beside them.
 """
 
 from __future__ import annotations
