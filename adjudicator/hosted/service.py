@@ -147,6 +147,9 @@ class Service:
         text.storable(inline_board, "/board")
         text.storable(state, "/state")
         board = board_of(str(variant or ""), inline_board, located=False)  # (inline: checked as `variant check` checks)
+        if inline_board is not None:  # kept as the game's variant and in its name: a database column's bounds
+            text.printable(board.name, "the board's name", "/board/name", self.limits.max_label)
+            text.printable(board.title, "the board's title", "/board/title", self.limits.max_name - len(" game"))
         rules = rules_of(board)
         if state is None:
             position = rules.initial_state(board)
