@@ -3,6 +3,9 @@
 Settings (Flask config, else the environment): `ADJUDICATOR_WEBHOOK_ALLOW`, the hosts and networks webhooks
 may reach besides the public internet; `ADJUDICATOR_REQUESTS_PER_MINUTE` and `ADJUDICATOR_GAMES_PER_HOUR`, the
 rates; `HOSTED_LIMITS` and `HOSTED_WEBHOOKS` (config only) replace the limits and the delivery policy whole.
+
+Long file: every /v1/games route is a few lines over the service, and they share one request discipline (the
+token check in the request's own transaction, the reconnecting retry, the outage log), kept beside them.
 """
 
 from __future__ import annotations
@@ -147,12 +150,16 @@ def _reconnecting(view: Any) -> Any:
                     raise
                 _close_opened()
                 lost = isinstance(exc, DBAPIError) and exc.connection_invalidated
-                if not lost or attempt == 2 or request.endpoint == "hosted.create_game":  # a game may be stored
+                if not lost or attempt == 2 or request.endpoint in _STORED_ONCE:  # (it may have been stored)
                     raise database_unavailable(exc) from None
         raise AssertionError("unreachable")
 
     return run
 
+
+# Requests that are not run again on a fresh connection: a lost connection may have lost the answer of a commit
+# that stored a game or a message (a message's retry with its `client_id` is answered by the one kept).
+_STORED_ONCE = ("hosted.create_game", "hosted.send_message")
 
 # The phase-bound writes (orders, readiness, withdrawal, judging, the deadline) name the phase they are for:
 # a missing `phase_no` is answered by the service, which names the current phase (the token check reads it).
@@ -170,6 +177,18 @@ def _phase_query() -> int | None:
         raise Problem(Kind.BAD_INPUT, "Bad request",
                       f"phase_no must be a phase number (1, 2, 3... in ASCII digits), not "
                       f"{written[:20]!r}", pointer="phase_no")
+    return number
+
+
+def _query_number(name: str, low: int, high: int, default: int) -> int:
+    """A query's whole number from `low` to `high` (`default` when absent); a 400 naming it otherwise."""
+    written = request.args.get(name)
+    if written is None:
+        return default
+    number = text.whole_number(written, low, high)
+    if number is None:
+        raise Problem(Kind.BAD_INPUT, "Bad request", f"{name} must be a whole number from {low} to {high} in ASCII "
+                      f"digits, not {written[:20]!r}", pointer=name)
     return number
 
 
@@ -258,16 +277,16 @@ def create_game():
                 raise Problem(Kind.BAD_INPUT, "Bad request", f"{key} is given twice: in `settings` and outside it",
                               pointer=f"/settings/{key}")
             settings[key] = value
-    variant, state, past, end, notes = body.get("variant"), body.get("state"), None, None, []
-    if "record" in body:  # a recorded game, begun at its last position with its past phases
+    variant, state, past, end, notes, said = body.get("variant"), body.get("state"), None, None, [], None
+    if "record" in body:  # a recorded game, begun at its last position with its past phases and messages
         given = [k for k in ("variant", "board", "state") if k in body]
         if given:
             raise Problem(Kind.BAD_INPUT, "Bad request", f"a game begun from a record takes its board and position "
                           f"from it: leave out {', '.join(given)}", pointer=f"/{given[0]}")
-        variant, state, past, end, notes = imported(body["record"])
+        variant, state, past, end, notes, said = imported(body["record"])
     created = _run(svc.create_game, variant, body.get("name"), body.get("labels"), body.get("seats"),
                    settings, body.get("webhook_url"), state, body.get("board"), body.get("rules"),
-                   body.get("bots"), past, end)
+                   body.get("bots"), past, end, said)
     return _json({**created, "notes": notes} if "record" in body else created, 201)
 
 
@@ -276,7 +295,9 @@ def create_game():
 def game_record(game_id: str):
     caller = _caller(game_id)
     board, state, entries, end, scoring = _run(service().history, caller)
-    text, media = record_of(game_id, board, state, entries, end, scoring, request.args.get("format", "mila"))
+    fmt = request.args.get("format", "mila")
+    talk = _run(service().record_messages, caller) if fmt == "fair" else (None, "")
+    text, media = record_of(game_id, board, state, entries, end, scoring, fmt, talk)
     return Response(text, mimetype=media, headers={"Cache-Control": "no-store"})
 
 
@@ -476,3 +497,22 @@ def replace_seat(game_id: str, power: str):
     caller = _caller(game_id)
     return _json(_run(service().replace_seat, caller, power, body.get("kind", "player"),
                       phase_no=body.get("phase_no")))
+
+
+@bp.post("/v1/games/<game_id>/messages")
+@_reconnecting
+def send_message(game_id: str):
+    body = _body("SendMessageRequest", later=_PHASE)
+    caller = _caller(game_id)
+    answer, new = _run(service().send_message, caller, body["to"], body["text"], phase_no=body.get("phase_no"),
+                       client_id=body.get("client_id"))
+    return _json(answer, 201 if new else 200)
+
+
+@bp.get("/v1/games/<game_id>/messages")
+@_reconnecting
+def messages(game_id: str):
+    after = _query_number("after", 0, text.MAX_PHASE, 0)
+    limit = _query_number("limit", 1, _limits().max_message_page, 50)
+    caller = _caller(game_id)
+    return _json(_run(service().read_messages, caller, after, limit))

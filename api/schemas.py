@@ -279,6 +279,9 @@ _PHASE_SUMMARY: dict[str, Any] = {
                                                                      "year limit, every seat in civil disorder)"}},
     "required": ["phase_no", "phase", "trigger", "adjudicated_at", "missed"],
 }
+_TO = {"type": ["string", "array"], "items": {"type": "string", "maxLength": 100}, "maxItems": 33,
+       "description": '"ALL" (every seat), or a list of the seats (powers) and "game master" it is for, the sender '
+                      "not among them (the service refuses anything else, naming it)"}
 SCHEMAS.update({
     "CreateGameRequest": {
         "type": "object",
@@ -482,6 +485,40 @@ SCHEMAS.update({
     },
     "WebhookSecret": {"type": "object", "properties": {"webhook_secret": _STR}, "required": ["webhook_secret"],
                       "description": "The new signing secret, shown this once"},
+    "SendMessageRequest": {
+        "type": "object",
+        "properties": {"to": _TO, "phase_no": _PHASE_NO,
+                       "text": {"type": "string", "description": "The message: printable text in lines (\\n; tabs "
+                                                                 "allowed), at most 2,000 characters (the service's "
+                                                                 "limit); any other control character is refused"},
+                       "client_id": {"type": "string", "maxLength": 64,
+                                     "description": "The sender's own id for this message (1-64 of A-Z a-z 0-9 _ - . "
+                                                    ":): a retry with it answers the message kept (200) and sends "
+                                                    "nothing; the same id for another message is a 409"}},
+        "required": ["to", "text", "phase_no"], "additionalProperties": False,
+    },
+    "Message": {
+        "type": "object",
+        "description": "A message, always as data: its text is a JSON string, never markup",
+        "properties": {"id": _INT, "phase_no": {"type": "integer", "description": "The phase it was sent in"},
+                       "phase": _STR, "sender": {"type": "string", "description": "A power, or \"game master\""},
+                       "sender_label": {"type": "string", "description": "The sender seat's label (none when the "
+                                                                         "seats are anonymous)"},
+                       "to": _TO, "text": _STR, "sent_at": _STR,
+                       "client_id": {"type": "string", "description": "To its sender only"}},
+        "required": ["id", "phase_no", "phase", "sender", "to", "text", "sent_at"],
+    },
+    "Messages": {
+        "type": "object",
+        "properties": {"messages": {"type": "array", "items": {"$ref": "#/components/schemas/Message"}},
+                       "more": {"type": "boolean", "description": "More follow: ask again with after=next_after"},
+                       "next_after": {"type": "integer", "description": "The last id answered (or `after`)"},
+                       "reads": {"enum": ["own", "all"], "description": "own: the messages the caller sent or was "
+                                                                          "sent; all: every message (the settings "
+                                                                          "show the caller them all)"},
+                       "gunboat": {"type": "boolean"}},
+        "required": ["messages", "more", "next_after", "reads", "gunboat"],
+    },
 })
 
 
@@ -542,6 +579,10 @@ def _hosted_paths() -> dict:
     create = op("Host a new game (tokens shown once)", _json("CreateGameResponse"), (400, 404, 413, 415, 422, 429, 503, 507),
                 "CreateGameRequest", "201")
     create.pop("parameters")
+    sent = op("Send a message to one, several or all seats in the current phase (refused in a gunboat game)",
+              _json("Message"), write, "SendMessageRequest", "201")
+    sent["responses"]["200"] = {"description": "A retry with the same client_id: the message kept, nothing sent",
+                                "content": _json("Message")}
     return {
         "/v1/games": {"post": create},
         "/v1/games/{game_id}": {"get": op("The game as the caller may see it", _json("HostedGame"), read)},
@@ -595,6 +636,13 @@ def _hosted_paths() -> dict:
                                                  _json("Paused"), write, "PhaseBoundRequest")},
         "/v1/games/{game_id}/resume": {"post": op("Resume a paused game (game master)", _json("Paused"), write,
                                                   "PhaseBoundRequest")},
+        "/v1/games/{game_id}/messages": {"post": sent, "get": op(
+            "The caller's messages (sent and received; all when the settings say), oldest first, a page at a time",
+            _json("Messages"), read + (400,), params=[
+                {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0, "default": 0},
+                 "description": "Only messages with a greater id (the last page's next_after)"},
+                {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100,
+                                                            "default": 50}}])},
         "/v1/games/{game_id}/seats/{power}/replace": {"post": op(
             "Hand a seat to a new player or a bot: a new token (game master)", _json("ReplacedSeat"), write,
             "ReplaceSeatRequest", params=[{"name": "power", "in": "path", "required": True, "schema": _STR}])},

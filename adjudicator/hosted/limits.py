@@ -40,19 +40,24 @@ class Limits:
     requests_per_minute: int = 600  # per token (or per client address without one)
     games_per_hour: int = 60  # games created per client address
     picture_units_per_minute: int = 240  # pictures per token and per address, by cost (adjudicator.pictures.cost)
+    max_message_length: int = 2000  # characters in one message
+    max_messages: int = 10_000  # messages one game keeps (its record stays bounded)
+    messages_per_minute: int = 20  # messages one seat (or the game master) sends, on top of its requests' rate
+    max_message_page: int = 100  # messages one read returns at most (`limit`)
 
     @classmethod
     def configured(cls, config: Mapping[str, Any] | None = None) -> Limits:
         """The limits of a server: `HOSTED_LIMITS` in its config, else the defaults with the rates an operator
-        sets as `ADJUDICATOR_REQUESTS_PER_MINUTE`, `ADJUDICATOR_GAMES_PER_HOUR` and
-        `ADJUDICATOR_PICTURE_UNITS_PER_MINUTE` (config, then environment)."""
+        sets as `ADJUDICATOR_REQUESTS_PER_MINUTE`, `ADJUDICATOR_GAMES_PER_HOUR`,
+        `ADJUDICATOR_PICTURE_UNITS_PER_MINUTE` and `ADJUDICATOR_MESSAGES_PER_MINUTE` (config, then environment)."""
         config = config or {}
         if config.get("HOSTED_LIMITS"):
             return config["HOSTED_LIMITS"]
         rates = {}
         for field_name, key in (("requests_per_minute", "ADJUDICATOR_REQUESTS_PER_MINUTE"),
                                 ("games_per_hour", "ADJUDICATOR_GAMES_PER_HOUR"),
-                                ("picture_units_per_minute", "ADJUDICATOR_PICTURE_UNITS_PER_MINUTE")):
+                                ("picture_units_per_minute", "ADJUDICATOR_PICTURE_UNITS_PER_MINUTE"),
+                                ("messages_per_minute", "ADJUDICATOR_MESSAGES_PER_MINUTE")):
             value = config.get(key) or os.environ.get(key)
             if value:
                 rates[field_name] = max(1, int(value))

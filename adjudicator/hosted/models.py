@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, Table, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Table, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -51,6 +51,7 @@ class Game(Base):
     extensions_used: Mapped[int] = mapped_column(Integer, default=0)  # this phase's NMR extensions
     reminded: Mapped[bool] = mapped_column(Boolean, default=False)  # this deadline's reminder was queued
     wake_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    messages: Mapped[int] = mapped_column(Integer, default=0)  # messages kept (migration 0008: the game's cap)
 
 
 class Seat(Base):
@@ -172,3 +173,35 @@ class Drawing(Base):
     key: Mapped[str] = mapped_column(String(100), primary_key=True)
     body: Mapped[str] = mapped_column(Text)
     created_at: Mapped[float] = mapped_column(Float)
+
+
+class Message(Base):
+    """A message between a game's seats (migration 0008): kept with the phase it was sent in, its sender (a seat's
+    power, or "" for the game master), to all the seats or to the named ones (`recipients`: powers, "" for the game
+    master), and a client's own id for a retried send (`client_id`, one message per sender and id)."""
+
+    __tablename__ = "hosted_messages"
+    __table_args__ = (UniqueConstraint("game_id", "sender", "client_id", name="uq_hosted_message_client"),
+                      Index("ix_hosted_messages_game", "game_id", "id"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("hosted_games.id", ondelete="CASCADE"))
+    phase_no: Mapped[int] = mapped_column(Integer)  # the phase it was sent in (the current one: judged + 1)
+    phase: Mapped[str] = mapped_column(String(200))  # its name
+    sender: Mapped[str] = mapped_column(String(100))
+    to_all: Mapped[bool] = mapped_column(Boolean)
+    recipients: Mapped[list[str]] = mapped_column(JSON)  # the named recipients ([] when to all)
+    body: Mapped[str] = mapped_column(Text)
+    sent_at: Mapped[float] = mapped_column(Float)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class MessageReader(Base):
+    """Who may read a message while the game's settings show it only to its parties (migration 0008): its sender
+    and each recipient (every seat, for a message to all), one row each, so a seat's inbox is one index range."""
+
+    __tablename__ = "hosted_message_readers"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    reader: Mapped[str] = mapped_column(String(100), primary_key=True)  # a power, or "" for the game master
+    message_id: Mapped[int] = mapped_column(ForeignKey("hosted_messages.id", ondelete="CASCADE"), primary_key=True)

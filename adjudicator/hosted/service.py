@@ -27,13 +27,13 @@ from adjudicator.errors import AdjudicatorError
 from adjudicator.gamefile import game_to_data
 from adjudicator.game import PICTURES, rules_of
 from adjudicator.game_end import EndKind, GameEnd
-from adjudicator.hosted import ending, seats as seating, text, tokens, votes, wake, webhooks
+from adjudicator.hosted import ending, messages as talk, seats as seating, text, tokens, votes, wake, webhooks
 from adjudicator.hosted.drawings import DatabaseShelf
 from adjudicator.hosted.egress import url_problem
 from adjudicator.hosted.errors import HostedError
 from adjudicator.hosted.imported import ImportedPhase, imported_rows
-from adjudicator.hosted.limits import Limits
-from adjudicator.hosted.models import Counter, Game, PhaseRecord, Seat, Submission, iso
+from adjudicator.hosted.limits import Limits, RateLimiter
+from adjudicator.hosted.models import Counter, Game, Message, PhaseRecord, Seat, Submission, iso
 from adjudicator.hosted.orders import GM, Refused, judge_submission, read_orders
 from adjudicator.hosted.settings import Settings
 from adjudicator.hosted.storage import Store, upsert_on
@@ -131,6 +131,7 @@ class Service:
         self.deliverer = webhooks.Deliverer(store, self.policy, clock, background)
         self.drawings = DatabaseShelf(store)  # the boards' drawings, computed once for every process on the database
         self.positions = Positions()
+        self.rates = RateLimiter(store, clock)  # (the seats' sends: in the database, as every rate limit)
 
     # --- games ---------------------------------------------------------------------------------------------
     def create_game(self, variant: str | None, name: str | None = None, labels: dict[str, str] | None = None,
@@ -138,14 +139,18 @@ class Service:
                     webhook_url: str | None = None, state: dict[str, Any] | None = None,
                     inline_board: dict[str, Any] | None = None, rules_text: str | None = None,
                     bots: list[str] | None = None, imported: list[ImportedPhase] | None = None,
-                    imported_end: GameEnd | None = None) -> dict[str, Any]:
+                    imported_end: GameEnd | None = None,
+                    imported_messages: list[talk.ImportedMessage] | None = None) -> dict[str, Any]:
         """A new game on a variant or an inline board (played by `rules_text`'s rule options, fixed now: they
         are kept in its position); `bots`: the seats a bot plays, shown to all; `imported`: the phases a recorded
-        game played before `state` (kept as judged phases), and `imported_end` its end; the answer holds every
-        token, shown this once."""
+        game played before `state` (kept as judged phases), `imported_end` its end and `imported_messages` its
+        messages; the answer holds every token, shown this once."""
         text.storable(inline_board, "/board")
         text.storable(state, "/state")
         board = board_of(str(variant or ""), inline_board, located=False)  # (inline: checked as `variant check` checks)
+        if inline_board is not None:  # kept as the game's variant and in its name: a database column's bounds
+            text.printable(board.name, "the board's name", "/board/name", self.limits.max_label)
+            text.printable(board.title, "the board's title", "/board/title", self.limits.max_name - len(" game"))
         rules = rules_of(board)
         if state is None:
             position = rules.initial_state(board)
@@ -171,6 +176,7 @@ class Service:
         name = (f"{board.title} game" if name is None
                 else text.printable(name, "the name", "/name", self.limits.max_name))
         options = Settings.from_json(settings)
+        self._check_imported_messages(options, imported_messages or [])
         self._check_scoring(board, position, options, settings)
         bot_seats = self._bots(powers, bots)
         self._check_url(webhook_url)
@@ -188,7 +194,7 @@ class Service:
                     deadline_at=None if end_data else options.deadline(rules.phase_kind(position), now),
                     gm_token_hash=tokens.token_hash(gm_token), webhook_url=webhook_url,
                     webhook_secret=secrets.token_urlsafe(32), created_at=now, phase_started_at=now, pauses=0,
-                    grace_used=False, extensions_used=0, reminded=False)
+                    grace_used=False, extensions_used=0, reminded=False, messages=0)
         game.wake_at = wake.wake_of(game, options)
         with self.store.transaction() as session:
             # One counter row, not a count of every game: the cost does not grow with the games stored.
@@ -206,6 +212,9 @@ class Service:
                                  missed=0, missed_in_row=0, holders=[{"from_phase": judged + 1, "kind": kind}]))
             for number, row in enumerate(past, 1):
                 session.add(PhaseRecord(game_id=game.id, phase_no=number, **row))
+            if imported_messages:
+                session.flush()
+                self._keep_imported(session, game, [row["name"] for row in past], imported_messages, now)
         return {"id": game.id, "name": name, "variant": board.name, "phase": game.phase_name, "phase_no": judged + 1,
                 "game_master_token": gm_token, "tokens": seat_tokens, "webhook_secret": game.webhook_secret,
                 "deadline": _iso(game.deadline_at)}
@@ -365,7 +374,9 @@ class Service:
         survivors = set(rules_of(board).survivors(board, state))
         out_seats = []
         for seat in seats:
-            entry: dict[str, Any] = {"power": seat.power, "label": seat.label, "must_act": seat.power in actors,
+            label = seat.power if settings.anonymous_seats and not (caller.gm or caller.power == seat.power) \
+                else seat.label  # (anonymous: the others' labels are never shown to a seat)
+            entry: dict[str, Any] = {"power": seat.power, "label": label, "must_act": seat.power in actors,
                                      "kind": seat.kind, "civil_disorder": seat.civil_disorder, "missed": seat.missed,
                                      "missed_in_row": seat.missed_in_row,
                                      "survivor": seat.power in survivors, "holders": seat.holders or []}
@@ -1004,6 +1015,110 @@ class Service:
         game.reminded = False
         game.wake_at = wake.wake_of(game, settings)
         self._event(session, game, "game.resumed", now, by=by, deadline=_iso(game.deadline_at))
+
+    # --- talk ----------------------------------------------------------------------------------------------
+    def send_message(self, caller: Caller, to: Any, body: str, *, phase_no: int | None,
+                     client_id: str | None = None) -> tuple[dict[str, Any], bool]:
+        """Send a message in phase `phase_no`, which must be the current one, to "ALL" or the named seats (and
+        "game master"): kept with its phase, its readers and a `message` webhook, in one transaction under the
+        game's row lock; refused in a gunboat game, over its length, the sender's rate or the game's cap. A retry
+        with the same `client_id` answers the message kept and sends nothing. (The message, whether it is new.)"""
+        message_text = text.message(body, "/text", self.limits.max_message_length)  # (before any database)
+        client = talk.client_id(client_id)
+        now = self.clock()
+        with self.store.transaction() as session:
+            game = self._game(session, caller.game_id, lock=True)
+            settings = Settings.from_json(game.settings)
+            talk.refuse_gunboat(settings)
+            labels = self._labels(session, game.id)
+            seats = list(labels)
+            to_whom = talk.addressed(to, caller.seat_key, seats)
+            kept = talk.replayed(session, game.id, caller.seat_key, client, to_whom, message_text)
+            new = kept is None
+            if kept is None:
+                self._check_active(game)
+                _check_phase(game, phase_no)
+                self._limit_talk(session, caller)
+                row = {"phase_no": game.phase_no + 1, "phase": game.phase_name, "sender": caller.seat_key,
+                       "to_all": to_whom.to_all, "recipients": list(to_whom.recipients), "body": message_text,
+                       "sent_at": now, "client_id": client}
+                [number] = talk.keep(session, game, [row], [to_whom.readers], self.limits.max_messages)
+                kept = Message(id=number, game_id=game.id, **row)
+                gm_reads = settings.game_master_reads_messages or GM in to_whom.readers
+                self._event(session, game, "message", now,
+                            **talk.event_json(kept, to_whom.receivers(caller.seat_key, seats), gm_reads))
+            answer = talk.to_json(kept, None if settings.anonymous_seats else labels, own=True)
+        if new:
+            self.deliverer.wake()
+        return answer, new
+
+    def read_messages(self, caller: Caller, after: int = 0, limit: int = 50) -> dict[str, Any]:
+        """The messages the caller may read with an id after `after`, oldest first, at most `limit` (and at most
+        the limits' page): its own (sent or received), or every one when the settings show it all."""
+        limit = max(1, min(limit, self.limits.max_message_page))
+        with self.store.sessions() as session:
+            game = self._game(session, caller.game_id)
+            settings = Settings.from_json(game.settings)
+            everyone = talk.reads_all(settings, game.status, caller.gm)
+            rows, more = talk.page(session, game.id, None if everyone else caller.seat_key, after, limit)
+            labels = None if settings.anonymous_seats else self._labels(session, game.id)
+        return {"messages": [talk.to_json(r, labels, own=r.sender == caller.seat_key) for r in rows],
+                "more": more, "next_after": rows[-1].id if rows else after, "reads": "all" if everyone else "own",
+                "gunboat": settings.gunboat}
+
+    def record_messages(self, caller: Caller) -> tuple[list[Message] | None, str]:
+        """Every message of the game for its record when the caller may read them all (else None), and a word
+        saying which: a record carries all of a game's messages or none."""
+        with self.store.sessions() as session:
+            game = self._game(session, caller.game_id)
+            settings = Settings.from_json(game.settings)
+            if settings.gunboat:
+                return [], "none: a gunboat game"
+            if not talk.reads_all(settings, game.status, caller.gm):
+                return None, ("left out: this caller may not read every message (see the game's settings "
+                              "messages_visible_after_end, once it has ended, and game_master_reads_messages)")
+            return talk.everything(session, game.id), "included: every message"
+
+    def _limit_talk(self, session: Any, caller: Caller) -> None:
+        """429 with Retry-After when the sender is over its rate of messages (counted in this transaction)."""
+        per_minute = self.limits.messages_per_minute
+        wait = self.rates.wait(talk.rate_key(caller.game_id, caller.seat_key), per_minute, 60.0, session)
+        if wait > 0:
+            seconds = int(wait) + 1
+            raise HostedError(Kind.TOO_MANY, "Too many messages", f"a seat sends at most {per_minute} messages at "
+                              f"once, then one every {60 / per_minute:g} s: try again in {seconds} s",
+                              retry_after=seconds)
+
+    @staticmethod
+    def _labels(session: Any, game_id: str) -> dict[str, str]:
+        """Each seat's label by its power, in the seats' order."""
+        rows = session.execute(select(Seat.power, Seat.label).where(Seat.game_id == game_id).order_by(Seat.position))
+        return {power: label for power, label in rows}
+
+    def _check_imported_messages(self, settings: Settings, messages: list[talk.ImportedMessage]) -> None:
+        """A record's messages fit the game: none in a gunboat game, at most the game's cap."""
+        if messages and settings.gunboat:
+            raise HostedError(Kind.BAD_INPUT, "Bad request", f"the record holds {len(messages)} messages and the "
+                              "settings make the game gunboat, which keeps none: leave `gunboat` out, or begin from "
+                              "a record without messages", pointer="/settings/gunboat")
+        if len(messages) > self.limits.max_messages:
+            raise HostedError(Kind.TOO_LARGE, "Record too long", f"the record holds {len(messages)} messages; a "
+                              f"hosted game keeps at most {self.limits.max_messages}", pointer="/record/phases")
+
+    def _keep_imported(self, session: Any, game: Game, names: list[str], messages: list[talk.ImportedMessage],
+                       now: float) -> None:
+        """Keep a recorded game's messages, each with the phase it was sent in (a past phase, or the current)."""
+        seats = list(self._labels(session, game.id))
+        rows, readers = [], []
+        for m in messages:
+            to_whom = talk.addressed(talk.ALL if m.to_all else list(m.recipients), m.sender, seats)
+            rows.append({"phase_no": m.phase_no, "sender": m.sender, "to_all": to_whom.to_all,
+                         "phase": names[m.phase_no - 1] if m.phase_no <= len(names) else game.phase_name,
+                         "recipients": list(to_whom.recipients),
+                         "body": text.message(m.text, m.pointer, self.limits.max_message_length),
+                         "sent_at": now if m.sent_at is None else m.sent_at, "client_id": None})
+            readers.append(to_whom.readers)
+        talk.keep(session, game, rows, readers, self.limits.max_messages)
 
     # --- seats ---------------------------------------------------------------------------------------------
     def replace_seat(self, caller: Caller, power: str, kind: str = "player", *,

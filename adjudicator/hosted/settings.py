@@ -102,7 +102,8 @@ class Extended(NamedTuple):
 
 @dataclass(frozen=True)
 class Settings:
-    """A game's settings (README, "Hosted games"): its pacing, its votes, civil disorder, scoring and its end."""
+    """A game's settings (README, "Hosted games"): its pacing, its votes, civil disorder, scoring, its end and its
+    talk (gunboat, anonymous seats, who reads the messages)."""
 
     public_readiness: bool = False  # whether powers see who is ready (never what they ordered)
     phase_seconds: int | None = None  # every phase's duration (None: no deadline unless a clock sets one)
@@ -119,6 +120,10 @@ class Settings:
     disorder_after: int = 2  # missed movement phases in a row; 0: never
     scoring: Any = field(default="draw-size", hash=False)  # a name, or {"system": NAME, PARAMETER: VALUE...}
     end_year: int | None = None
+    gunboat: bool = False  # no messages at all (sending is refused)
+    anonymous_seats: bool = False  # a seat shows the others its power only, never their labels
+    messages_visible_after_end: bool = False  # once the game has ended every seat (and the game master) reads all
+    game_master_reads_messages: bool = False  # the game master reads every message (else only its own)
 
     @classmethod
     def from_json(cls, data: Any, pointer: str = "/settings") -> Settings:
@@ -340,6 +345,8 @@ _READERS: dict[str, Callable[[Any, _At], Any]] = {
     "reminder_seconds": _seconds, "draws": _choice(DRAWS), "secret_votes": _bool, "votes_survive_phase": _bool,
     "disorder_votes": _choice(DISORDER_VOTES), "disorder_after": _whole(0, MAX_DISORDER, " of movement phases"),
     "scoring": _scoring, "end_year": _optional(_whole(0, MAX_YEAR)),
+    "gunboat": _bool, "anonymous_seats": _bool, "messages_visible_after_end": _bool,
+    "game_master_reads_messages": _bool,
 }
 KEYS = tuple(f.name for f in fields(Settings))
 SETTINGS_SCHEMA = schema_of(Settings().to_json())

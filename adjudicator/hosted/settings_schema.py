@@ -65,6 +65,15 @@ def _properties() -> dict[str, Any]:
                     "description": 'A scoring system\'s name, or {"system": NAME, PARAMETER: VALUE...}'},
         "end_year": _number(0, MAX_YEAR, "The game stops (a draw of the survivors) once this year is played "
                                          "(null: no limit)", True),
+        "gunboat": {"type": "boolean", "description": "No messages at all: sending one is refused (422, saying the "
+                                                      "game is gunboat)"},
+        "anonymous_seats": {"type": "boolean", "description": "Seats are shown to the other seats as their power only "
+                                                              "(never a label), messages' senders too"},
+        "messages_visible_after_end": {"type": "boolean", "description": "Once the game has ended, every seat and "
+                                                                         "the game master read every message (and "
+                                                                         "the FAIR export carries them)"},
+        "game_master_reads_messages": {"type": "boolean", "description": "The game master reads every message; "
+                                                                         "false: only those it sent or was sent"},
     }
 
 

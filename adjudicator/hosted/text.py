@@ -6,8 +6,9 @@ surrogate, which no database stores and no UTF-8 encoder writes, is a 400 naming
 pointer. A name, label, seat or order that holds a control character, a lone surrogate, a line break, or a
 bidirectional override (which shows text as something else) is refused with a 400 saying which character and
 where, before any database sees it; so is one over its length (400 too: 413 is for a request too large as a
-whole, its body, its board or its number of orders). Path ids and phase numbers are ASCII
-digits or id characters within range: `"²".isdigit()` and `"١".isdigit()` are true, so `isdigit` is not used.
+whole, its body, its board or its number of orders). A message (`message`) is the same but for its lines: `\n`
+(and `\r\n`, read as `\n`) end them, and a refusal names the line and the character. Path ids, phase numbers
+and a query's numbers are ASCII digits or id characters within range: `"²".isdigit()` and `"١".isdigit()` are true, so `isdigit` is not used.
 """
 
 from __future__ import annotations
@@ -30,10 +31,10 @@ MAX_ID = 32  # characters of a game id (ids made by `tokens.new_id` have 16)
 MAX_PHASE = 2**31 - 1  # the largest phase number a database integer holds
 
 
-def _bad_char(text: str, allow_tab: bool) -> tuple[int, str] | None:
+def _bad_char(text: str, allow_tab: bool, allow_newline: bool = False) -> tuple[int, str] | None:
     """The first character that is not printable text: (its index, why)."""
     for at, ch in enumerate(text):
-        if ch == "\t" and allow_tab:
+        if (ch == "\t" and allow_tab) or (ch == "\n" and allow_newline):
             continue
         if ch in LINE_BREAKS:
             return at, f"a line break ({char_name(ch)})"
@@ -83,6 +84,28 @@ def order_item(value: str, number: int, limit: int) -> str:
 def sheet_line(value: str, line: int, limit: int) -> str:
     """One order of a submitted text, stripped: printable text (tabs allowed), at most `limit` characters."""
     return _checked(value, f"the order on line {line}", "/orders", limit, allow_tab=True)
+
+
+def message(value: str, pointer: str, limit: int) -> str:
+    """A message's text, stripped: 1 to `limit` characters of printable text in lines (`\n`, `\r\n` read as
+    `\n`; tabs allowed); any other line break, a control character, a bidirectional control or a lone surrogate
+    is a 400 saying which and where, as for every other string."""
+    text = value.replace("\r\n", "\n")
+    if len(text) > limit:
+        raise HostedError(Kind.BAD_INPUT, "Bad request", f"the message is over {limit} characters ({len(text)})",
+                          pointer=pointer)
+    bad = _bad_char(text, allow_tab=True, allow_newline=True)
+    if bad is not None:
+        at, why = bad
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        hint = "a message's lines end with \\n" if text[at] in LINE_BREAKS else "only printable text is taken"
+        raise HostedError(Kind.BAD_INPUT, "Bad request", f"the message holds {why} on line {line}, character "
+                          f"{column}: {hint}", pointer=pointer, line=line, column=column)
+    text = text.strip()
+    if not text:
+        raise HostedError(Kind.BAD_INPUT, "Bad request", "the message is blank", pointer=pointer)
+    return text
 
 
 def storable(data: Any, pointer: str = "") -> None:
@@ -146,7 +169,12 @@ def game_id(text: str) -> bool:
 
 def phase_number(text: str) -> int | None:
     """A path's phase number: ASCII digits from 1 to MAX_PHASE (None otherwise)."""
+    return whole_number(text, 1, MAX_PHASE)
+
+
+def whole_number(text: str, low: int, high: int) -> int | None:
+    """A path's or a query's number: ASCII digits from `low` to `high` at most MAX_PHASE (None otherwise)."""
     if not 0 < len(text) <= 10 or not all(ch in _ASCII_DIGITS for ch in text):
         return None
     number = int(text)
-    return number if 1 <= number <= MAX_PHASE else None
+    return number if low <= number <= min(high, MAX_PHASE) else None

@@ -109,7 +109,7 @@ def delivery_id(game_id: str, phase_no: int, key: str | None = None) -> str:
 
 
 EVENTS = ("phase.judged", "game.ended", "game.paused", "game.resumed", "deadline.reminder", "deadline.extended",
-          "seat.disorder", "seat.replaced", "draw.proposed")  # every event a game's webhook names
+          "seat.disorder", "seat.replaced", "draw.proposed", "message")  # every event a game's webhook names
 
 
 def queue(session: Any, game: Game, record: PhaseRecord, next_phase: str, status: str, now: float,

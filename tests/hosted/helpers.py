@@ -126,7 +126,8 @@ class Api:
 
 # The rate limits are kept in the database, which PostgreSQL's test database shares between tests and runs:
 # the tests of other things are not limited (tests/hosted/test_hosted_limits.py tests the limits).
-UNLIMITED = Limits(requests_per_minute=10**6, games_per_hour=10**6, picture_units_per_minute=10**6)
+UNLIMITED = Limits(requests_per_minute=10**6, games_per_hour=10**6, picture_units_per_minute=10**6,
+                   messages_per_minute=10**6)
 
 
 def make_api(url: str, **config) -> Api:

@@ -21,7 +21,8 @@ _BODIES = {("post", "/v1/games"): {"variant": "arctic"}, ("put", "/v1/games/{gam
            ("put", "/v1/games/{game_id}/webhook"): {"url": None},
            ("put", "/v1/games/{game_id}/deadline"): {"at": None}, ("put", "/v1/games/{game_id}/vote"): {},
            ("post", "/v1/games/{game_id}/end"): {"kind": "stopped"}, ("post", "/v1/games/{game_id}/pause"): {},
-           ("post", "/v1/games/{game_id}/resume"): {}, ("post", "/v1/games/{game_id}/seats/{power}/replace"): {}}
+           ("post", "/v1/games/{game_id}/resume"): {}, ("post", "/v1/games/{game_id}/seats/{power}/replace"): {},
+           ("post", "/v1/games/{game_id}/messages"): {"to": "ALL", "text": "hello"}}
 OPERATIONS = [(method, path) for path, ops in DOC["paths"].items() if path.startswith("/v1/games") for method in ops]
 
 

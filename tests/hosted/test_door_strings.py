@@ -113,6 +113,18 @@ def test_an_over_length_name_label_seat_or_order_is_a_400_as_the_readme_says(db_
     assert "100 or 300 characters: 400" in readme and "characters: 413" not in readme
 
 
+def test_an_inline_boards_over_long_name_or_title_is_a_400_not_a_database_error(db_url):  # noqa: F811
+    """Found by the property test below on PostgreSQL (a rare draw): the board's name is kept as the game's variant
+    (100 characters) and its title in the game's name (200): longer was a 500 from the database."""
+    api = make_api(db_url)
+    state = {"phase": "Spring 1901 Movement", "units": {"Red": ["F aaa"]}, "centres": {}}
+    for key, value in (("name", "x" * 101), ("title", "x" * 196)):
+        answer = api.call("post", "/v1/games", json={"board": {**BOARD, key: value}, "state": state})
+        assert answer.status_code == 400 and answer.get_json()["pointer"] == f"/board/{key}", answer.get_json()
+    assert api.call("post", "/v1/games", json={"board": {**BOARD, "title": "x" * 195}, "state": state}).status_code \
+        == 201
+
+
 # --- the property test: hostile text in every string field of every endpoint -------------------------------
 HOSTILE = st.one_of(
     st.sampled_from(["\x00", "\ud800", "\udfff", "a\udc00b", "\x00\ud800", "\r\nFAKE 200 OK", "\x1b[31m", "\x7f\x85",
@@ -232,6 +244,12 @@ _CASES = [
                                                                             "powers": ["Russia", "Norway"]},
          token="gm"),
     Case("get", "/v1/games/{game_id}/record", (("game_id", "GAME"),), (("format", "game"),), token="Russia"),
+    Case("post", "/v1/games/{game_id}/messages", (("game_id", "GAME"),),
+         body={"to": ["Norway", "game master"], "text": "Meet in Bar?\nYes.", "client_id": "c-1"}, token="Russia"),
+    Case("post", "/v1/games/{game_id}/messages", (("game_id", "GAME"),), body={"to": "ALL", "text": "Welcome"},
+         token="gm"),
+    Case("get", "/v1/games/{game_id}/messages", (("game_id", "GAME"),), (("after", "0"), ("limit", "10")),
+         token="Russia"),
     Case("post", "/v1/games", body={"record": _RECORD}),
     Case("post", "/v1/games", body={"variant": "arctic", "bots": ["USA"], "settings": {
         "deadline_clock": {"time": "21:00", "zone": "Europe/Paris"}, "scoring": {"system": "c-diplo", "solo": 73},

@@ -33,6 +33,10 @@ FULL = {
     "disorder_after": 2,
     "scoring": "draw-size",
     "end_year": None,
+    "gunboat": True,
+    "anonymous_seats": True,
+    "messages_visible_after_end": True,
+    "game_master_reads_messages": False,
 }
 VALIDATOR = Draft202012Validator(SETTINGS_SCHEMA)
 
@@ -67,7 +71,8 @@ def test_defaults():
         "grace_seconds": 0, "nmr_extensions": {"count": 0, "seconds": 86400},
         "pause": {"max_seconds": 604800, "max_times": 3}, "reminder_seconds": 0, "draws": "dias",
         "secret_votes": True, "votes_survive_phase": True, "disorder_votes": "yes", "disorder_after": 2,
-        "scoring": "draw-size", "end_year": None}
+        "scoring": "draw-size", "end_year": None, "gunboat": False, "anonymous_seats": False,
+        "messages_visible_after_end": False, "game_master_reads_messages": False}
     assert default.deadline("movement", 1000.0) is None  # no duration, no clock: no deadline
 
 
@@ -119,7 +124,8 @@ def test_the_pointer_is_the_callers():
     assert error.extra["pointer"] == "/body/settings/grace_seconds"
 
 
-@pytest.mark.parametrize("key", ["public_readiness", "secret_votes", "votes_survive_phase"])
+@pytest.mark.parametrize("key", ["public_readiness", "secret_votes", "votes_survive_phase", "gunboat", "anonymous_seats",
+                                 "messages_visible_after_end", "game_master_reads_messages"])
 @pytest.mark.parametrize("value", [1, 0, "true", None, [True]])
 def test_a_flag_is_true_or_false(key, value):
     error = refused({key: value})
@@ -492,6 +498,8 @@ def accepted(data) -> bool:
 SECONDS_ = st.integers(0, YEAR)
 VALID = {  # each key's valid values
     "public_readiness": st.booleans(), "secret_votes": st.booleans(), "votes_survive_phase": st.booleans(),
+    "gunboat": st.booleans(), "anonymous_seats": st.booleans(), "messages_visible_after_end": st.booleans(),
+    "game_master_reads_messages": st.booleans(),
     "phase_seconds": st.none() | SECONDS_, "grace_seconds": SECONDS_, "reminder_seconds": SECONDS_,
     "phase_durations": st.fixed_dictionaries({}, optional={kind: SECONDS_ for kind in settings_module.PHASE_KINDS}),
     "deadline_clock": st.none() | st.fixed_dictionaries({"time": CLOCK_TIMES, "zone": ZONES}),

@@ -46,9 +46,10 @@ def from_game_file(path: str | Path) -> RecordedGame:
 
 
 def from_history(board: Any, history: list[Any], state: Any, end: GameEnd | None, scoring: str | None,
-                 game_id: str, where: str) -> RecordedGame:
+                 game_id: str, where: str, messages_now: list[dict[str, Any]] | None = None) -> RecordedGame:
     """A game's judged phases (entries with the position each was judged from and its orders, as a game file's
-    history keeps them, or a hosted game's phases) and its position now, as a RecordedGame."""
+    history keeps them, or a hosted game's phases, with their `messages` when given) and its position now (with
+    `messages_now`, the messages of the phase it is at), as a RecordedGame."""
     n = notation(board)
     phases: list[RecordedPhase] = []
     notes: list[str] = []
@@ -72,10 +73,19 @@ def from_history(board: Any, history: list[Any], state: Any, end: GameEnd | None
             result_codes(n, adjudicate(board, position, orders))  # (a record's own results, as they were)
         silent = frozenset(p for p in recorded.get("silent") or () if p in board.powers)  # (sent nothing at all)
         phases.append(RecordedPhase(str(recorded.get("name") or n.phase_code(position.phase)), position, written, codes,
-                                    retreats=_retreats(board, position), silent=silent))
+                                    retreats=_retreats(board, position), silent=silent,
+                                    messages=_messages(n, entry.get("messages"), position.phase)))
     phases.append(RecordedPhase("COMPLETED" if end is not None else n.phase_code(state.phase), state, None,
-                                retreats=_retreats(board, state)))
+                                retreats=_retreats(board, state), messages=_messages(n, messages_now, state.phase)))
     return RecordedGame(board, game_id, "game", phases, end=end, scoring=scoring, notes=notes)
+
+
+def _messages(n: Any, given: list[dict[str, Any]] | None, phase: Any) -> list[dict[str, Any]]:
+    """A phase's messages (`sender` and `recipient`: our powers, or ALL; `time_sent`; `message`) as the records
+    write them: the powers and the phase in the record's notation."""
+    return [{"phase": n.phase_code(phase), "sender": n.power(m["sender"]),
+             "recipient": "ALL" if m["recipient"] == "ALL" else n.power(m["recipient"]), "time_sent": m["time_sent"],
+             "message": m["message"]} for m in given or ()]
 
 
 def _retreats(board: Any, state: Any) -> dict[str, set[str]]:
