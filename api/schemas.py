@@ -179,7 +179,9 @@ SCHEMAS: dict[str, Any] = {
     },
     "LegalRequest": {
         "type": "object",
-        "properties": {"state": {"$ref": "#/components/schemas/GameState"}, "power": _STR, "rules": _RULES},
+        "properties": {"state": {"$ref": "#/components/schemas/GameState"}, "power": _STR, "rules": _RULES,
+                       "parts": {"type": "boolean", "description": "Also each order's parts (`parts`: unit, kind, "
+                                 "target, destination, convoy path), as a page picks orders on the map"}},
         "required": ["state"],
         "additionalProperties": False,
     },
@@ -188,7 +190,10 @@ SCHEMAS: dict[str, Any] = {
         "properties": {"phase": {"$ref": "#/components/schemas/Phase"},
                        "powers": {"type": "object", "additionalProperties": {"type": "object"}},
                        "adjustments": {"type": "object", "additionalProperties": _INT,
-                                       "description": "In adjustment phases: builds (+) or removals (-) due"}},
+                                       "description": "In adjustment phases: builds (+) or removals (-) due"},
+                       "parts": {"type": "object", "additionalProperties": {"type": "object"},
+                                 "description": "With `parts: true`: each list's orders as parts (order, kind, unit "
+                                                "{type, location}, target, destination, path, via_convoy)"}},
         "required": ["phase", "powers"],
     },
     "DatcRequest": {

@@ -132,6 +132,8 @@ def server_options(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: int = 1, timeout: int = 30,
           worker_class: str = "gevent", connections: int = 1000) -> None:
     """Run the API until interrupted."""
+    if worker_class != "gevent":  # a waiting long poll would hold a thread or a whole worker: none waits
+        os.environ.setdefault("ADJUDICATOR_EVENT_WAITERS", "0")
     if worker_class == "gevent":
         # Patched in the master, before the app is preloaded, as gevent asks: the modules the app imports see
         # the patched standard library, and a forked worker is ready at once (patching costs ~0.5 s a worker).
