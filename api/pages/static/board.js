@@ -15,10 +15,18 @@ const MAX_ZOOM = 8;
 const DRAG_PX = 6; // a pointer that moves further than this pans the board instead of clicking it
 const NEAR_PX = 22; // a tap this close to a unit may mean the unit (a 44 px target, whatever the zoom)
 
-/** The picture's root element, with only what pictures are drawn with (see the module's comment). */
-export function keptSvg(doc) {
+// The ids a reader of the current board looks for keep their names (`space-Ura`, `unit-Russia-A-Arc`...); every
+// other id of a picture gets the view's prefix, so no id is twice in the page (the layers' `units` or `orders`
+// would meet the page's own), and each layer is named by `data-layer` instead.
+const OWN_IDS = /^(space|unit|dislodged|order|centre)-/;
+
+/** The picture's root element, with only what pictures are drawn with (see the module's comment); its ids are
+ * prefixed with `prefix` but, where `keep`, those of OWN_IDS. */
+export function keptSvg(doc, prefix = "board-", keep = true) {
   const root = document.importNode(doc.documentElement, true);
   if (root.namespaceURI !== SVG_NS || root.localName !== "svg") throw new Error("the picture is not an SVG image");
+  for (const layer of root.children) if (layer.id) layer.dataset.layer = layer.id;
+  const renamed = new Map();
   const walker = [root];
   while (walker.length) {
     const node = walker.pop();
@@ -33,6 +41,21 @@ export function keptSvg(doc) {
         node.removeAttributeNode(attribute);
       }
     }
+    if (node.id && !(keep && OWN_IDS.test(node.id))) {
+      renamed.set(node.id, prefix + node.id);
+      node.id = prefix + node.id;
+    }
+  }
+  // References to a renamed id (a pattern's `url(#ice)`, a `use` element's `#...`) follow it.
+  for (const node of root.querySelectorAll("*")) {
+    for (const attribute of [...node.attributes]) {
+      const value = attribute.value;
+      if (value.includes("url(#")) {
+        attribute.value = value.replace(/url\(#([^)]+)\)/g, (all, id) => (renamed.has(id) ? `url(#${renamed.get(id)})` : all));
+      } else if (value.startsWith("#") && renamed.has(value.slice(1))) {
+        attribute.value = `#${renamed.get(value.slice(1))}`;
+      }
+    }
   }
   return root;
 }
@@ -44,8 +67,10 @@ export function ident(...parts) {
 
 export class BoardView {
   /** A view in `container`; `label` names it; `onClick(hit)` hears the clicks on the board (see `hit`). */
-  constructor(container, label, {onClick} = {}) {
+  constructor(container, label, {onClick, prefix = "board-", keepIds = true} = {}) {
     this.label = label;
+    this.prefix = prefix;
+    this.keepIds = keepIds;
     this.onClick = onClick;
     this.svg = null;
     this.full = null; // the whole map (the legend left out), in the picture's units
@@ -86,7 +111,7 @@ export class BoardView {
     this.retry.hidden = true;
     let svg;
     try {
-      svg = keptSvg(await load());
+      svg = keptSvg(await load(), this.prefix, this.keepIds);
     } catch (error) {
       if (!(error && error.problem)) throw error;
       this.frame.hidden = this.controls.hidden = this.legendBox.hidden = true;
@@ -103,11 +128,14 @@ export class BoardView {
   /** Put a kept SVG in the frame: its legend taken out into the page, the view kept where it was. */
   place(svg, alt) {
     const [x, y, width, height] = (svg.getAttribute("viewBox") || "").split(/[\s,]+/).map(Number);
-    const legend = svg.querySelector("g#legend");
+    const legend = svg.querySelector("g[data-layer='legend']");
     const top = legend ? Number((legend.querySelector("rect") || {getAttribute: () => NaN}).getAttribute("y")) : NaN;
     const full = {x: x || 0, y: y || 0, w: width || 1000, h: Number.isFinite(top) && top > 0 ? top : height || 1000};
     this.showLegend(legend);
     if (legend) legend.remove(); // shown as page text instead (below or beside the board)
+    // The picture is one image with its own label: the words drawn in it (each an outline with its text) are not
+    // read one by one.
+    for (const node of svg.querySelectorAll("[aria-label]")) node.removeAttribute("aria-label");
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     svg.setAttribute("role", "img");
@@ -128,10 +156,11 @@ export class BoardView {
   /** The legend's entries as a list: each entry's symbol drawn small and its words as text. */
   showLegend(legend) {
     const items = [];
-    for (const entry of legend ? legend.querySelectorAll(":scope > g[id^='legend-']") : []) {
+    const start = `${this.prefix}legend-`;
+    for (const entry of legend ? legend.querySelectorAll(`:scope > g[id^='${start}']`) : []) {
       const words = [...entry.querySelectorAll("[aria-label]")].map((p) => p.getAttribute("aria-label"));
       const symbol = [...entry.children].filter((child) => !child.hasAttribute("aria-label"));
-      items.push(el("li", {"data-key": entry.id.slice("legend-".length)}, this.symbol(symbol),
+      items.push(el("li", {"data-key": entry.id.slice(start.length)}, this.symbol(symbol),
                     el("span", {class: "legend-words"}, el("strong", {text: words[0] || ""}),
                        words.length > 1 ? ` ${words.slice(1).join(" ")}` : "")));
     }

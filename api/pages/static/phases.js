@@ -49,7 +49,8 @@ export class Phases {
     const picture = el("div", {class: "phase-picture"});
     const body = el("div", {class: "phase-body"}, el("h3", {text: `Report: ${phase.phase}`}), table, text, picture);
     const details = el("details", {"data-phase": phase.phase_no}, summary, body);
-    const viewer = new BoardView(picture, `The board of ${phase.phase} with its orders`);
+    const viewer = new BoardView(picture, `The board of ${phase.phase} with its orders`,
+                                 {prefix: `phase-${phase.phase_no}-`, keepIds: false});
     const item = el("li", {value: phase.phase_no}, details);
     const entry = {phase, details, report, table, viewer, item, reported: null, drawn: null};
     details.addEventListener("toggle", () => {

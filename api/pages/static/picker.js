@@ -109,8 +109,7 @@ export class Picker {
   idleWords() {
     if (this.parts.builds) return "On the board: click a home centre to build in.";
     if (this.parts.removals) return "On the board: click a unit of yours to remove it.";
-    return "On the board: click a unit of yours, then where it goes (or a unit it supports or convoys, then where " +
-      "that one goes).";
+    return "On the board: click a unit of yours, then where it goes.";
   }
 
   /** A click on the board (BoardView.hit): the step it makes, or a unit picked afresh. */
@@ -145,9 +144,11 @@ export class Picker {
   resolve(hit) {
     const direct = hit.id ? this.byElement.get(hit.id) : null;
     if (direct && !hit.id.startsWith("space-")) return {...direct, unit: true};
-    const wanted = (entry) => entry && (this.key === null ? entry.key !== undefined
-      : this.candidates.some((c) => c.steps[this.clicks.length] && c.steps[this.clicks.length].role === "unit"
-        && c.steps[this.clicks.length].province === entry.province));
+    const next = (role, where) => this.candidates.some((c) => c.steps[this.clicks.length]
+      && c.steps[this.clicks.length].role === role && c.steps[this.clicks.length].province === where);
+    // A space the next step may name as a place is that place, even beside a unit (a tap aside from the unit).
+    if (direct && this.key !== null && next("place", direct.province)) return {...direct, unit: false};
+    const wanted = (entry) => entry && (this.key === null ? entry.key !== undefined : next("unit", entry.province));
     for (const id of hit.near) {
       const entry = this.byElement.get(id);
       if (wanted(entry)) return {...entry, unit: true};
