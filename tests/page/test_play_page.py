@@ -88,7 +88,8 @@ def test_the_scripts_build_no_markup_from_strings():
     for script in scripts:
         for number, line in enumerate(script.read_text().splitlines(), 1):
             assert not sinks.search(line), f"{script.name}:{number}: {line.strip()}"
-            assert "http://" not in line and "https://" not in line, f"{script.name}:{number}: another site"
+            named = line.replace('"http://www.w3.org/2000/svg"', "")  # (SVG's XML namespace: a name, never fetched)
+            assert "http://" not in named and "https://" not in named, f"{script.name}:{number}: another site"
 
 
 def test_every_file_of_the_pages_is_shipped_in_the_package():
