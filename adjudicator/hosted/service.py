@@ -26,7 +26,7 @@ from adjudicator import arrival
 from adjudicator.errors import AdjudicatorError
 from adjudicator.gamefile import game_to_data
 from adjudicator.game import PICTURES, NotAvailable, rules_of
-from adjudicator.game_end import EndKind, GameEnd
+from adjudicator.game_end import EndError, EndKind, GameEnd
 from adjudicator.hosted import ending, seats as seating, text, tokens, votes, wake, webhooks
 from adjudicator.hosted.drawings import DatabaseShelf
 from adjudicator.hosted.egress import url_problem
@@ -960,7 +960,10 @@ class Service:
         if game.status == "ended":
             raise HostedError(Kind.REFUSED, "Not scored", "this game ended before ends were recorded: its scores "
                               "cannot be computed")
-        record = rules_of(board).end_as(board, state, EndKind.DRAW)
+        try:
+            record = rules_of(board).end_as(board, state, EndKind.DRAW)
+        except EndError as exc:  # (a game at its set-up has no players to score: say so, never a 500)
+            raise HostedError(Kind.REFUSED, "Not scored", exc.message) from None
         return {"ended": False, "if_ended_now": record.to_json(), "system": ending.scored_by(board, system),
                 **ending.scores_json(board, record, system)}
 

@@ -39,3 +39,9 @@ def test_a_turn_judged_in_several_phases_names_each_phase_apart(api):
         api.submit(gid, gm, [step])
         second = api.call("post", "/v1/games/{game_id}/adjudicate", gm, game_id=gid, json={"phase_no": 2}).get_json()
         assert second["phase"] == first["next_phase"] and second["next_phase"] == next_turn, second
+
+
+def test_the_scores_of_a_game_at_its_set_up_are_refused_with_the_reason_never_a_500(api):
+    created = api.create(variant="arctic-race", seats=["Red", "Blue"])
+    answer = api.call("get", "/v1/games/{game_id}/scores", created["game_master_token"], game_id=created["id"])
+    assert answer.status_code == 422 and "set-up" in answer.get_json()["detail"], answer.get_json()
