@@ -73,6 +73,7 @@ def main(out: Path = ROOT / "docs") -> list[Path]:
                     click_board(driver, element)
                 _wait(driver, _pending)
                 time.sleep(1.0)  # (the pending orders' picture in place, the symbols of the legend measured)
+                driver.execute_script("document.getElementById('messages').replaceChildren()")  # (a passing note)
                 if mobile:
                     driver.execute_script("window.scrollTo(0, 0)")
                 path = out / f"play-{name}.png"
