@@ -132,6 +132,7 @@ class App {
     this.picker ??= new Picker(this.panel instanceof OrdersPanel ? this.panel : null, byId("picker"));
     this.picker.load(!master && !ended ? this.panel.parts : {}, view.you, view.state);
     await this.settle([this.showBoard(view), this.phases.pictures()]);
+    if (!master && !ended) this.ordersChanged(this.panel.drawnLines()); // the orders sent before, drawn pending
     document.body.dataset.loaded = view.phase_no; // the phase shown, for tests and for user styles
   }
 
