@@ -31,6 +31,7 @@ from gunicorn import util
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.ggevent import GeventWorker
 
+from adjudicator.hosted import changes
 from api import MAX_BODY, create_app
 from api.fairness import GatedApp, yield_to_ready
 
@@ -68,6 +69,13 @@ class ProblemGeventWorker(GeventWorker):
         if self.fair:
             limit = getattr(self.wsgi, "config", {}).get("MAX_CONTENT_LENGTH") or MAX_BODY
             self.wsgi = GatedApp(self.wsgi, limit)
+
+    def handle_exit(self, sig: Any, frame: Any) -> None:
+        """A graceful stop: the long polls waiting for games' changes are answered at once (no change), so the
+        worker does not wait out its graceful timeout for them (moved out of the signal handler, as gunicorn's
+        own `handle_quit`)."""
+        super().handle_exit(sig, frame)
+        gevent.spawn(changes.close_all)
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
         """One request, its connection closed if it is not done within `timeout` seconds (a client sending

@@ -23,6 +23,7 @@ import hashlib
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,6 +121,8 @@ class Watcher:
         self._waiters: list[_Waiter] = []
         self._lock = threading.Lock()
         self._running = False
+        self.closed = False
+        _WATCHERS.add(self)
 
     @property
     def waiting(self) -> int:
@@ -135,6 +138,8 @@ class Watcher:
         `capacity` requests wait already (the caller asks again later)."""
         waiter = _Waiter(game_id, viewer, since)
         with self._lock:
+            if self.closed:
+                return since  # (the process is stopping: no change now; the client asks again, elsewhere)
             if len(self._waiters) >= self.capacity:
                 return None
             self._waiters.append(waiter)
@@ -149,6 +154,14 @@ class Watcher:
                 if waiter in self._waiters:
                     self._waiters.remove(waiter)
         return waiter.found or since
+
+    def close(self) -> None:
+        """Answer every waiter now, with no change, and every later wait at once (the process is stopping)."""
+        with self._lock:
+            self.closed = True
+            waiters = list(self._waiters)
+        for waiter in waiters:
+            waiter.woken.set()
 
     def _loop(self) -> None:
         """Read the watched games' versions every `interval` seconds while anyone waits, and wake those whose
@@ -171,3 +184,12 @@ class Watcher:
                         waiter.found = found
                         waiter.woken.set()
             time.sleep(max(0.0, self.interval - (time.monotonic() - started)))
+
+
+_WATCHERS: weakref.WeakSet[Watcher] = weakref.WeakSet()  # this process's watchers (one an app)
+
+
+def close_all() -> None:
+    """Close every watcher of this process (a server's worker stopping gracefully: its long polls end now)."""
+    for watcher in list(_WATCHERS):
+        watcher.close()

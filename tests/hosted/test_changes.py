@@ -135,3 +135,18 @@ def test_the_watcher_reads_every_waiters_games_in_one_pass_and_stops_when_none_w
     count = len(reads)
     time.sleep(0.2)
     assert len(reads) == count and watcher.waiting == 0  # nobody waits: no reads
+
+
+def test_a_closed_watcher_answers_its_waiters_at_once_and_every_later_wait(db_url):
+    """A worker stopping gracefully closes its watchers (`api/server.py`): no long poll keeps it waiting."""
+    watcher = changes.Watcher(open_store(db_url), interval=0.05, read=lambda s, ids: {})
+    got: list = []
+    thread = threading.Thread(target=lambda: got.append(watcher.wait("g", None, "gone", 30)))
+    thread.start()
+    time.sleep(0.2)
+    started = time.monotonic()
+    changes.close_all()
+    thread.join(5)
+    assert got == ["gone"] and time.monotonic() - started < 1.0
+    started = time.monotonic()
+    assert watcher.wait("g", None, "gone", 30) == "gone" and time.monotonic() - started < 0.1
