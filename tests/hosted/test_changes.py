@@ -14,7 +14,7 @@ from adjudicator.hosted import changes
 from adjudicator.hosted.storage import open_store
 from tests.hosted.helpers import make_api
 
-SECONDS = 5.0
+SECONDS = 2.5
 
 
 @pytest.fixture

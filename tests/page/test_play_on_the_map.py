@@ -1,5 +1,5 @@
 """Orders clicked on the board in a real browser (headless Chromium): a Diplomacy game played by clicking only
-(a move, a support, a convoy and the convoyed move with its path, a retreat, a build), each clicked order in the
+(a move, a support, a convoy and the convoyed move with its path, a coast asked, a retreat, a build), each clicked order in the
 box and its unit's list, and drawn on the board as pending; at phone size every control is a finger's size and
 nothing scrolls sideways, the board zooms and takes taps; axe-core finds nothing at either size. One browser
 and one server serve the module."""
@@ -122,7 +122,7 @@ def loaded(driver, phase_no: int) -> bool:
 # fleet; Germany dislodges England's army in Holland (which retreats), and England builds with Norway.
 POSITION = {"variant": "standard", "phase": {"season": "Fall", "year": 1901, "type": "Movement"},
             "centres": {"England": ["lon", "edi", "lvp", "spa", "por"], "Germany": ["ber", "kie", "mun"]},
-            "units": {"England": ["F nth", "A yor", "A hol", "F lon", "F eng"], "Germany": ["A kie", "A ruh"]}}
+            "units": {"England": ["F nth", "A yor", "A hol", "F lon", "F eng", "F por"], "Germany": ["A kie", "A ruh"]}}
 
 
 def test_a_diplomacy_game_played_by_clicking_only(page, served):
@@ -159,17 +159,23 @@ def test_a_diplomacy_game_played_by_clicking_only(page, served):
     until(page, lambda d: "A yor - nth - nwy via convoy" in box(d))
     assert listed(page, "A yor") == "A yor - nth - nwy via convoy"
 
+    click_board(page, "unit-England-F-por")  # a coast: Spain has two, both in reach, so the page asks which
+    click_board(page, "space-spa")
+    choose(page, "F por - spa/nc")
+    until(page, lambda d: "F por - spa/nc" in box(d))
+
     click_board(page, "unit-England-F-eng")  # a second order for a unit replaces the first, and the page says so
     click_board(page, "space-wal")
     until(page, lambda d: "F eng - wal replaces F eng - mid" in d.find_element(By.ID, "messages").text)
     click_board(page, "unit-England-F-eng")
     click_board(page, "space-mid")
     until(page, lambda d: "F eng - mid" in box(d))
-    assert box(page) == ["F eng - mid", "F lon S F nth", "F nth C A yor - nwy", "A yor - nth - nwy via convoy"]
-    until(page, lambda d: pending_drawn(d, 4))  # drawn by the picture code as the phase's orders, marked pending
+    assert box(page) == ["F eng - mid", "F lon S F nth", "F nth C A yor - nwy", "A yor - nth - nwy via convoy",
+                         "F por - spa/nc"]
+    until(page, lambda d: pending_drawn(d, 5))  # drawn by the picture code as the phase's orders, marked pending
     assert page.find_element(By.ID, "board-pending").is_displayed()
     answers = send(page)
-    assert len(answers) == 4 and all(" ok" in a for a in answers), answers
+    assert len(answers) == 5 and all(" ok" in a for a in answers), answers
     assert api(base, "POST", f"/v1/games/{gid}/adjudicate", gm, json={"phase_no": 1}).status_code == 200
 
     until(page, lambda d: loaded(d, 2), timeout=10)  # the open page hears of the judgement and shows the retreat
@@ -191,10 +197,10 @@ def test_a_diplomacy_game_played_by_clicking_only(page, served):
 
     judged = [api(base, "GET", f"/v1/games/{gid}/phases/{n}", gm).json() for n in (1, 2, 3)]
     assert judged[0]["orders"]["England"] == ["F eng - mid", "F lon S F nth", "F nth C A yor - nwy",
-                                              "A yor - nth - nwy via convoy"]
+                                              "A yor - nth - nwy via convoy", "F por - spa/nc"]
     assert judged[1]["orders"]["England"] == [retreat] and judged[2]["orders"]["England"] == ["Build F edi"]
     units = judged[2]["position_after"]["units"]["England"]
-    assert sorted(units) == ["A bel", "A nwy", "F edi", "F lon", "F mid", "F nth"]
+    assert sorted(units) == ["A bel", "A nwy", "F edi", "F lon", "F mid", "F nth", "F spa/nc"]
 
 
 def test_at_phone_size_the_board_zooms_takes_taps_and_every_control_is_a_fingers_size(page, served):
