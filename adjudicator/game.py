@@ -386,8 +386,9 @@ class GameRules(Generic[BoardT, StateT, OrderT, ResultT]):
         if any(t is not None for t in texts):
             raise NotAvailable(f"{what}: rule options are Diplomacy's; {board.title} has none")
 
-    def legal_orders(self, board: BoardT, state: StateT, power: str | None) -> dict[str, Any]:
-        """Every legal order of each unit of a power (or of all), for bots that offer buttons."""
+    def legal_orders(self, board: BoardT, state: StateT, power: str | None, parts: bool = False) -> dict[str, Any]:
+        """Every legal order of each unit of a power (or of all), for bots that offer buttons; `parts`: each order's
+        parts too (its unit, target, destination...), for a page that picks orders on the map."""
         raise NotAvailable(f"legal-order lists are not available for {board.title}; see its rules file")
 
     def parallel_env(self, board: BoardT, **options: Any) -> Any:

@@ -11,6 +11,7 @@ from flask.json.provider import DefaultJSONProvider
 from adjudicator.refusals import Kind
 from api import problems
 from api.bodies import read_at_most
+from api.events import bp as events_bp
 from api.hosted import bp as hosted_bp
 from api.pages import bp as pages_bp
 from api.readiness import bp as readiness_bp
@@ -32,6 +33,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.before_request(_shallow_json)
     app.register_blueprint(bp)
     app.register_blueprint(hosted_bp)
+    app.register_blueprint(events_bp)  # the long poll of a game's changes (play pages)
     app.register_blueprint(pages_bp)  # /play/<game id>: the pages players use in a browser
     app.register_blueprint(readiness_bp)  # /readyz: the games' database reachable (/healthz: the process answers)
     _behind_proxies(app)

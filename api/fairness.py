@@ -32,9 +32,11 @@ BYPASS = frozenset({"/healthz", "/readyz"})  # answered at once: a liveness chec
 
 
 def outside_gate(path: str) -> bool:
-    """Whether a request is not queued at the gate: the liveness checks, and the pictures, which wait for their
-    own bounded queue and drawing process (`adjudicator/pictures.py`) and must not hold judging up meanwhile."""
-    return path in BYPASS or path == "/v1/render" or (path.startswith("/v1/games/") and path.endswith("/picture"))
+    """Whether a request is not queued at the gate: the liveness checks, the pictures, which wait for their
+    own bounded queue and drawing process (`adjudicator/pictures.py`) and must not hold judging up meanwhile, and
+    the long polls of games' changes (`adjudicator/hosted/changes.py`), which wait for a game to change."""
+    return path in BYPASS or path == "/v1/render" or (path.startswith("/v1/games/") and path.endswith(
+        ("/picture", "/events")))
 
 _BELOW_IO = -1  # libev priority: a waiting connection resumes after the loop's I/O watchers (priority 0)
 

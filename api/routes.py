@@ -205,7 +205,7 @@ def legal():
     board, state = _game(body["state"], body.get("rules"))
     rules = rules_of(board)
     try:
-        data = _capability(rules.legal_orders, board, state, body.get("power"))
+        data = _capability(rules.legal_orders, board, state, body.get("power"), bool(body.get("parts")))
     except (UnknownName, AmbiguousName) as exc:
         raise Problem.of(exc, "Bad request", "/power", Kind.BAD_INPUT) from None
     return jsonify(data)

@@ -179,7 +179,9 @@ SCHEMAS: dict[str, Any] = {
     },
     "LegalRequest": {
         "type": "object",
-        "properties": {"state": {"$ref": "#/components/schemas/GameState"}, "power": _STR, "rules": _RULES},
+        "properties": {"state": {"$ref": "#/components/schemas/GameState"}, "power": _STR, "rules": _RULES,
+                       "parts": {"type": "boolean", "description": "Also each order's parts (`parts`: unit, kind, "
+                                 "target, destination, convoy path), as a page picks orders on the map"}},
         "required": ["state"],
         "additionalProperties": False,
     },
@@ -188,7 +190,10 @@ SCHEMAS: dict[str, Any] = {
         "properties": {"phase": {"$ref": "#/components/schemas/Phase"},
                        "powers": {"type": "object", "additionalProperties": {"type": "object"}},
                        "adjustments": {"type": "object", "additionalProperties": _INT,
-                                       "description": "In adjustment phases: builds (+) or removals (-) due"}},
+                                       "description": "In adjustment phases: builds (+) or removals (-) due"},
+                       "parts": {"type": "object", "additionalProperties": {"type": "object"},
+                                 "description": "With `parts: true`: each list's orders as parts (order, kind, unit "
+                                                "{type, location}, target, destination, path, via_convoy)"}},
         "required": ["phase", "powers"],
     },
     "DatcRequest": {
@@ -371,6 +376,13 @@ SCHEMAS.update({
     },
     "ReadyRequest": {"type": "object", "properties": {"ready": {"type": "boolean"}, "phase_no": _PHASE_NO},
                      "required": ["ready", "phase_no"], "additionalProperties": False},
+    "GameVersion": {
+        "type": "object",
+        "properties": {"version": _STR, "changed": {"type": "boolean"},
+                       "retry_ms": {"type": "integer", "minimum": 0, "description": "Wait this long before asking "
+                                    "again (0: ask again at once, with `since` the version given)"}},
+        "required": ["version", "changed", "retry_ms"],
+    },
     "OwnOrders": {
         "type": "object",
         "properties": {"phase": _STR, "phase_no": _INT, "orders": {"type": "array", "items": _ORDER_STATUS},
@@ -593,6 +605,10 @@ def _hosted_paths() -> dict:
             "delete": op("Withdraw one's orders", _json("OwnOrders"), read + (400, 409), params=[
                 {"name": "phase_no", "in": "query", "required": True, "schema": _PHASE_NO}]),
         },
+        "/v1/games/{game_id}/events": {"get": op(
+            "Wait for the game to change (a long poll: answered once what the caller may see of the game changes "
+            "from `since`, or after at most 20 s unchanged; at once without `since`)", _json("GameVersion"), read,
+            params=[{"name": "since", "in": "query", "required": False, "schema": _STR}])},
         "/v1/games/{game_id}/ready": {"put": op("Mark one's orders ready (or not)", _json("OwnOrders"), write,
                                                 "ReadyRequest")},
         "/v1/games/{game_id}/adjudicate": {"post": op("Judge the current phase now (game master)",

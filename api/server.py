@@ -31,6 +31,7 @@ from gunicorn import util
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.ggevent import GeventWorker
 
+from adjudicator.hosted import changes
 from api import MAX_BODY, create_app
 from api.fairness import GatedApp, yield_to_ready
 
@@ -68,6 +69,13 @@ class ProblemGeventWorker(GeventWorker):
         if self.fair:
             limit = getattr(self.wsgi, "config", {}).get("MAX_CONTENT_LENGTH") or MAX_BODY
             self.wsgi = GatedApp(self.wsgi, limit)
+
+    def handle_exit(self, sig: Any, frame: Any) -> None:
+        """A graceful stop: the long polls waiting for games' changes are answered at once (no change), so the
+        worker does not wait out its graceful timeout for them (moved out of the signal handler, as gunicorn's
+        own `handle_quit`)."""
+        super().handle_exit(sig, frame)
+        gevent.spawn(changes.close_all)
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
         """One request, its connection closed if it is not done within `timeout` seconds (a client sending
@@ -132,6 +140,8 @@ def server_options(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: int = 1, timeout: int = 30,
           worker_class: str = "gevent", connections: int = 1000) -> None:
     """Run the API until interrupted."""
+    if worker_class != "gevent":  # a waiting long poll would hold a thread or a whole worker: none waits
+        os.environ.setdefault("ADJUDICATOR_EVENT_WAITERS", "0")
     if worker_class == "gevent":
         # Patched in the master, before the app is preloaded, as gevent asks: the modules the app imports see
         # the patched standard library, and a forked worker is ready at once (patching costs ~0.5 s a worker).

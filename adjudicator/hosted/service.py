@@ -25,8 +25,8 @@ from sqlalchemy.orm import Session
 from adjudicator import arrival
 from adjudicator.errors import AdjudicatorError
 from adjudicator.gamefile import game_to_data
-from adjudicator.game import PICTURES, rules_of
-from adjudicator.game_end import EndKind, GameEnd
+from adjudicator.game import PICTURES, NotAvailable, rules_of
+from adjudicator.game_end import EndError, EndKind, GameEnd
 from adjudicator.hosted import ending, messages as talk, seats as seating, text, tokens, votes, wake, webhooks
 from adjudicator.hosted.drawings import DatabaseShelf
 from adjudicator.hosted.egress import url_problem
@@ -153,7 +153,7 @@ class Service:
             text.printable(board.title, "the board's title", "/board/title", self.limits.max_name - len(" game"))
         rules = rules_of(board)
         if state is None:
-            position = rules.initial_state(board)
+            position = _new_position(rules, board)
         else:
             _, position = position_of(board, {**state, "variant": board.name}, located=False,
                                       to_judge=imported_end is None)
@@ -268,6 +268,15 @@ class Service:
     @staticmethod
     def _phase_name(board: Any, state: Any, judged: int) -> str:
         return rules_of(board).phase_name(state) or f"phase {judged + 1}"
+
+    @classmethod
+    def _next_name(cls, board: Any, before: Any, after: Any, judged: int) -> str:
+        """The name of the phase after a judgement; where the game's own name is the same as before (a turn of
+        2019: The ARCTIC or of Arctica judged in several sheets, until `end of turn` or `next turn`), it says the
+        turn goes on, and which hosted phase this is, so no two phases in a row have one name."""
+        name = cls._phase_name(board, after, judged)
+        same = rules_of(board).phase_name(after)
+        return f"{name}, continued (phase {judged + 1})" if same and same == rules_of(board).phase_name(before) else name
 
     # --- who is asking -------------------------------------------------------------------------------------
     def authenticate(self, game_id: str, token: str | None, opened: Opened | None = None, limit: Any = None,
@@ -701,7 +710,7 @@ class Service:
         settings = Settings.from_json(game.settings)
         after, history = _stored_state(board, turn.next_state)
         report = turn.report_json()
-        next_name = self._phase_name(board, turn.next_state, game.phase_no + 1)
+        next_name = self._next_name(board, state, turn.next_state, game.phase_no + 1)
         seated = seating.after_phase([seating.SeatCount(s.power, s.missed, s.missed_in_row, s.civil_disorder)
                                       for s in seat_rows], rules.choosers(board, state), set(orders),
                                      rules.phase_kind(state) == "movement", settings.disorder_after)
@@ -965,7 +974,10 @@ class Service:
         if game.status == "ended":
             raise HostedError(Kind.REFUSED, "Not scored", "this game ended before ends were recorded: its scores "
                               "cannot be computed")
-        record = rules_of(board).end_as(board, state, EndKind.DRAW)
+        try:
+            record = rules_of(board).end_as(board, state, EndKind.DRAW)
+        except EndError as exc:  # (a game at its set-up has no players to score: say so, never a 500)
+            raise HostedError(Kind.REFUSED, "Not scored", exc.message) from None
         return {"ended": False, "if_ended_now": record.to_json(), "system": ending.scored_by(board, system),
                 **ending.scores_json(board, record, system)}
 
@@ -1155,6 +1167,16 @@ class Service:
             answer = {"power": power, "kind": kind, "token": token, "holders": seat.holders}
         self.deliverer.wake()
         return answer
+
+
+def _new_position(rules: Any, board: Any) -> Any:
+    """A new game's position: where the game is set up by shuffling (Arctic Race's tiles), shuffled now by a
+    random seed, as a table's pile is before play and as `adjudicator new --seed` does, so the game master's set-up
+    names the players and the first player only; else the board's opening position."""
+    try:
+        return rules.new_game(board, seed=secrets.randbelow(2**31))
+    except NotAvailable:  # (a game with nothing to shuffle)
+        return rules.initial_state(board)
 
 
 # Statements built once (building one costs more than running it); their values are bound at each execution.

@@ -159,6 +159,28 @@ def test_legal(client, arctic_start):
     assert r.status_code == 400
 
 
+def test_legal_orders_with_their_parts_are_the_same_lists_as_data(client):
+    """`parts: true` (the play page picks orders on the map by them): each listed order's unit, target,
+    destination and convoy path, in the lists' order; a convoyed move under 4.A.6 `required` names its seas."""
+    start = client.get("/v1/variants/standard/start").get_json()
+    start["units"] = {"England": ["F nth", "A yor", "F stp/nc"], "France": ["A bel"]}
+    r = client.post("/v1/orders/legal", json={"state": start, "power": "England", "parts": True,
+                                              "rules": "4.A.6: required"})
+    check_response("/v1/orders/legal", "post", r)
+    data = r.get_json()
+    parts = data["parts"]["England"]
+    assert {k: [p["order"] for p in v] for k, v in parts.items()} == data["powers"]["England"]
+    by_order = {p["order"]: p for v in parts.values() for p in v}
+    convoyed = next(p for p in parts["A yor"] if p["via_convoy"] and p["destination"] == "nwy")
+    assert convoyed["path"] == ["nth"] and convoyed["kind"] == "move" and convoyed["unit"] == {"type": "A",
+                                                                                                "location": "yor"}
+    convoy = by_order["F nth C A yor - nwy"]
+    assert convoy["kind"] == "convoy" and convoy["target"] == {"type": "A", "location": "yor"}
+    assert convoy["destination"] == "nwy"
+    assert by_order["F stp/nc - bar"]["unit"]["location"] == "stp/nc"
+    assert "parts" not in client.post("/v1/orders/legal", json={"state": start, "power": "England"}).get_json()
+
+
 def test_datc(client):
     text = "VARIANT_ALL Standard\nCASE one\nPRESTATE\n  England: A lvp\nORDERS\n  England: A lvp-edi\nPOSTSTATE\n  England: A edi\nEND\n"
     r = client.post("/v1/datc", json={"text": text})

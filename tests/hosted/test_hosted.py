@@ -109,7 +109,8 @@ def test_arctica_round_with_the_game_masters_end_of_round_steps(api):
 
 
 def test_arctic_race_set_up_by_the_game_master_then_a_round(api):
-    created = api.create(variant="arctic-race", seats=["Blue", "Red"])  # seated in another order than they play
+    # seated in another order than they play; the tiles as the game master's table has them (not shuffled here)
+    created = api.create(variant="arctic-race", seats=["Blue", "Red"], state={"variant": "arctic-race", "phase": "setup"})
     gid, tokens, gm = created["id"], created["tokens"], created["game_master_token"]
     tiles = "T22 T06 T16 T30 T08 T29 T10 T01 T14 T09 T28 T23 T27 T15 T24 T25 T20 T07 T17 T26 T19 T12 T04 T18 T03 " \
             "T02 T21 T13 T05 T11"

@@ -75,9 +75,13 @@ def shown(driver, element_id: str) -> bool:
 
 
 def table(driver, table_id: str) -> dict[str, list[str]]:
-    """A table's rows by their heading cell."""
-    return {r.find_element(By.TAG_NAME, "th").text: [c.text for c in r.find_elements(By.TAG_NAME, "td")]
-            for r in driver.find_elements(By.CSS_SELECTOR, f"#{table_id} tbody tr")}
+    """A table's rows by their heading cell, read in one go (the page redraws its tables as the game changes)."""
+    return driver.execute_script("""
+        const rows = {};
+        for (const r of document.querySelectorAll(`#${arguments[0]} tbody tr`)) {
+          rows[r.querySelector('th').innerText] = [...r.querySelectorAll('td')].map((c) => c.innerText);
+        }
+        return rows;""", table_id)
 
 
 def every_control_is_named(driver) -> None:

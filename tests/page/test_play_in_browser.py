@@ -50,9 +50,9 @@ def console_errors(driver) -> list[str]:
 
 
 def picture_shown(driver, selector: str) -> bool:
-    """Is a picture in `selector` shown (from a blob the page fetched)?"""
-    images = driver.find_elements(By.CSS_SELECTOR, f"{selector} img")
-    return bool(images) and (images[0].get_attribute("src") or "").startswith("blob:") and images[0].is_displayed()
+    """Is a picture in `selector` shown (the service's SVG, kept in the page)?"""
+    pictures = driver.find_elements(By.CSS_SELECTOR, f"{selector} .frame svg")
+    return bool(pictures) and pictures[0].is_displayed() and bool(pictures[0].find_elements(By.CSS_SELECTOR, "[data-layer]"))
 
 
 def new_game(base: str, **body) -> dict:
@@ -91,9 +91,20 @@ def pick(driver, unit: str, order: str) -> None:
 
 
 def type_orders(driver, text: str) -> None:
+    """Type lines at the end of the orders box (which holds every order, however given)."""
     box = driver.find_element(By.ID, "typed")
-    box.clear()
-    box.send_keys(text)
+    box.send_keys(Keys.CONTROL, Keys.END)
+    box.send_keys(("\n" if box.get_attribute("value").strip() else "") + text)
+
+
+def box_lines(driver) -> list[str]:
+    return [t.strip() for t in driver.find_element(By.ID, "typed").get_attribute("value").splitlines() if t.strip()]
+
+
+def listed(driver, unit: str) -> str:
+    """The order a unit's list shows."""
+    label = driver.find_element(By.XPATH, f"//div[@id='units']//label[normalize-space()='{unit}']")
+    return Select(driver.find_element(By.ID, label.get_attribute("for"))).first_selected_option.text
 
 
 def send_and_read(driver, count: int) -> list[str]:
@@ -123,7 +134,7 @@ def test_the_page_shows_the_powers_units_after_its_script_runs(page, served):
     assert "#" not in page.current_url  # the token left the address bar (and the history)
     assert page.execute_script(f"return sessionStorage.getItem('adjudicator-token:{game['id']}')") == token
     legal = requests.post(base + "/v1/orders/legal", json={"state": view["state"], "power": "Russia"}, timeout=10)
-    offered = [o.text for o in Select(page.find_element(By.ID, "unit-0")).options][1:]
+    offered = [o.text for o in Select(page.find_element(By.ID, "unit-0")).options if o.is_enabled()][1:]
     assert offered == legal.json()["powers"]["Russia"]["A Arc"]  # the service's list, as it gave it
     until(page, lambda d: picture_shown(d, "#board-picture"))  # the current position, drawn by the service
     assert not alerts(page)
@@ -139,15 +150,18 @@ def test_two_powers_and_the_game_master_play_a_whole_arctic_phase(page, served):
     until(page, orders_shown)
     pick(page, "A Arc", "A Arc - Ura")
     pick(page, "F Okh", "F Okh - Kam")
+    assert box_lines(page) == ["A Arc - Ura", "F Okh - Kam"]  # a picked order is in the box too
     type_orders(page, "A Pev - Yakk")
     first = send_and_read(page, 3)
     assert first[0].startswith("A Arc - Ura ok") and first[1].startswith("F Okh - Kam ok")
     assert "unreadable: unknown place 'Yakk' (column 9)" in first[2] and "Did you mean Yakutsk (Yak)?" in first[2]
     assert page.find_element(By.CSS_SELECTOR, "#statuses li:nth-child(3) mark").text == "Y"  # where it went wrong
     assert page.find_element(By.ID, "unit-0-status").text == "ok"  # beside the unit too
-    type_orders(page, "A Pev - Yakutsk")
+    page.find_element(By.CSS_SELECTOR, "#statuses li:nth-child(3) button.suggestion").click()  # suggestions click
+    until(page, lambda d: box_lines(d)[2:] == ["A Pev - Yak"])
+    assert listed(page, "A Pev") == "A Pev - Yak"  # the fixed line is one of the unit's listed orders
     fixed = send_and_read(page, 3)
-    assert fixed[2] == "A Pev - Yakutsk ok; read as A Pev - Yak"
+    assert fixed[2] == "A Pev - Yak ok"
     page.find_element(By.ID, "ready").click()
     until(page, lambda d: "You are ready" in d.find_element(By.ID, "messages").text)
 
@@ -177,14 +191,17 @@ def test_two_powers_and_the_game_master_play_a_whole_arctic_phase(page, served):
     page.find_element(By.ID, "judge").click()
     page.switch_to.alert.accept()
     until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#phase-list details[open] pre.report")
-          and d.find_element(By.CSS_SELECTOR, "#phase-list details[open] pre.report").text)
+          and d.find_element(By.CSS_SELECTOR, "#phase-list details[open] pre.report").get_attribute("textContent"))
     report = api(base, "GET", f"/v1/games/{gid}/phases/1/report", gm).text
     shown = page.find_element(By.CSS_SELECTOR, "#phase-list details[open] pre.report").get_attribute("textContent")
-    assert shown == report
+    assert shown == report  # the judge's text, word for word, and the same as a table of each power's orders:
+    rows = {tuple(td.text for td in tr.find_elements(By.TAG_NAME, "td")) for tr in
+            page.find_elements(By.CSS_SELECTOR, "#phase-list details[open] .report-orders tbody tr")}
+    assert ("A Arc - Ura", "succeeds", "moves to Ura") in rows, rows
 
     # The judged result: the position after the phase, and what each power sees next.
     judged = api(base, "GET", f"/v1/games/{gid}/phases/1", gm).json()
-    assert judged["orders"] == {"Russia": ["A Arc - Ura", "F Okh - Kam", "A Pev - Yakutsk"],
+    assert judged["orders"] == {"Russia": ["A Arc - Ura", "F Okh - Kam", "A Pev - Yak"],
                                 "Norway": ["F Tro - Bar", "F Osl - Ura"]}
     units = judged["position_after"]["units"]
     assert sorted(units["Russia"]) == ["A Ura", "A Yak", "F Kam"] and sorted(units["Norway"]) == ["A Lyb", "F Bar",
@@ -192,7 +209,7 @@ def test_two_powers_and_the_game_master_play_a_whole_arctic_phase(page, served):
     block_pictures(page, allow=(PHASE_PICTURES,))
     open_play(page, base, gid, tokens["Russia"])
     until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#phase-list details[open] pre.report")
-          and d.find_element(By.CSS_SELECTOR, "#phase-list details[open] pre.report").text)
+          and d.find_element(By.CSS_SELECTOR, "#phase-list details[open] pre.report").get_attribute("textContent"))
     assert page.find_element(By.CSS_SELECTOR, "#phase-list pre.report").get_attribute("textContent") == report
     assert judged["phase"] in page.find_element(By.CSS_SELECTOR, "#phase-list summary").text
     until(page, orders_shown)
@@ -200,6 +217,26 @@ def test_two_powers_and_the_game_master_play_a_whole_arctic_phase(page, served):
     assert unit_labels(page) == after["state"]["units"]["Russia"]
     assert not page.find_elements(By.CSS_SELECTOR, "#statuses li")  # a new phase: nothing sent yet
     until(page, lambda d: picture_shown(d, "#phase-list details[open]"))  # the judged phase, its orders drawn
+
+
+def test_typed_picked_and_clicked_orders_stay_in_step_one_order_a_unit(page, served):
+    base, _ = served
+    game = new_game(base, variant="arctic")
+    open_play(page, base, game["id"], game["tokens"]["Russia"])
+    until(page, orders_shown)
+    type_orders(page, "a arc - ura")  # typed in its own spelling: the service's reader says whose it is
+    until(page, lambda d: listed(d, "A Arc") == "Typed: a arc - ura")  # the unit's list says so, not "No order"
+    pick(page, "A Arc", "A Arc H")  # picked afterwards: it replaces the typed line, and the page says so
+    until(page, lambda d: box_lines(d) == ["A Arc H"])
+    assert "A Arc H replaces a arc - ura" in page.find_element(By.ID, "messages").text
+    type_orders(page, "A Arc - Ura")  # typed again: the last one counts, the earlier one is named
+    until(page, lambda d: listed(d, "A Arc") == "A Arc - Ura")
+    note = page.find_element(By.CSS_SELECTOR, "#units .unit[data-key='A Arc'] .unit-note").text
+    assert "A Arc H will not be sent" in note
+    sent = send_and_read(page, 1)  # one order for the unit, not both
+    assert sent[0].startswith("A Arc - Ura ok")
+    assert api(base, "GET", f"/v1/games/{game['id']}/orders", game["tokens"]["Russia"]).json()["orders"][0][
+        "order"] == "A Arc - Ura"
 
 
 def test_another_game_is_played_in_its_own_syntax_with_the_same_answers(page, served):

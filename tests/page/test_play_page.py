@@ -88,7 +88,8 @@ def test_the_scripts_build_no_markup_from_strings():
     for script in scripts:
         for number, line in enumerate(script.read_text().splitlines(), 1):
             assert not sinks.search(line), f"{script.name}:{number}: {line.strip()}"
-            assert "http://" not in line and "https://" not in line, f"{script.name}:{number}: another site"
+            named = line.replace('"http://www.w3.org/2000/svg"', "")  # (SVG's XML namespace: a name, never fetched)
+            assert "http://" not in named and "https://" not in named, f"{script.name}:{number}: another site"
 
 
 def test_every_file_of_the_pages_is_shipped_in_the_package():
@@ -100,3 +101,26 @@ def test_every_file_of_the_pages_is_shipped_in_the_package():
     assert {"templates/play.html", "static/play.js", "static/play.css"} <= set(files)
     missing = [f for f in files if not any(fnmatch.fnmatch(f, p) for p in patterns)]
     assert not missing, f"not in pyproject's package data: {missing}"
+
+
+@pytest.mark.parametrize("name,title", [("standard", "Diplomacy orders"), ("arctic", "Diplomacy orders"),
+                                        ("arctic2019", "2019: The ARCTIC"), ("arctic-race", "Arctic Race order sheets"),
+                                        ("arctica", "Arctica order sheets")])
+def test_each_games_order_syntax_guide_is_a_page_of_its_own(client, name, title):
+    """The play page links `/play/orders/<variant>`: the players' guide of the variant's game (docs/orders/),
+    shipped as package data, its text escaped, under the page's policy."""
+    response = client.get(f"/play/orders/{name}")
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    page = response.get_data(as_text=True)
+    assert f"<title>{title}" in page
+    assert "<pre" in page and "<table" not in page and "<code" not in page  # the guide's text as text, not markup
+    assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    parser = _Tags()
+    parser.feed(page)
+    assert not parser.inline_text and not any(tag == "script" for tag, _ in parser.tags)
+
+
+@pytest.mark.parametrize("name", ["nowhere", "a" * 65, "semi;colon"])
+def test_a_guide_to_no_game_is_not_found(client, name):
+    response = client.get(f"/play/orders/{name}")
+    assert response.status_code == 404 and response.mimetype == "application/problem+json"

@@ -125,7 +125,14 @@ class ArcticRaceRules(GameRules[_board.RaceBoard, _state.RaceState, _orders.Step
     def read_order_lists(self, board: _board.RaceBoard, state: _state.RaceState | None,
                          orders: dict[str, list[str]]) -> Sheet[_orders.Step]:
         """Turns as lists per player, each item one turn of its player ('': the game master's set-up steps)."""
-        return self._for_phase(state, read_items(orders, lambda seat, text, n: _orders.read_item(board, seat, text, n)))
+        sheet = self._for_phase(state, read_items(orders, lambda seat, text, n: _orders.read_item(board, seat, text, n)))
+        players = [seat for seat, items in orders.items() if seat and items]
+        if sheet.refusal and state is not None and state.phase == _state.SETUP and players and "" not in orders:
+            # A player's turns before the set-up: the set-up is the game master's to send, not theirs.
+            sheet.refusal = ("the game is at its set-up, which the game master sends (`players ...` and `start ...`"
+                             f"{'' if state.tile_order else ', and the tiles'}); {', '.join(players)}: send your "
+                             "turns once the race has begun")
+        return sheet
 
     def _for_phase(self, state: _state.RaceState | None, sheet: Sheet[_orders.Step]) -> Sheet[_orders.Step]:
         """A sheet for another phase of the game is refused whole, naming it."""

@@ -24,7 +24,7 @@ from adjudicator.games.diplomacy.cases.runner import run_text_cases
 from adjudicator.games.diplomacy import ending
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, build_sites
 from adjudicator.games.diplomacy.judge.retreat import retreat_options
-from adjudicator.games.diplomacy.legal import legal_orders
+from adjudicator.games.diplomacy.legal import legal_order_parts, legal_orders
 from adjudicator.games.diplomacy.orders.model import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support,
                                                       Waive, destination_of, target_of)
 from adjudicator.games.diplomacy.orders.sheet import orders_from_lists, read_sheet
@@ -225,12 +225,16 @@ class DiplomacyRules(GameRules[Board, GameState, Order, PhaseResult]):
         """Each power's centres and units, dislodged units, neutral centres."""
         return position_text(board, state)
 
-    def legal_orders(self, board: Board, state: GameState, power: str | None) -> dict[str, Any]:
-        """Each unit's legal orders (or the builds and removals) per power, and the adjustments due."""
+    def legal_orders(self, board: Board, state: GameState, power: str | None, parts: bool = False) -> dict[str, Any]:
+        """Each unit's legal orders (or the builds and removals) per power, and the adjustments due; `parts`: each
+        order's parts too, as a page picks them on the map (`legal.order_parts`)."""
         powers = [board.power_names.lookup(power, "power")] if power else list(board.powers)
         due = {p: adjustment_due(state, p) for p in powers} if state.phase.type == "Adjustment" else {}
-        return {"phase": phase_json(state.phase), "powers": {p: legal_orders(board, state, p) for p in powers},
+        data = {"phase": phase_json(state.phase), "powers": {p: legal_orders(board, state, p) for p in powers},
                 "adjustments": due}
+        if parts:
+            data["parts"] = {p: legal_order_parts(board, state, p) for p in powers}
+        return data
 
     def play_by(self, board: Board, state: GameState, *texts: str | None, what: str = "rules") -> None:
         """Play by rule options (adjudicator/games/diplomacy/rulebook.py), each text over the rules in force."""

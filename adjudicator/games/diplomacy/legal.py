@@ -15,11 +15,11 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, split_location
+from adjudicator.games.diplomacy.board import ARMY, FLEET, Board, join_location, split_location
 from adjudicator.games.diplomacy.judge.adjustment import adjustment_due, buildable_units
 from adjudicator.games.diplomacy.judge.retreat import retreat_options
 from adjudicator.games.diplomacy.orders.model import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat,
-                                                      Support, UnitRef, Waive)
+                                                      Support, UnitRef, Waive, destination_of, target_of)
 from adjudicator.games.diplomacy.orders.commands import Command
 from adjudicator.games.diplomacy.orders.validate import Illegal, movement_checker
 from adjudicator.games.diplomacy.state import GameState, Unit
@@ -213,3 +213,19 @@ def legal_order_lists(board: Board, state: GameState, power: str) -> dict[str, l
 def legal_orders(board: Board, state: GameState, power: str) -> dict[str, list[str]]:
     """Legal orders keyed by unit (`A par`), or by `builds` / `removals` in an adjustment phase, as text."""
     return {key: [order.describe() for order in orders] for key, orders in legal_order_lists(board, state, power).items()}
+
+
+def order_parts(order: Order) -> dict[str, object]:
+    """An order's parts as a page picks it on the map: its text, kind, the unit's location and type, the unit it
+    supports or convoys, where it goes and the seas a convoyed move names (`path`), and whether it goes by convoy."""
+    unit, target, where = order.unit, target_of(order), destination_of(order)
+    return {"order": order.describe(), "kind": order.kind,
+            "unit": None if unit is None else {"type": unit.type, "location": unit.location},
+            "target": None if target is None else {"type": target.type, "location": target.location},
+            "destination": join_location(*where) if where else None,
+            "path": list(getattr(order, "path", ())), "via_convoy": bool(getattr(order, "via_convoy", False))}
+
+
+def legal_order_parts(board: Board, state: GameState, power: str) -> dict[str, list[dict[str, object]]]:
+    """`legal_orders` with each order's parts (`order_parts`): the same lists, in the same order."""
+    return {key: [order_parts(order) for order in orders] for key, orders in legal_order_lists(board, state, power).items()}

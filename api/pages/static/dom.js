@@ -23,8 +23,13 @@ export function byId(id) {
 /** Say something to everyone, screen readers included, politely (after what they are reading). */
 export function say(text) {
   const box = byId("messages");
-  box.replaceChildren(el("p", {text}));
+  const line = el("p", {text});
+  box.replaceChildren(line);
+  // Gone after a while: it has been read out, and it covers the bottom of the screen.
+  setTimeout(() => line.remove(), SAID_MS);
 }
+
+const SAID_MS = 8000;
 
 /** Say that something went wrong, at once; `null` clears it. */
 export function warn(text) {

@@ -1,7 +1,8 @@
 // The game master's controls: judge the phase, move its deadline, send the game's own steps. Who has sent orders
 // and who is ready is the players' table (seats.js): the service never shows the game master the orders.
 
-import {byId, say} from "./dom.js";
+import {ApiError} from "./client.js";
+import {byId, say, warn} from "./dom.js";
 import {statusItem, tally} from "./statuses.js";
 
 export class MasterPanel {
@@ -42,7 +43,8 @@ export class MasterPanel {
     if (!window.confirm(`Judge ${view.phase} now, with the orders sent so far?`)) return;
     try {
       const judged = await this.app.client.json("POST", `${this.path}/adjudicate`, {body: {phase_no: view.phase_no}});
-      say(`${judged.phase} is judged; next: ${judged.next_phase}.`);
+      say(`${judged.phase} (phase ${judged.phase_no}) is judged; next: ${judged.next_phase} (phase `
+        + `${judged.phase_no + 1}).`);
       await this.app.reload(true);
     } catch (error) {
       this.app.fail(error);
@@ -65,6 +67,12 @@ export class MasterPanel {
       byId("deadline-at").value = moved.deadline ? localInput(new Date(moved.deadline)) : "";
       await this.app.refresh();
     } catch (error) {
+      if (error instanceof ApiError && error.status === 400 && error.problem.pointer === "/at") {
+        // The API's words name its own path; a game master here has the button.
+        warn(`That deadline was refused: it must be in the future and at most a year away. To judge the phase now, `
+          + `use the “${byId("judge").textContent}” button.`);
+        return;
+      }
       this.app.fail(error);
     }
   }

@@ -1,8 +1,9 @@
-// The judged phases, newest first: each opens to the judge's report and the picture of the phase with its orders
-// drawn, both fetched when it is first opened.
+// The judged phases, newest first: each opens to the judge's report as a table (each order, its result and why,
+// by power) with the report's text beside it, and the picture of the phase with its orders drawn, both fetched
+// when it is first opened.
 
 import {byId, el} from "./dom.js";
-import {PictureViewer} from "./picture.js";
+import {BoardView} from "./board.js";
 
 const TRIGGERS = {gm: "by the game master", ready: "when everyone was ready", deadline: "at the deadline"};
 
@@ -42,13 +43,16 @@ export class Phases {
     const when = phase.adjudicated_at ? `, ${new Date(phase.adjudicated_at).toLocaleString()}` : "";
     const summary = el("summary", {}, el("span", {class: "phase-name", text: phase.phase}),
                        ` (phase ${phase.phase_no}, judged ${TRIGGERS[phase.trigger] || phase.trigger}${when})`);
+    const table = el("div", {class: "report-table"});
     const report = el("pre", {class: "report", tabindex: 0, "aria-label": `The report of ${phase.phase}`});
-    const picture = el("div");
-    const body = el("div", {class: "phase-body"}, el("h3", {text: `Report: ${phase.phase}`}), report, picture);
+    const text = el("details", {class: "report-text"}, el("summary", {text: "The report as text"}), report);
+    const picture = el("div", {class: "phase-picture"});
+    const body = el("div", {class: "phase-body"}, el("h3", {text: `Report: ${phase.phase}`}), table, text, picture);
     const details = el("details", {"data-phase": phase.phase_no}, summary, body);
-    const viewer = new PictureViewer(picture, `The board of ${phase.phase} with its orders`);
+    const viewer = new BoardView(picture, `The board of ${phase.phase} with its orders`,
+                                 {prefix: `phase-${phase.phase_no}-`, keepIds: false});
     const item = el("li", {value: phase.phase_no}, details);
-    const entry = {phase, details, report, viewer, item, reported: null, drawn: null};
+    const entry = {phase, details, report, table, viewer, item, reported: null, drawn: null};
     details.addEventListener("toggle", () => {
       if (!details.open) return;
       this.report(entry).then(() => this.drawing && this.picture(entry)).catch((error) => this.app.fail(error));
@@ -56,19 +60,44 @@ export class Phases {
     return entry;
   }
 
-  /** The phase's report, fetched once. */
+  /** The phase's report, fetched once: as a table of its orders, and as the judge's text. */
   report(entry) {
-    entry.reported ??= this.app.client.request("GET", `${this.path}/${entry.phase.phase_no}/report`)
-      .then((answer) => answer.text())
-      .then((text) => { entry.report.textContent = text; });
+    const number = entry.phase.phase_no;
+    entry.reported ??= Promise.all([
+      this.app.client.request("GET", `${this.path}/${number}/report`).then((answer) => answer.text()),
+      this.app.client.json("GET", `${this.path}/${number}`),
+    ]).then(([text, phase]) => {
+      entry.report.textContent = text;
+      entry.table.replaceChildren(...reportTables(phase));
+    });
     return entry.reported;
   }
 
   /** The phase's picture, drawn once. */
   picture(entry) {
     const url = `${this.path}/${entry.phase.phase_no}/picture?format=svg`;
-    entry.drawn ??= entry.viewer.show(() => this.app.client.request("GET", url).then((answer) => answer.blob()),
+    entry.drawn ??= entry.viewer.show(() => this.app.client.svg("GET", url, undefined, {auth: true}),
                                       `The board before ${entry.phase.phase}, with the orders given`);
     return entry.drawn;
   }
+}
+
+/** A judged phase's orders as tables, one a power (or seat): the order, its result and the judge's reason. */
+export function reportTables(phase) {
+  const entries = ((phase.report || {}).orders || []).filter((entry) => entry && typeof entry === "object");
+  const byPower = new Map();
+  for (const entry of entries) {
+    const who = entry.power || "The game master";
+    byPower.set(who, [...(byPower.get(who) || []), entry]);
+  }
+  if (!byPower.size) return [el("p", {class: "note", text: "No order was judged in this phase."})];
+  return [...byPower].map(([power, list]) => el("div", {class: "scroll"}, el("table", {class: "report-orders"},
+    el("caption", {text: power}),
+    el("thead", {}, el("tr", {}, el("th", {scope: "col", text: "Order"}), el("th", {scope: "col", text: "Result"}),
+                       el("th", {scope: "col", text: "Why"}))),
+    el("tbody", {}, list.map((entry) => el("tr", {class: `status-${/^[a-z]+$/.test(entry.status) ? entry.status
+      : "other"}`}, el("td", {}, el("code", {text: String(entry.order ?? "")})),
+    el("td", {}, el("strong", {text: String(entry.status ?? "")})),
+    el("td", {text: [entry.reason, entry.understood_as && entry.understood_as !== entry.order
+      ? `read as ${entry.understood_as}` : ""].filter(Boolean).join("; ")})))))));
 }

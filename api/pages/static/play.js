@@ -9,7 +9,9 @@ import {Handover} from "./handover.js";
 import {MasterPanel} from "./master.js";
 import {OrdersPanel} from "./orders.js";
 import {Phases} from "./phases.js";
-import {PictureViewer} from "./picture.js";
+import {BoardView} from "./board.js";
+import {Live} from "./live.js";
+import {Picker} from "./picker.js";
 import {showPacing} from "./pacing.js";
 import {showPosition} from "./position.js";
 import {endWords, Scores} from "./scores.js";
@@ -17,7 +19,8 @@ import {showSeats} from "./seats.js";
 import {forgetToken, keepToken, takeToken} from "./token.js";
 import {VotePanel} from "./votes.js";
 
-const POLL_MS = 15000; // how often an open page asks whether the phase has moved on
+const POLL_MS = 60000; // how often an open page asks anyway (changes arrive by the long poll, `live.js`)
+const DRAW_WAIT_MS = 700; // the pending orders are drawn once the player pauses this long
 const SECTIONS = ["board", "orders", "votes", "master", "seats-section", "scores-section", "position", "phases"];
 
 class App {
@@ -53,8 +56,10 @@ class App {
     }
     this.client = new Client(token);
     this.countdown ??= new Countdown({now: () => this.client.now()}, () => this.poll());
+    this.live ??= new Live(this, () => this.refresh());
     this.reload(true).then(() => {
       this.timer ??= setInterval(() => this.poll(), POLL_MS);
+      if (this.view) this.live.start();
     });
   }
 
@@ -81,7 +86,11 @@ class App {
       return;
     }
     byId("login").hidden = true;
-    warn(null);
+    const before = this.view;
+    const unsent = before && this.panel instanceof OrdersPanel && !byId("unsent").hidden
+      && before.phase_no !== view.phase_no ? this.panel.boxLines() : [];
+    warn(unsent.length ? `${before.phase} was judged before these orders were sent, so they were not: `
+      + `${unsent.join("; ")}. The lists are now those of ${view.phase}.` : null);
     this.view = view;
     this.showHeader(view);
     const master = !view.seats.some((seat) => seat.power === view.you);
@@ -106,7 +115,7 @@ class App {
     byId("skip").href = skip;
     byId("skip").textContent = words;
     byId("this-phase").hidden = ended; // who is ready for a phase that will never be judged: nothing to say
-    if (ended) byId("board").before(byId("scores-section")); // how it ended comes first
+    if (ended) byId("table").before(byId("scores-section")); // how it ended comes first
     showSeats(view);
     showPosition(view.state);
     if (master && !ended) {
@@ -115,9 +124,15 @@ class App {
     }
     if (!master) this.votes.load(view);
     if (!master && ended) this.panel.clear();
+    this.showGuide(view);
     // Words first, pictures after: drawing takes the service longest, and the orders should not wait for it.
+    byId("orders-form").inert = false;
+    this.drawn = null;
     await this.settle([ended ? null : this.panel.load(view), this.phases.load(openNewest), this.scores.load(view)]);
+    this.picker ??= new Picker(this.panel instanceof OrdersPanel ? this.panel : null, byId("picker"));
+    this.picker.load(!master && !ended ? this.panel.parts : {}, view.you, view.state);
     await this.settle([this.showBoard(view), this.phases.pictures()]);
+    if (!master && !ended) this.ordersChanged(this.panel.drawnLines()); // the orders sent before, drawn pending
     document.body.dataset.loaded = view.phase_no; // the phase shown, for tests and for user styles
   }
 
@@ -139,14 +154,41 @@ class App {
     showPacing(view);
   }
 
-  async showBoard(view) {
+  /** The link to the game's order syntax (a players' guide the service serves). */
+  showGuide(view) {
+    byId("guide").href = `/play/orders/${encodeURIComponent(view.variant)}`;
+    byId("guide").textContent = `How to write orders in ${view.variant}`;
+    byId("guide-line").hidden = false;
+  }
+
+  /** The current position (with the seat's pending orders, `lines`), drawn by the stateless endpoint from the
+   * state the game view gave, by the same picture code as a judged phase's, the orders marked as pending. */
+  async showBoard(view, lines = []) {
     byId("board").hidden = false;
-    this.board ??= new PictureViewer(byId("board-picture"), "The board");
-    // The current position is drawn by the stateless endpoint from the state the game view gave.
-    await this.board.show(
-      () => this.client.request("POST", "/v1/render", {body: {state: view.state, format: "svg"}, auth: false})
-        .then((r) => r.blob()),
-      `The board at ${view.phase}`);
+    this.board ??= new BoardView(byId("board-picture"), "The board", {onClick: (hit) => this.picker.click(hit)});
+    const body = {state: view.state, format: "svg"};
+    if (lines.length) {
+      body.results = {orders: lines.map((line) => ({power: view.you, order: line, understood_as: line,
+                                                     status: "default"}))};
+    }
+    this.drawn = lines.join("\n");
+    await this.board.show(() => this.client.svg("POST", "/v1/render", body),
+                          lines.length ? `The board at ${view.phase}, with your orders not judged yet`
+                            : `The board at ${view.phase}`);
+    if (this.board.svg) this.board.svg.classList.toggle("pending", lines.length > 0);
+    byId("board-pending").hidden = !lines.length;
+    this.picker.attach(this.board);
+  }
+
+  /** The seat's orders changed (typed, picked or clicked): draw them on the board once the player pauses. */
+  ordersChanged(lines) {
+    if (!this.view || !this.board || !this.picker || !this.picker.active) return;
+    clearTimeout(this.drawTimer);
+    const view = this.view;
+    this.drawTimer = setTimeout(() => {
+      if (this.view !== view || this.drawn === lines.join("\n")) return;
+      this.showBoard(view, lines).catch((error) => this.fail(error));
+    }, DRAW_WAIT_MS);
   }
 
   /** Has the game moved on? Then show it again; otherwise refresh who is ready and the deadline. */
@@ -156,9 +198,11 @@ class App {
   }
 
   async refresh() {
+    if (!this.view) return;
     try {
       const view = await this.client.json("GET", `/v1/games/${this.gameId}`);
       if (view.phase_no !== this.view.phase_no || view.status !== this.view.status) {
+        byId("orders-form").inert = true; // no order for the judged phase goes out meanwhile
         say(view.phase_no !== this.view.phase_no ? `The phase was judged: now ${view.phase}.`
           : {paused: "The game is paused.", active: "The game goes on.",
              ended: `The game has ended: ${view.end ? endWords(view.end) : "over"}.`}[view.status] || view.status);
@@ -169,7 +213,8 @@ class App {
       this.showHeader(view);
       showSeats(view);
     } catch (error) {
-      this.fail(error);
+      if (error instanceof ApiError && [401, 403, 404].includes(error.status)) await this.reload(false);
+      else this.fail(error);
     }
   }
 

@@ -19,16 +19,20 @@ export function statusWords(entry) {
   return parts.join(": ");
 }
 
-/** The list item of an answered line: the order, its status, the reason, the column and the suggestions. */
-export function statusItem(entry) {
+/** The list item of an answered line: the order, its status, the reason, the column and the suggestions (with
+ * `index`, the line's place in the answer: each suggestion a button that puts it in the line). */
+export function statusItem(entry, index) {
   const kind = /^[a-z]+$/.test(entry.status) ? entry.status : "other";
   const item = el("li", {class: `status status-${kind}`}, orderText(entry), " ", el("strong", {text: entry.status}));
   if (entry.reason) item.append(`: ${entry.reason}`);
   if (entry.column) item.append(` (column ${entry.column})`);
   if (entry.understood_as && entry.understood_as !== entry.order) item.append(`; read as ${entry.understood_as}`);
   if (entry.suggestions && entry.suggestions.length) {
+    const shown = (s) => (index === undefined ? el("code", {text: s})
+      : el("button", {type: "button", class: "suggestion", "data-suggestion": s, "data-entry": index,
+                      "aria-label": `${s}: put it in this order`, text: s}));
     item.append(el("span", {class: "suggestions"}, "Did you mean ",
-                    entry.suggestions.map((s, i) => [i ? ", " : "", el("code", {text: s})]), "?"));
+                    entry.suggestions.map((s, i) => [i ? ", " : "", shown(s)]), "?"));
   }
   return item;
 }
