@@ -97,7 +97,6 @@ def to_game_data(game: RecordedGame) -> tuple[Any, Any, RecordedEnd | None]:
     """(board, state, end) of the game file a RecordedGame makes: the last position, each played phase in its
     history with the position it was played from, its orders as recorded and the recorded results."""
     board = game.board
-    n = notation(board)
     history: list[dict[str, Any]] = []
     *played, last_phase = game.phases
     if last_phase.orders and any(last_phase.orders.values()):

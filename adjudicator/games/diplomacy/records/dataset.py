@@ -109,17 +109,14 @@ def read_item(item: Item) -> RecordedGame:
     """The recorded game an item holds, in whichever format it is (the package's, FAIR's, a game file)."""
     if item.text is None:
         return from_game_file(item.file)
-    if item.line is None:
-        try:
-            return from_data(json.loads(item.text), item.where)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{item.where}: not a JSON game record ({exc.msg}; line {exc.lineno}, column "
-                              f"{exc.colno})") from None
     try:
         data = json.loads(item.text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{item.where}: not a JSON game record ({exc.msg} at column {exc.colno}); a truncated "
-                          "or malformed line") from None
+        where = f"line {exc.lineno}, column {exc.colno}" if item.line is None else f"column {exc.colno}"
+        raise RecordError(f"{item.where}: not a JSON game record ({exc.msg}; {where})"
+                          + ("" if item.line is None else "; a truncated or malformed line")) from None
+    except RecursionError:  # (JSON nested deeper than Python's parser goes: no game is)
+        raise RecordError(f"{item.where}: not a JSON game record (nested too deeply)") from None
     return from_data(data, item.where)
 
 

@@ -103,18 +103,18 @@ def position(notation: Notation, data: Any, phase: Phase, before: RecordedPhase 
         raise RecordError(f"{where}: the phase's state must be a mapping with units and centers")
     units: dict[str, Unit] = {}
     dislodged: dict[str, Dislodged] = {}
-    for power_name, texts in (data.get("units") or {}).items():
+    for power_name, texts in _mapping(data.get("units"), f"{where}, units").items():
         power = notation.our_power(str(power_name), f"{where}, units")
-        for text in texts or []:
+        for text in _texts(texts, f"{where}, units of {power_name}"):
             unit, is_dislodged = _unit(notation, text, power, f"{where}, units of {power_name}")
             table: dict[str, Any] = dislodged if is_dislodged else units
             if unit.province in table:
                 raise RecordError(f"{where}: two units in {unit.province.upper()}")
             table[unit.province] = Dislodged(unit) if is_dislodged else unit
     owners: dict[str, str] = {}
-    for power_name, names in (data.get("centers") or {}).items():
+    for power_name, names in _mapping(data.get("centers"), f"{where}, centers").items():
         power = notation.our_power(str(power_name), f"{where}, centers")
-        for name in names or []:
+        for name in _texts(names, f"{where}, centers of {power_name}"):
             owners[split_location(notation.our_place(str(name), f"{where}, centers of {power_name}"))[0]] = power
     state = GameState(board.name, phase, units, owners, dislodged, frozenset(), [], None, dict(eliminated))
     if dislodged:
@@ -214,6 +214,15 @@ def board_for(fmt: str, map_name: Any, where: str) -> Board:
         raise RecordError(f"{where}: the map {str(map_name)[:40]!r} is not one this project has a board for in "
                           f"{fmt} records (the maps: {', '.join(sorted(named))})")
     return found
+
+
+def _mapping(value: Any, where: str) -> dict[Any, Any]:
+    """A record's table of each power's units or centres; anything else is a RecordError."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise RecordError(f"{where}: expected a mapping of each power to its list, got {type(value).__name__}")
+    return value
 
 
 def _texts(value: Any, where: str) -> list[str]:

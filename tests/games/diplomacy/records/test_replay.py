@@ -109,3 +109,11 @@ def test_a_json_file_is_one_game_however_it_is_laid_out(tmp_path):
     assert summary.games == 1 and summary.phases[AGREES] > 10
     (error,) = [r for r in records if r["verdict"] == "error"]
     assert "cut.json: not a JSON game record" in error["error"] and "line " in error["error"]
+
+
+def test_json_nested_deeper_than_any_game_is_one_error(tmp_path):
+    path = tmp_path / "deep.jsonl"
+    path.write_text("[" * 100_000 + "]" * 100_000 + "\n" + package_games()[0], encoding="utf-8")
+    summary, records = _summary([str(path)])
+    (error,) = [r for r in records if r["verdict"] == "error"]
+    assert "line 1: not a JSON game record (nested too deeply)" in error["error"] and summary.games == 1

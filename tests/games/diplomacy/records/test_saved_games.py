@@ -57,6 +57,8 @@ def test_the_package_loads_and_validates_what_is_written():
     (lambda d: d["phases"][1]["state"]["units"]["FRANCE"].append("A XYZ"), "'XYZ' is not a place"),
     (lambda d: d["phases"][1]["state"]["units"]["FRANCE"].append("Q PAR"), "is not a unit such as 'A PAR'"),
     (lambda d: d.update(phases=[]), "`phases` must be a non-empty list"),
+    (lambda d: d["phases"][1]["state"]["units"].update(FRANCE="A PAR"), "units of FRANCE: expected a list of texts"),
+    (lambda d: d["phases"][1]["state"].update(centers=["PAR"]), "centers: expected a mapping of each power"),
 ])
 def test_a_broken_record_is_one_clear_error_naming_where(change, message):
     data = game(0)
